@@ -1,0 +1,126 @@
+// Package llm is the model contract every protocol talks through and every
+// backend implements: a single Chat call carrying messages, sampling
+// parameters, an optional JSON schema and call metadata, answered with text,
+// the API's own token usage, latency and a cached flag.
+//
+// Middleware (meter now; cache, limiter and retry later) wraps a Client and is
+// itself a Client, so the stack is assembled by the caller.
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Client is the one method a protocol needs from a model.
+type Client interface {
+	Chat(ctx context.Context, req Request) (Response, error)
+}
+
+// ClientFunc adapts a function to Client.
+type ClientFunc func(ctx context.Context, req Request) (Response, error)
+
+// Chat calls f.
+func (f ClientFunc) Chat(ctx context.Context, req Request) (Response, error) { return f(ctx, req) }
+
+// Message roles.
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+)
+
+// Message is one chat message.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// Request is one logical model call.
+type Request struct {
+	// Model is the backend-specific model name (without the provider prefix).
+	Model    string
+	Messages []Message
+	// Temperature is always sent, including 0 (backends must not drop it).
+	Temperature float64
+	// TopP is sent when > 0.
+	TopP float64
+	// MaxTokens caps the completion when > 0.
+	MaxTokens int
+	// Seed is the per-call seed derived by the runner (see runner.DeriveSeed).
+	Seed int64
+	// Schema, when non-nil, asks for structured output matching this JSON schema.
+	Schema *Schema
+	// Meta describes the call; it never influences the cache key's content
+	// beyond what the messages already say, and it never carries a gold answer.
+	Meta Meta
+}
+
+// Schema is a named JSON schema for structured output.
+type Schema struct {
+	Name   string
+	Schema json.RawMessage
+}
+
+// Meta is call metadata used by middleware, transcripts and the simulator.
+type Meta struct {
+	QuestionID string
+	Arm        string
+	Repeat     int
+	Phase      Phase
+	// Kind names the step inside the phase (see the Kind constants).
+	Kind  Kind
+	Turn  int // discussion turn (1-based), 0 outside discussion
+	Agent int // agent index (0-based); -1 for the recruiter/leader
+	Role  string
+}
+
+// Phase is one of the protocol's phases.
+type Phase string
+
+// Phases of the teamwork protocol (DESIGN §4).
+const (
+	PhaseRecruitment Phase = "recruitment"
+	PhasePrediction  Phase = "prediction"
+	PhaseDiscussion  Phase = "discussion"
+	PhaseAggregation Phase = "aggregation"
+)
+
+// Kind is the step a call performs. The simulator answers by kind.
+type Kind string
+
+// Call kinds. The output each kind asks for is documented in teamwork/FORMATS.md.
+const (
+	KindAssess         Kind = "assess"          // recruiter: agent count (+ question analysis)
+	KindRecruit        Kind = "recruit"         // recruiter: roles (+ ranked specialties)
+	KindPredict        Kind = "predict"         // agent: initial ranking
+	KindSynthesize     Kind = "synthesize"      // leader: facts, report, quality scores
+	KindDiscuss        Kind = "discuss"         // agent: discussion turn (not final)
+	KindFinal          Kind = "final"           // agent: last discussion turn, final ranking
+	KindMediate        Kind = "mediate"         // leader: turn mediation
+	KindMonitorSelect  Kind = "monitor_select"  // leader: weakest reasoning + concern
+	KindMonitorRespond Kind = "monitor_respond" // agent: answers the concern
+	KindMonitorRate    Kind = "monitor_rate"    // leader: rates the answer
+	KindTieBreak       Kind = "tiebreak"        // leader: breaks a tie among tied options
+)
+
+// Usage is token usage as reported by the API itself (never estimated).
+type Usage struct {
+	PromptTokens     int
+	CompletionTokens int
+}
+
+// Total is prompt + completion tokens.
+func (u Usage) Total() int { return u.PromptTokens + u.CompletionTokens }
+
+// Response is the answer to one logical call.
+type Response struct {
+	Text    string
+	Usage   Usage
+	Latency time.Duration
+	// Cached is true when the response was served from the response cache.
+	Cached bool
+	// Attempts is the number of backend attempts made (0 when cached, 1 without retries).
+	Attempts int
+}

@@ -1,0 +1,150 @@
+package llm
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+)
+
+// CallRecord is what the meter saw of one logical call.
+type CallRecord struct {
+	Meta        Meta
+	Seed        int64
+	RequestHash string
+	Usage       Usage
+	Latency     time.Duration // wall time of the call as seen by the meter
+	Attempts    int
+	Cached      bool
+	Err         error
+	Class       ErrorClass // empty on success
+	Prompt      string     // the messages, rendered (kept only when the meter keeps transcripts)
+	Response    string     // kept only when the meter keeps transcripts
+}
+
+// Totals sums a set of calls.
+type Totals struct {
+	Calls       int // logical calls
+	Attempts    int // backend attempts (retries included; 0 for cache hits)
+	CachedCalls int
+	Errors      int
+	Usage       Usage
+	Latency     time.Duration // sum of call latencies
+}
+
+// Add accumulates one record.
+func (t *Totals) Add(r CallRecord) {
+	t.Calls++
+	t.Attempts += r.Attempts
+	if r.Cached {
+		t.CachedCalls++
+	}
+	if r.Err != nil {
+		t.Errors++
+	}
+	t.Usage.PromptTokens += r.Usage.PromptTokens
+	t.Usage.CompletionTokens += r.Usage.CompletionTokens
+	t.Latency += r.Latency
+}
+
+// Meter is middleware that records every call passing through it. Use one
+// Meter per question (it is cheap): the runner reads its records when the
+// question is done. It is safe for concurrent use by the agents of a phase.
+type Meter struct {
+	next        Client
+	transcripts bool
+	now         func() time.Time
+
+	mu    sync.Mutex
+	calls []CallRecord
+}
+
+// NewMeter wraps next. With transcripts the prompt and response texts are kept.
+func NewMeter(next Client, transcripts bool) *Meter {
+	return &Meter{next: next, transcripts: transcripts, now: time.Now}
+}
+
+// Chat forwards the call and records it, success or failure.
+func (m *Meter) Chat(ctx context.Context, req Request) (Response, error) {
+	start := m.now()
+	resp, err := m.next.Chat(ctx, req)
+	rec := CallRecord{
+		Meta:        req.Meta,
+		Seed:        req.Seed,
+		RequestHash: RequestHash(req),
+		Usage:       resp.Usage,
+		Latency:     m.now().Sub(start),
+		Attempts:    resp.Attempts,
+		Cached:      resp.Cached,
+		Err:         err,
+		Class:       ClassOf(err),
+	}
+	if rec.Attempts == 0 && !rec.Cached {
+		rec.Attempts = 1
+	}
+	if m.transcripts {
+		rec.Prompt = RenderMessages(req.Messages)
+		rec.Response = resp.Text
+	}
+	m.mu.Lock()
+	m.calls = append(m.calls, rec)
+	m.mu.Unlock()
+	return resp, err
+}
+
+// Calls returns the records in canonical protocol order (see Less), which
+// does not depend on the order in which parallel calls finished.
+func (m *Meter) Calls() []CallRecord {
+	m.mu.Lock()
+	out := slices.Clone(m.calls)
+	m.mu.Unlock()
+	slices.SortStableFunc(out, func(a, b CallRecord) int { return CompareMeta(a.Meta, b.Meta) })
+	return out
+}
+
+// Totals sums every call recorded so far.
+func (m *Meter) Totals() Totals {
+	var t Totals
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, r := range m.calls {
+		t.Add(r)
+	}
+	return t
+}
+
+// ByPhase sums the calls of each phase.
+func (m *Meter) ByPhase() map[Phase]Totals {
+	out := map[Phase]Totals{}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, r := range m.calls {
+		t := out[r.Meta.Phase]
+		t.Add(r)
+		out[r.Meta.Phase] = t
+	}
+	return out
+}
+
+var phaseOrder = map[Phase]int{PhaseRecruitment: 0, PhasePrediction: 1, PhaseDiscussion: 2, PhaseAggregation: 3}
+
+var kindOrder = map[Kind]int{
+	KindAssess: 0, KindRecruit: 1, KindPredict: 2, KindSynthesize: 3,
+	KindDiscuss: 4, KindFinal: 4, KindMediate: 5, KindMonitorSelect: 6,
+	KindMonitorRespond: 7, KindMonitorRate: 8, KindTieBreak: 9,
+}
+
+// CompareMeta orders calls canonically: phase, turn, step within the turn,
+// agent. It is the order in which a sequential run would make them.
+func CompareMeta(a, b Meta) int {
+	if c := phaseOrder[a.Phase] - phaseOrder[b.Phase]; c != 0 {
+		return c
+	}
+	if c := a.Turn - b.Turn; c != 0 {
+		return c
+	}
+	if c := kindOrder[a.Kind] - kindOrder[b.Kind]; c != 0 {
+		return c
+	}
+	return a.Agent - b.Agent
+}
