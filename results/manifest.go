@@ -1,0 +1,221 @@
+package results
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"time"
+)
+
+// Manifest describes one run directory: the fully resolved plan, what it ran
+// on, and what it produced. It is stored as indented JSON in ManifestFile.
+// It must never hold a secret: Command is the argv as the caller scrubbed it,
+// and model references carry URLs and digests, not keys.
+type Manifest struct {
+	SchemaVersion int    `json:"schema_version"`
+	RunID         string `json:"run_id"`
+	Tool          Tool   `json:"tool"`
+	// Command is the argv of the run, already scrubbed of secrets by the caller.
+	Command    []string  `json:"command"`
+	StartedAt  time.Time `json:"started_at"`
+	FinishedAt time.Time `json:"finished_at"`
+	Seed       int64     `json:"seed"`
+	SampleSeed int64     `json:"sample_seed"`
+	Limit      int       `json:"limit"`
+	Parallel   int       `json:"parallel"`
+
+	Datasets      []DatasetRef `json:"datasets"`
+	Models        []ModelRef   `json:"models"`
+	Arms          []ArmRef     `json:"arms"`
+	Repeats       int          `json:"repeats"`
+	PromptSetHash string       `json:"prompt_set_hash"`
+	// Simulated is true when any model is the simulator (sim/...): reports
+	// built from this run must say that its results are a simulation.
+	Simulated bool   `json:"simulated"`
+	Counts    Counts `json:"counts"`
+	// Files maps a file name in the run directory to its hex SHA-256.
+	Files map[string]string `json:"files"`
+}
+
+// Tool identifies the build of medteam that produced a run (see ToolInfo).
+type Tool struct {
+	Name        string `json:"name"`
+	Version     string `json:"version"`
+	GitRevision string `json:"git_revision"`
+	GoVersion   string `json:"go_version"`
+}
+
+// Counts are the totals of a run.
+type Counts struct {
+	Questions int `json:"questions"` // rows of questions.parquet
+	Calls     int `json:"calls"`     // rows of calls.parquet
+	Errors    int `json:"errors"`    // question rows with an error
+}
+
+// DatasetRef identifies one dataset file used by a run.
+type DatasetRef struct {
+	Name      string `json:"name"`
+	Path      string `json:"path"`
+	SHA256    string `json:"sha256"`
+	Questions int    `json:"questions"` // questions used (after sampling/limit/shard)
+	Embedded  bool   `json:"embedded"`  // the sample shipped inside the binary
+}
+
+// ModelRef identifies one model used by a run.
+type ModelRef struct {
+	Name     string `json:"name"` // provider/model, e.g. ollama/llama3.1:8b
+	Provider string `json:"provider"`
+	BaseURL  string `json:"base_url"`
+	Digest   string `json:"digest"` // as reported by the server, when it reports one
+}
+
+// ArmRef is one resolved arm (protocol and configuration) of a run.
+type ArmRef struct {
+	Label            string             `json:"label"`
+	Protocol         string             `json:"protocol"`
+	SMM              bool               `json:"smm"`
+	Leadership       bool               `json:"leadership"`
+	Orientation      bool               `json:"orientation"`
+	Trust            bool               `json:"trust"`
+	Monitoring       bool               `json:"monitoring"`
+	Turns            int                `json:"turns"`
+	Discussion       string             `json:"discussion"`   // round_robin | parallel
+	AgentPolicy      string             `json:"agent_policy"` // dynamic | fixed:N
+	StructuredOutput bool               `json:"structured_output"`
+	Temperatures     map[string]float64 `json:"temperatures"` // by role: agent, recruiter, leader, ...
+}
+
+// WriteManifest writes m as indented JSON to path atomically (temporary file,
+// fsync, rename), so a reader never sees a partial manifest.
+func WriteManifest(path string, m Manifest) error {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("results: write manifest %s: %w", path, err)
+	}
+	data = append(data, '\n')
+	if err := writeFileAtomic(path, data); err != nil {
+		return fmt.Errorf("results: write manifest %s: %w", path, err)
+	}
+	return nil
+}
+
+// ReadManifest reads a manifest written by WriteManifest. Unknown fields are
+// ignored; a file that is not a JSON object, or has trailing data, is an
+// error naming the path.
+func ReadManifest(path string) (Manifest, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Manifest{}, fmt.Errorf("results: read manifest %s: %w", path, err)
+	}
+	var m Manifest
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&m); err != nil {
+		return Manifest{}, fmt.Errorf("results: read manifest %s: %w", path, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return Manifest{}, fmt.Errorf("results: read manifest %s: trailing data after the JSON object", path)
+	}
+	return m, nil
+}
+
+// ToolInfo reports the running binary's module version, VCS revision and Go
+// version from its build information. The revision gets a "+dirty" suffix
+// when the working tree had uncommitted changes; it is empty when the binary
+// was built without VCS stamping (for example by go test or go run).
+func ToolInfo() (version, revision, goVersion string) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)", "", runtime.Version()
+	}
+	return toolInfo(bi)
+}
+
+func toolInfo(bi *debug.BuildInfo) (version, revision, goVersion string) {
+	version = bi.Main.Version
+	if version == "" {
+		version = "(devel)"
+	}
+	goVersion = bi.GoVersion
+	if goVersion == "" {
+		goVersion = runtime.Version()
+	}
+	dirty := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			revision = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if dirty && revision != "" {
+		revision += "+dirty"
+	}
+	return version, revision, goVersion
+}
+
+// FileSHA256 returns the lowercase hex SHA-256 of the file at path.
+func FileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("results: hash %s: %w", path, err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("results: hash %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// FileHashes returns FileSHA256 of each named file in dir, keyed by name, in
+// the form Manifest.Files expects.
+func FileHashes(dir string, names ...string) (map[string]string, error) {
+	out := make(map[string]string, len(names))
+	for _, name := range names {
+		sum, err := FileSHA256(filepath.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		out[name] = sum
+	}
+	return out, nil
+}
+
+// writeFileAtomic writes data to path+".tmp", fsyncs it and renames it over
+// path, then fsyncs the directory (best effort). On failure the temporary
+// file is removed and path is untouched.
+func writeFileAtomic(path string, data []byte) error {
+	tmp := path + tmpSuffix
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		_ = f.Close()
+		_ = os.Remove(tmp)
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		_ = f.Close()
+		_ = os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	syncDir(filepath.Dir(path))
+	return nil
+}

@@ -1,0 +1,122 @@
+// Package results owns the parquet row types (a public, versioned contract),
+// their writers and readers, and the run manifest.
+package results
+
+// SchemaVersion is bumped on any incompatible change to QuestionRow or CallRow.
+const SchemaVersion = 1
+
+// QuestionRow is one row of questions.parquet: one question × arm × repeat.
+//
+// List columns that describe the team are in agent order; Scores is in option
+// order. Rounds holds each round's first choices: index 0 is the initial
+// prediction, index t the discussion turn t (the last one is the final
+// ranking); each element lists the agents' first choices separated by commas,
+// an empty field meaning that agent abstained in that round.
+type QuestionRow struct {
+	SchemaVersion int32  `parquet:"schema_version"`
+	RunID         string `parquet:"run_id"`
+	Dataset       string `parquet:"dataset"`
+	Split         string `parquet:"split"`
+	QuestionID    string `parquet:"question_id"`
+	Arm           string `parquet:"arm"`
+	Protocol      string `parquet:"protocol"`
+	SMM           bool   `parquet:"smm"`
+	Leadership    bool   `parquet:"leadership"`
+	Orientation   bool   `parquet:"orientation"`
+	Trust         bool   `parquet:"trust"`
+	Monitoring    bool   `parquet:"monitoring"`
+	Turns         int32  `parquet:"turns"`
+	Discussion    string `parquet:"discussion"`   // round_robin | parallel
+	AgentPolicy   string `parquet:"agent_policy"` // dynamic | fixed:N
+	StructuredOut bool   `parquet:"structured_output"`
+	Model         string `parquet:"model"`
+	Repeat        int32  `parquet:"repeat"`
+	Seed          int64  `parquet:"seed"`
+
+	Gold     string `parquet:"gold"`
+	NOptions int32  `parquet:"n_options"`
+	Subject  string `parquet:"subject"`   // dataset subject/step metadata when present
+	MetaJSON string `parquet:"meta_json"` // all item metadata as a JSON object
+
+	NAgents int32     `parquet:"n_agents"`
+	Roles   []string  `parquet:"roles,list"`
+	Weights []float64 `parquet:"weights,list"`
+
+	Predicted     string    `parquet:"predicted"`
+	Correct       bool      `parquet:"correct"`
+	Abstained     bool      `parquet:"abstained"`
+	AbstainReason string    `parquet:"abstain_reason"`
+	DecisionRule  string    `parquet:"decision_rule"`
+	Tie           bool      `parquet:"tie"`
+	Tied          []string  `parquet:"tied,list"`
+	TieBrokenBy   string    `parquet:"tie_broken_by"` // leader | seeded_draw | ""
+	Scores        []float64 `parquet:"scores,list"`
+
+	Rounds              []string  `parquet:"rounds,list"`
+	AgreementInitial    float64   `parquet:"agreement_initial"`
+	AgreementFinal      float64   `parquet:"agreement_final"`
+	Unanimous           bool      `parquet:"unanimous"`
+	OpinionChanges      int32     `parquet:"opinion_changes"`
+	ChangesRightToWrong int32     `parquet:"changes_right_to_wrong"`
+	ChangesWrongToRight int32     `parquet:"changes_wrong_to_right"`
+	InitialMajority     string    `parquet:"initial_majority"` // plurality first choice of the initial round ("" on a tie)
+	ConfidenceMean      float64   `parquet:"confidence_mean"`  // mean final-round confidence of agents that gave one; -1 if none
+	Confidences         []float64 `parquet:"confidences,list"` // final-round confidence per agent (-1 = not given)
+
+	TrustFinal  []float64 `parquet:"trust_final,list"`
+	TrustSpread float64   `parquet:"trust_spread"` // population std. dev. of TrustFinal
+
+	QuestionAnalysis string   `parquet:"question_analysis"`
+	Facts            []string `parquet:"facts,list"`
+	FactsMethod      string   `parquet:"facts_method"` // leader | intersection | ""
+	DebatedPoints    []string `parquet:"debated_points,list"`
+
+	MonitoringRounds    int32     `parquet:"monitoring_rounds"`
+	MonitoringTargets   []int32   `parquet:"monitoring_targets,list"`  // 0-based agent index challenged per round
+	MonitoringAccepted  []bool    `parquet:"monitoring_accepted,list"` // target accepted the concern
+	MonitoringChanged   []bool    `parquet:"monitoring_changed,list"`  // target's first choice changed in its answer
+	MonitoringQuality   []float64 `parquet:"monitoring_quality,list"`  // leader's rating (-1 = unparsed)
+	LeaderInterventions int32     `parquet:"leader_interventions"`     // mediations + tie-breaks
+
+	Calls            int32   `parquet:"calls"`
+	Attempts         int32   `parquet:"attempts"`
+	CachedCalls      int32   `parquet:"cached_calls"`
+	PromptTokens     int64   `parquet:"prompt_tokens"`
+	CompletionTokens int64   `parquet:"completion_tokens"`
+	CallLatencyMS    float64 `parquet:"call_latency_ms"` // sum over calls
+	WallMS           float64 `parquet:"wall_ms"`         // end-to-end for the question
+	ParseFailures    int32   `parquet:"parse_failures"`
+
+	Error      string `parquet:"error"`
+	ErrorClass string `parquet:"error_class"`
+}
+
+// CallRow is one row of calls.parquet: one logical model call.
+type CallRow struct {
+	SchemaVersion    int32   `parquet:"schema_version"`
+	RunID            string  `parquet:"run_id"`
+	QuestionID       string  `parquet:"question_id"`
+	Arm              string  `parquet:"arm"`
+	Repeat           int32   `parquet:"repeat"`
+	Seq              int32   `parquet:"seq"` // position of the call in the protocol's canonical order for the question
+	Phase            string  `parquet:"phase"`
+	Kind             string  `parquet:"kind"`
+	Turn             int32   `parquet:"turn"`
+	Agent            int32   `parquet:"agent"` // -1 = recruiter/leader
+	Role             string  `parquet:"role"`
+	Model            string  `parquet:"model"`
+	PromptTokens     int64   `parquet:"prompt_tokens"`
+	CompletionTokens int64   `parquet:"completion_tokens"`
+	LatencyMS        float64 `parquet:"latency_ms"`
+	Attempts         int32   `parquet:"attempts"`
+	Cached           bool    `parquet:"cached"`
+	Status           string  `parquet:"status"` // ok | error
+	ErrorClass       string  `parquet:"error_class"`
+	Error            string  `parquet:"error"`
+	ParseMethod      string  `parquet:"parse_method"` // how the answer was read; "none" when unparseable
+	ParseError       string  `parquet:"parse_error"`
+	RequestHash      string  `parquet:"request_hash"`
+	Seed             int64   `parquet:"seed"`
+	Prompt           string  `parquet:"prompt"`   // only with --transcripts
+	Response         string  `parquet:"response"` // only with --transcripts
+}
