@@ -1,0 +1,37 @@
+GO      ?= go
+BIN     := bin/medteam
+PKGS    := ./...
+
+.PHONY: build run test bench lint fmt golden fuzz clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/medteam
+
+## run: the main job on the embedded default (50 MedQA questions, full preset, simulated model)
+run: build
+	./$(BIN) run
+
+## test: the whole suite with the race detector
+test:
+	$(GO) test -race -count=1 $(PKGS)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
+	$(GO) vet $(PKGS)
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+## golden: regenerate golden files after an intended behaviour change (review the diff!)
+golden:
+	$(GO) test ./... -run Golden -update
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzParseAnswer -fuzztime 30s ./teamwork/
+	$(GO) test -run '^$$' -fuzz FuzzReadMedQA -fuzztime 30s ./datasets/
+
+clean:
+	rm -rf bin

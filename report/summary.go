@@ -1,0 +1,115 @@
+// Package report computes metrics over result rows and renders them.
+package report
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/medteam-bench/medteam/results"
+)
+
+// ArmSummary aggregates the rows of one arm. Every question row counts in the
+// denominator, including abstentions and errors.
+type ArmSummary struct {
+	Arm               string
+	Questions         int
+	Correct           int
+	Abstained         int // the team gave no answer (parse failures), errors excluded
+	Errors            int
+	Ties              int
+	AgreementInitial  float64 // mean over answered rows
+	AgreementFinal    float64
+	Unanimous         int
+	CallsPerQuestion  float64
+	TokensPerQuestion float64
+	PromptTokens      int64
+	CompletionTokens  int64
+	Calls             int64
+	ParseFailures     int64
+}
+
+// Accuracy is correct / questions (abstentions and errors count as wrong).
+func (s ArmSummary) Accuracy() float64 { return ratio(float64(s.Correct), float64(s.Questions)) }
+
+// Coverage is the share of questions the team answered.
+func (s ArmSummary) Coverage() float64 {
+	return ratio(float64(s.Questions-s.Abstained-s.Errors), float64(s.Questions))
+}
+
+// SelectiveAccuracy is correct / answered.
+func (s ArmSummary) SelectiveAccuracy() float64 {
+	return ratio(float64(s.Correct), float64(s.Questions-s.Abstained-s.Errors))
+}
+
+// ConvergenceGain is the mean final agreement minus the mean initial agreement.
+func (s ArmSummary) ConvergenceGain() float64 { return s.AgreementFinal - s.AgreementInitial }
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+// Summarize groups rows by arm, in the order arms first appear.
+func Summarize(rows []results.QuestionRow) []ArmSummary {
+	var order []string
+	by := map[string]*ArmSummary{}
+	answered := map[string]int{}
+	for _, r := range rows {
+		s, ok := by[r.Arm]
+		if !ok {
+			s = &ArmSummary{Arm: r.Arm}
+			by[r.Arm] = s
+			order = append(order, r.Arm)
+		}
+		s.Questions++
+		s.Calls += int64(r.Calls)
+		s.PromptTokens += r.PromptTokens
+		s.CompletionTokens += r.CompletionTokens
+		s.ParseFailures += int64(r.ParseFailures)
+		if r.Error != "" {
+			s.Errors++
+			continue
+		}
+		if r.Correct {
+			s.Correct++
+		}
+		if r.Abstained {
+			s.Abstained++
+		}
+		if r.Tie {
+			s.Ties++
+		}
+		if r.Unanimous {
+			s.Unanimous++
+		}
+		s.AgreementInitial += r.AgreementInitial
+		s.AgreementFinal += r.AgreementFinal
+		answered[r.Arm]++
+	}
+	out := make([]ArmSummary, 0, len(order))
+	for _, a := range order {
+		s := by[a]
+		n := float64(answered[a])
+		s.AgreementInitial = ratio(s.AgreementInitial, n)
+		s.AgreementFinal = ratio(s.AgreementFinal, n)
+		s.CallsPerQuestion = ratio(float64(s.Calls), float64(s.Questions))
+		s.TokensPerQuestion = ratio(float64(s.PromptTokens+s.CompletionTokens), float64(s.Questions))
+		out = append(out, *s)
+	}
+	return out
+}
+
+// WriteTable prints one line per arm.
+func WriteTable(w io.Writer, sums []ArmSummary) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "arm\tquestions\taccuracy\tabstained\terrors\tagree init\tagree final\tcalls/q\ttokens/q\tparse fail\t")
+	for _, s := range sums {
+		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.0f\t%d\t\n",
+			s.Arm, s.Questions, 100*s.Accuracy(), s.Abstained, s.Errors,
+			s.AgreementInitial, s.AgreementFinal, s.CallsPerQuestion, s.TokensPerQuestion, s.ParseFailures)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,219 @@
+package runner
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+
+	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/results"
+	"github.com/medteam-bench/medteam/teamwork"
+)
+
+// QuestionRow scores an outcome against the gold answer and fills every
+// column the outcome determines. err, when not nil, is recorded as the
+// question's error (the row stays in the denominator).
+func QuestionRow(p Plan, arm Arm, rep int, q datasets.Question, out *teamwork.Outcome, err error) results.QuestionRow {
+	c := arm.Config
+	r := results.QuestionRow{
+		SchemaVersion: results.SchemaVersion,
+		RunID:         p.RunID, Dataset: p.Dataset, Split: q.Split, QuestionID: q.ID,
+		Arm: arm.Label, Protocol: "teamwork",
+		SMM: c.SMM, Leadership: c.Leadership, Orientation: c.Orientation, Trust: c.Trust, Monitoring: c.Monitoring,
+		Turns: int32(c.Turns), Discussion: string(c.Discussion), AgentPolicy: c.AgentPolicy(), StructuredOut: c.Structured,
+		Model: p.Model, Repeat: int32(rep), Seed: p.Seed,
+		Gold: q.Gold, NOptions: int32(len(q.Options)),
+		Subject:          subject(q.Meta),
+		MetaJSON:         metaJSON(q.Meta),
+		ConfidenceMean:   -1,
+		AgreementInitial: 0,
+	}
+	if err != nil {
+		r.Error = err.Error()
+		r.ErrorClass = string(llm.ClassOf(err))
+		r.AbstainReason = "error"
+		return r
+	}
+	r.NAgents = int32(out.N)
+	r.Roles = out.Roles
+	r.Weights = out.Weights
+	r.Predicted = out.Predicted
+	r.Correct = out.Predicted != "" && out.Predicted == q.Gold
+	r.Abstained = out.Predicted == ""
+	r.AbstainReason = out.AbstainReason
+	r.DecisionRule = out.Decision.Rule
+	r.Tie = out.Decision.Tie
+	r.Tied = out.Decision.Tied
+	r.TieBrokenBy = out.TieBrokenBy
+	r.Scores = out.Decision.Scores
+
+	firsts := make([][]string, len(out.Rounds))
+	for i, round := range out.Rounds {
+		firsts[i] = make([]string, len(round))
+		for j, a := range round {
+			firsts[i][j] = a.First()
+		}
+		r.Rounds = append(r.Rounds, strings.Join(firsts[i], ","))
+	}
+	if len(firsts) > 0 {
+		initial, final := firsts[0], firsts[len(firsts)-1]
+		r.AgreementInitial, r.InitialMajority = Agreement(initial)
+		r.AgreementFinal, _ = Agreement(final)
+		r.Unanimous = r.AgreementFinal == 1
+		ch := Changes(initial, final, q.Gold)
+		r.OpinionChanges, r.ChangesRightToWrong, r.ChangesWrongToRight = int32(ch.Changed), int32(ch.RightToWrong), int32(ch.WrongToRight)
+	}
+	final := out.Final()
+	r.Confidences = make([]float64, len(final))
+	sum, n := 0.0, 0
+	for i, a := range final {
+		r.Confidences[i] = a.Confidence
+		if a.Confidence >= 0 {
+			sum += a.Confidence
+			n++
+		}
+	}
+	if n > 0 {
+		r.ConfidenceMean = sum / float64(n)
+	}
+	r.TrustFinal = out.Trust
+	r.TrustSpread = StdDev(out.Trust)
+	r.QuestionAnalysis = out.Analysis
+	r.Facts = out.Facts
+	r.FactsMethod = out.FactsMethod
+	r.DebatedPoints = out.Debated
+	r.MonitoringRounds = int32(len(out.Monitoring))
+	for _, m := range out.Monitoring {
+		r.MonitoringTargets = append(r.MonitoringTargets, int32(m.Target))
+		r.MonitoringAccepted = append(r.MonitoringAccepted, m.Accepted)
+		r.MonitoringChanged = append(r.MonitoringChanged, m.After != "" && m.After != m.Before)
+		r.MonitoringQuality = append(r.MonitoringQuality, m.Quality)
+	}
+	r.LeaderInterventions = int32(out.LeaderInterventions())
+	r.ParseFailures = int32(out.ParseFailures())
+	return r
+}
+
+// Agreement is the share of agents whose first choice is the most common
+// one (abstentions count as disagreeing), and that choice ("" when no agent
+// answered or the most common choice is tied).
+func Agreement(firsts []string) (float64, string) {
+	if len(firsts) == 0 {
+		return 0, ""
+	}
+	counts := map[string]int{}
+	for _, f := range firsts {
+		if f != "" {
+			counts[f]++
+		}
+	}
+	best, top, tied := 0, "", false
+	for l, c := range counts {
+		switch {
+		case c > best:
+			best, top, tied = c, l, false
+		case c == best:
+			tied = true
+		}
+	}
+	if tied {
+		top = ""
+	}
+	return float64(best) / float64(len(firsts)), top
+}
+
+// ChangeCounts counts opinion changes between two rounds.
+type ChangeCounts struct {
+	Changed      int // first choice differs (both rounds answered)
+	RightToWrong int // correct initially, not correct finally (abstaining counts as not correct)
+	WrongToRight int // not correct initially, correct finally
+}
+
+// Changes compares each agent's initial and final first choices.
+func Changes(initial, final []string, gold string) ChangeCounts {
+	var c ChangeCounts
+	for i := range min(len(initial), len(final)) {
+		a, b := initial[i], final[i]
+		if a != "" && b != "" && a != b {
+			c.Changed++
+		}
+		switch {
+		case a == gold && b != gold:
+			c.RightToWrong++
+		case a != gold && b == gold:
+			c.WrongToRight++
+		}
+	}
+	return c
+}
+
+// StdDev is the population standard deviation (0 for fewer than 2 values).
+func StdDev(xs []float64) float64 {
+	if len(xs) < 2 {
+		return 0
+	}
+	mean := 0.0
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	v := 0.0
+	for _, x := range xs {
+		v += (x - mean) * (x - mean)
+	}
+	return math.Sqrt(v / float64(len(xs)))
+}
+
+func subject(meta map[string]string) string {
+	for _, k := range []string{"subject", "step", "category"} {
+		if v := meta[k]; v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func metaJSON(meta map[string]string) string {
+	if len(meta) == 0 {
+		return "{}"
+	}
+	b, _ := json.Marshal(meta) // map[string]string always marshals; keys sorted
+	return string(b)
+}
+
+// CallRows converts the meter's records and the protocol's parse notes into
+// calls.parquet rows, in canonical order.
+func CallRows(p Plan, arm Arm, rep int, qid string, calls []llm.CallRecord, notes []teamwork.ParseNote) []results.CallRow {
+	type key struct {
+		k     llm.Kind
+		turn  int
+		agent int
+	}
+	byKey := make(map[key]teamwork.ParseNote, len(notes))
+	for _, n := range notes {
+		byKey[key{n.Kind, n.Turn, n.Agent}] = n
+	}
+	rows := make([]results.CallRow, len(calls))
+	for i, c := range calls {
+		r := results.CallRow{
+			SchemaVersion: results.SchemaVersion,
+			RunID:         p.RunID, QuestionID: qid, Arm: arm.Label, Repeat: int32(rep), Seq: int32(i),
+			Phase: string(c.Meta.Phase), Kind: string(c.Meta.Kind), Turn: int32(c.Meta.Turn), Agent: int32(c.Meta.Agent),
+			Role: c.Meta.Role, Model: p.Model,
+			PromptTokens: int64(c.Usage.PromptTokens), CompletionTokens: int64(c.Usage.CompletionTokens),
+			LatencyMS: float64(c.Latency.Microseconds()) / 1000,
+			Attempts:  int32(c.Attempts), Cached: c.Cached,
+			Status: "ok", RequestHash: c.RequestHash, Seed: c.Seed,
+			Prompt: c.Prompt, Response: c.Response,
+		}
+		if c.Err != nil {
+			r.Status, r.ErrorClass, r.Error = "error", string(c.Class), c.Err.Error()
+		}
+		if n, ok := byKey[key{c.Meta.Kind, c.Meta.Turn, c.Meta.Agent}]; ok {
+			r.ParseMethod, r.ParseError = string(n.Method), n.Err
+		}
+		rows[i] = r
+	}
+	return rows
+}

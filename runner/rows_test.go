@@ -1,0 +1,58 @@
+package runner
+
+import (
+	"math"
+	"testing"
+)
+
+func TestAgreement(t *testing.T) {
+	tests := []struct {
+		firsts []string
+		share  float64
+		top    string
+	}{
+		{[]string{"B", "B", "B"}, 1, "B"},
+		{[]string{"B", "A", "B"}, 2.0 / 3, "B"},
+		{[]string{"B", "A"}, 0.5, ""},         // tied plurality
+		{[]string{"B", "", ""}, 1.0 / 3, "B"}, // abstentions disagree
+		{[]string{"", ""}, 0, ""},
+		{nil, 0, ""},
+		{[]string{"A", "A", "B", "B", "C"}, 0.4, ""},
+		{[]string{"A", "A", "B", "B", "B"}, 0.6, "B"},
+	}
+	for _, tt := range tests {
+		share, top := Agreement(tt.firsts)
+		if math.Abs(share-tt.share) > 1e-12 || top != tt.top {
+			t.Errorf("Agreement(%q) = %v %q, want %v %q", tt.firsts, share, top, tt.share, tt.top)
+		}
+	}
+}
+
+func TestChanges(t *testing.T) {
+	tests := []struct {
+		initial, final []string
+		gold           string
+		want           ChangeCounts
+	}{
+		{[]string{"A", "B", "C"}, []string{"A", "B", "C"}, "A", ChangeCounts{}},
+		{[]string{"A", "B", "C"}, []string{"B", "A", "A"}, "A", ChangeCounts{Changed: 3, RightToWrong: 1, WrongToRight: 2}},
+		{[]string{"A", ""}, []string{"", "A"}, "A", ChangeCounts{Changed: 0, RightToWrong: 1, WrongToRight: 1}},
+		{[]string{"B"}, []string{"C"}, "A", ChangeCounts{Changed: 1}},
+	}
+	for _, tt := range tests {
+		if got := Changes(tt.initial, tt.final, tt.gold); got != tt.want {
+			t.Errorf("Changes(%q→%q, gold %s) = %+v, want %+v", tt.initial, tt.final, tt.gold, got, tt.want)
+		}
+	}
+}
+
+func TestStdDev(t *testing.T) {
+	for _, tt := range []struct {
+		xs   []float64
+		want float64
+	}{{nil, 0}, {[]float64{0.8}, 0}, {[]float64{0.4, 1.0}, 0.3}, {[]float64{2, 4, 4, 4, 5, 5, 7, 9}, 2}} {
+		if got := StdDev(tt.xs); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("StdDev(%v) = %v, want %v", tt.xs, got, tt.want)
+		}
+	}
+}

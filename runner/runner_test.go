@@ -1,0 +1,174 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/llm/sim"
+	"github.com/medteam-bench/medteam/report"
+	"github.com/medteam-bench/medteam/teamwork"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+func simPlan(t testing.TB, profile string, presets []string, parallel int) (Plan, *sim.Model) {
+	t.Helper()
+	qs, err := datasets.Sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := sim.LookupProfile(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := map[string]sim.Item{}
+	for _, q := range qs {
+		items[q.ID] = sim.Item{Letters: q.Letters(), Gold: q.Gold}
+	}
+	var arms []Arm
+	for _, name := range presets {
+		c, err := teamwork.ParseComponents(name, teamwork.Default())
+		if err != nil {
+			t.Fatal(err)
+		}
+		arms = append(arms, Arm{Label: c.Label(), Config: c})
+	}
+	return Plan{RunID: "test", Dataset: "medqa-sample", Questions: qs, Arms: arms, Model: "sim/" + profile,
+		ModelName: profile, Repeats: 1, Seed: 1, Parallel: parallel}, sim.New(p, items)
+}
+
+// goldenMetrics are the fixed-seed simulator figures per preset.
+type goldenMetrics struct {
+	Arm              string  `json:"arm"`
+	Questions        int     `json:"questions"`
+	Correct          int     `json:"correct"`
+	Abstained        int     `json:"abstained"`
+	Ties             int     `json:"ties"`
+	AgreementInitial float64 `json:"agreement_initial"`
+	AgreementFinal   float64 `json:"agreement_final"`
+	Calls            int64   `json:"calls"`
+	PromptTokens     int64   `json:"prompt_tokens"`
+	CompletionTokens int64   `json:"completion_tokens"`
+	ParseFailures    int64   `json:"parse_failures"`
+}
+
+// TestGoldenSimMetrics pins the simulator's metrics per preset on the
+// embedded sample (seed 1). Any change to the protocol, prompts, parsers or
+// simulator that changes behaviour shows here; regenerate with
+// `go test ./runner -run Golden -update` and review the diff.
+func TestGoldenSimMetrics(t *testing.T) {
+	plan, model := simPlan(t, "default", teamwork.PresetNames(), 4)
+	res, err := Run(context.Background(), plan, model, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []goldenMetrics
+	for _, s := range report.Summarize(res.Questions) {
+		got = append(got, goldenMetrics{
+			Arm: s.Arm, Questions: s.Questions, Correct: s.Correct, Abstained: s.Abstained, Ties: s.Ties,
+			AgreementInitial: round4(s.AgreementInitial), AgreementFinal: round4(s.AgreementFinal),
+			Calls: s.Calls, PromptTokens: s.PromptTokens, CompletionTokens: s.CompletionTokens, ParseFailures: s.ParseFailures,
+		})
+	}
+	path := filepath.Join("testdata", "sim_default_presets.golden.json")
+	if *update {
+		b, _ := json.MarshalIndent(got, "", "  ")
+		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	var want []goldenMetrics
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		for i := range max(len(got), len(want)) {
+			var g, w goldenMetrics
+			if i < len(got) {
+				g = got[i]
+			}
+			if i < len(want) {
+				w = want[i]
+			}
+			if g != w {
+				t.Errorf("got  %+v\nwant %+v", g, w)
+			}
+		}
+		t.Fatal("simulator metrics changed; if intended, rerun with -update and review the diff")
+	}
+}
+
+func round4(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }
+
+// TestRowsIndependentOfParallelism: same seed, same rows whatever --parallel.
+func TestRowsIndependentOfParallelism(t *testing.T) {
+	var prev []string
+	for _, par := range []int{1, 3, 16} {
+		plan, model := simPlan(t, "noisy", []string{"base", "full"}, par)
+		res, err := Run(context.Background(), plan, model, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sig []string
+		for i := range res.Questions {
+			r := res.Questions[i]
+			r.WallMS, r.CallLatencyMS = 0, 0
+			sig = append(sig, fmt.Sprintf("%+v", r))
+		}
+		for i := range res.Calls {
+			c := res.Calls[i]
+			c.LatencyMS = 0
+			sig = append(sig, fmt.Sprintf("%+v", c))
+		}
+		if prev != nil && !reflect.DeepEqual(sig, prev) {
+			t.Fatalf("--parallel %d changed the rows", par)
+		}
+		prev = sig
+	}
+}
+
+// TestCallRowsAddUp: every question's call count equals its call rows, and
+// token sums agree.
+func TestCallRowsAddUp(t *testing.T) {
+	plan, model := simPlan(t, "noisy", []string{"base", "c5", "full"}, 8)
+	res, err := Run(context.Background(), plan, model, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type agg struct{ calls, prompt, completion int64 }
+	by := map[string]*agg{}
+	for _, c := range res.Calls {
+		k := c.Arm + "|" + c.QuestionID
+		if by[k] == nil {
+			by[k] = &agg{}
+		}
+		by[k].calls++
+		by[k].prompt += c.PromptTokens
+		by[k].completion += c.CompletionTokens
+		if c.ParseMethod == "" {
+			t.Fatalf("call %+v has no parse method", c)
+		}
+	}
+	var total int64
+	for _, q := range res.Questions {
+		a := by[q.Arm+"|"+q.QuestionID]
+		if a == nil || a.calls != int64(q.Calls) || a.prompt != q.PromptTokens || a.completion != q.CompletionTokens {
+			t.Fatalf("question %s/%s: row says %d calls %d+%d tokens, call rows %+v", q.Arm, q.QuestionID, q.Calls, q.PromptTokens, q.CompletionTokens, a)
+		}
+		total += int64(q.Calls)
+	}
+	if total != int64(len(res.Calls)) {
+		t.Fatalf("%d calls in question rows, %d call rows", total, len(res.Calls))
+	}
+}

@@ -1,0 +1,210 @@
+package teamwork
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// DiscussionMode is how the agents of one discussion turn speak.
+type DiscussionMode string
+
+const (
+	// RoundRobin: agents speak in a fixed order and each sees what the earlier
+	// agents said in the same turn (seed 002).
+	RoundRobin DiscussionMode = "round_robin"
+	// Parallel: all agents of a turn speak at once and see only earlier turns
+	// (what the reference implementation does; a shorter critical path).
+	Parallel DiscussionMode = "parallel"
+)
+
+// Config is one teamwork arm: the five component flags and the discussion
+// parameters.
+type Config struct {
+	// Name is the preset name ("base", "c1"…"c7", "full") or the canonical
+	// component list ("smm+l+to").
+	Name string
+
+	SMM         bool // shared mental model
+	Leadership  bool // L
+	Orientation bool // team orientation (TO)
+	Trust       bool // T
+	Monitoring  bool // mutual monitoring (MM); requires Leadership
+
+	Turns      int            // discussion turns, 2 or 3
+	Agents     int            // 0 = dynamic (2–4, decided by the recruiter); 2–4 = fixed
+	Discussion DiscussionMode // round_robin (default) or parallel
+	Structured bool           // ask for JSON output through the backend's schema support
+
+	AgentTemperature  float64 // default 0.7
+	LeaderTemperature float64 // recruiter and leader; default 0.5
+	MaxTokens         int     // completion cap per call; 0 = backend default
+}
+
+// Presets are the configurations of seed 002 §6.
+var presets = []struct {
+	name  string
+	combo string
+}{
+	{"base", ""},
+	{"c1", "smm"},
+	{"c2", "l"},
+	{"c3", "l+to"},
+	{"c4", "t"},
+	{"c5", "l+t+mm"},
+	{"c6", "smm+l+to"},
+	{"c7", "l+t+mm"},
+	{"full", "smm+l+to+t+mm"},
+}
+
+// PresetNames lists the presets in seed order.
+func PresetNames() []string {
+	out := make([]string, len(presets))
+	for i, p := range presets {
+		out[i] = p.name
+	}
+	return out
+}
+
+// Default returns the defaults every arm starts from: round-robin
+// discussion, 2 turns, a dynamic team, structured output, the reference's
+// temperatures (agents 0.7, recruiter and leader 0.5).
+func Default() Config {
+	return Config{
+		Turns: 2, Discussion: RoundRobin, Structured: true,
+		AgentTemperature: 0.7, LeaderTemperature: 0.5,
+	}
+}
+
+// ParseComponents sets the five flags of base from a preset name ("base",
+// "c1"…"c7", "full", "all") or a '+'-joined component list such as
+// "smm+l+to" (components: smm, l|leadership, to|orientation, t|trust,
+// mm|monitoring). It rejects mutual monitoring without leadership.
+func ParseComponents(spec string, base Config) (Config, error) {
+	s := strings.ToLower(strings.TrimSpace(spec))
+	c := base
+	c.SMM, c.Leadership, c.Orientation, c.Trust, c.Monitoring = false, false, false, false, false
+	if s == "all" {
+		s = "full"
+	}
+	combo, isPreset := "", false
+	for _, p := range presets {
+		if p.name == s {
+			combo, isPreset = p.combo, true
+		}
+	}
+	if !isPreset {
+		if s == "" {
+			return Config{}, fmt.Errorf("empty teamwork configuration; use a preset (%s) or components joined by '+' (smm, l, to, t, mm)", strings.Join(PresetNames(), ", "))
+		}
+		combo = s
+	}
+	if combo != "" {
+		for _, tok := range strings.Split(combo, "+") {
+			switch strings.TrimSpace(tok) {
+			case "smm":
+				c.SMM = true
+			case "l", "leadership":
+				c.Leadership = true
+			case "to", "orientation":
+				c.Orientation = true
+			case "t", "trust":
+				c.Trust = true
+			case "mm", "monitoring":
+				c.Monitoring = true
+			default:
+				return Config{}, fmt.Errorf("unknown teamwork component %q in %q; components are smm, l, to, t, mm (joined by '+'), presets are %s", tok, spec, strings.Join(PresetNames(), ", "))
+			}
+		}
+	}
+	if isPreset {
+		c.Name = s
+	} else {
+		c.Name = c.Combo()
+	}
+	return c, c.Validate()
+}
+
+// Combo is the canonical component list, "base" when none is on.
+func (c Config) Combo() string {
+	var parts []string
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{c.SMM, "smm"}, {c.Leadership, "l"}, {c.Orientation, "to"}, {c.Trust, "t"}, {c.Monitoring, "mm"}} {
+		if f.on {
+			parts = append(parts, f.name)
+		}
+	}
+	if len(parts) == 0 {
+		return "base"
+	}
+	return strings.Join(parts, "+")
+}
+
+// Label names the arm: the configuration name plus every setting that
+// differs from the defaults, e.g. "full", "c4/t3/n2/parallel/text".
+func (c Config) Label() string {
+	parts := []string{c.Name}
+	if c.Name == "" {
+		parts[0] = c.Combo()
+	}
+	d := Default()
+	if c.Turns != d.Turns {
+		parts = append(parts, fmt.Sprintf("t%d", c.Turns))
+	}
+	if c.Agents != 0 {
+		parts = append(parts, fmt.Sprintf("n%d", c.Agents))
+	}
+	if c.Discussion != d.Discussion {
+		parts = append(parts, string(c.Discussion))
+	}
+	if !c.Structured {
+		parts = append(parts, "text")
+	}
+	if c.AgentTemperature != d.AgentTemperature || c.LeaderTemperature != d.LeaderTemperature {
+		parts = append(parts, fmt.Sprintf("temp%g-%g", c.AgentTemperature, c.LeaderTemperature))
+	}
+	return strings.Join(parts, "/")
+}
+
+// AgentPolicy is "dynamic" or "fixed:N".
+func (c Config) AgentPolicy() string {
+	if c.Agents == 0 {
+		return "dynamic"
+	}
+	return fmt.Sprintf("fixed:%d", c.Agents)
+}
+
+// Validate rejects configurations the protocol cannot run as named.
+func (c Config) Validate() error {
+	if c.Monitoring && !c.Leadership {
+		return fmt.Errorf("configuration %q: mutual monitoring requires leadership (the leader selects the weakest reasoning, raises the concern and rates the answer); add l, e.g. %q", c.Combo(), c.Combo()+"+l")
+	}
+	if c.Turns != 2 && c.Turns != 3 {
+		return fmt.Errorf("turns = %d; the protocol defines 2 or 3 discussion turns", c.Turns)
+	}
+	if c.Agents != 0 && (c.Agents < 2 || c.Agents > 4) {
+		return fmt.Errorf("agents = %d; use 0 for a dynamic team or a fixed size from 2 to 4", c.Agents)
+	}
+	if !slices.Contains([]DiscussionMode{RoundRobin, Parallel}, c.Discussion) {
+		return fmt.Errorf("discussion mode %q; use %q or %q", c.Discussion, RoundRobin, Parallel)
+	}
+	for _, t := range []float64{c.AgentTemperature, c.LeaderTemperature} {
+		if t < 0 || t > 2 {
+			return fmt.Errorf("temperature %g out of range [0, 2]", t)
+		}
+	}
+	return nil
+}
+
+// synthesisCall reports whether the leader's post-prediction synthesis call
+// is made: only when leadership is on and there is something for it to do
+// (facts for SMM, a report for TO, quality scores for trust).
+func (c Config) synthesisCall() bool {
+	return c.Leadership && (c.SMM || c.Orientation || c.Trust)
+}
+
+// hierarchical reports whether seniority weights apply (TO with L: the
+// recruiter ranks the specialties); otherwise weights are equal.
+func (c Config) hierarchical() bool { return c.Orientation && c.Leadership }

@@ -1,0 +1,112 @@
+package teamwork
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/medteam-bench/medteam/llm"
+)
+
+// Mutual monitoring (MM), seed 002 §2.5: between discussion turns (never
+// after the last), three calls — the leader selects the weakest reasoning of
+// the turn and raises a specific concern; the targeted agent accepts it
+// (revising its ranking) or justifies itself; the leader rates the answer.
+// The rating updates the target's trust (with T) and the point under debate
+// joins the shared model (with SMM). The target's revised ranking becomes its
+// position for the next turn. MM requires leadership: Config.Validate rejects
+// it otherwise instead of silently dropping it.
+func (s *session) monitor(ctx context.Context, turn int) error {
+	mr := MonitorRound{AfterTurn: turn, Quality: -1}
+	d := &promptData{Leading: true, N: s.n, Turn: turn, Turns: s.c.Turns}
+	if s.c.SMM {
+		d.Analysis, d.Facts, d.Debated = s.smm.Analysis, s.smm.Facts, s.smm.Debated
+	}
+	d.Report = s.report
+	d.Positions = s.positions(-1, s.latest)
+	d.History = s.history
+	text, err := s.call(ctx, llm.PhaseDiscussion, llm.KindMonitorSelect, turn, -1, "system_leader", "monitor_select", d)
+	if err != nil {
+		return err
+	}
+	sel := ParseConcern(text, s.n)
+	s.note(llm.KindMonitorSelect, turn, -1, sel.Method, sel.Err)
+	target := sel.Agent
+	if target < 0 || target >= s.n {
+		// The accounting fixes three calls per round; an unreadable choice
+		// falls back to the agent with the lowest stated confidence (ties:
+		// lowest index), which is what "weakest" means without a judge.
+		target = weakestByConfidence(s.latest)
+		mr.TargetFallback = true
+	}
+	mr.Target = target
+	concern := strings.TrimSpace(sel.Text)
+	if concern == "" {
+		concern = "Please re-examine the key findings that support your first choice."
+	}
+	mr.Concern = concern
+	mr.Before = s.latest[target].First()
+
+	rd := s.agentData(target)
+	rd.Turn = turn
+	rd.Positions = s.positions(target, s.latest)
+	rd.History = s.history
+	rd.Target, rd.Concern = target+1, concern
+	text, err = s.call(ctx, llm.PhaseDiscussion, llm.KindMonitorRespond, turn, target, "system_agent", "monitor_respond", rd)
+	if err != nil {
+		return err
+	}
+	rep := ParseConcernReply(text, s.item.Options)
+	s.note(llm.KindMonitorRespond, turn, target, rep.Method, rep.Err)
+	mr.Accepted = rep.Accepts
+	if len(rep.Answer.Ranking) > 0 {
+		mr.After = rep.Answer.First()
+		a := toAgentAnswer(rep.Answer)
+		if a.Reasoning == "" {
+			a.Reasoning = rep.Response
+		}
+		s.latest = append([]AgentAnswer(nil), s.latest...)
+		s.latest[target] = a
+	}
+	s.addHistory(fmt.Sprintf("Leader, concern to %s: %s", s.displayName(target), truncate(concern, maxHistoryChars)))
+	s.addHistory(fmt.Sprintf("%s, reply: %s", s.displayName(target), truncate(rep.Response, maxHistoryChars)))
+
+	ratd := &promptData{Leading: true, N: s.n, Target: target + 1, Concern: concern, Response: truncate(rep.Response, maxHistoryChars)}
+	ratd.Positions = s.positions(-1, s.latest)
+	text, err = s.call(ctx, llm.PhaseDiscussion, llm.KindMonitorRate, turn, -1, "system_leader", "monitor_rate", ratd)
+	if err != nil {
+		return err
+	}
+	rt := ParseRating(text)
+	s.note(llm.KindMonitorRate, turn, -1, rt.Method, rt.Err)
+	mr.Quality = rt.Quality
+	mr.Debated = strings.TrimSpace(rt.DebatedPoint)
+	if s.c.Trust {
+		s.trust[target] = updateTrust(s.trust[target], rt.Quality)
+	}
+	if s.c.SMM {
+		point := mr.Debated
+		if point == "" {
+			point = concern
+		}
+		s.smm.Debated = append(s.smm.Debated, truncate(point, maxHistoryChars))
+	}
+	s.out.Monitoring = append(s.out.Monitoring, mr)
+	return nil
+}
+
+// weakestByConfidence returns the agent with the lowest stated confidence
+// (an abstaining agent counts as weakest; ties go to the lowest index).
+func weakestByConfidence(latest []AgentAnswer) int {
+	best, bestC := 0, 2.0
+	for i, a := range latest {
+		c := a.Confidence
+		if len(a.Ranking) == 0 {
+			c = -1
+		}
+		if c < bestC {
+			best, bestC = i, c
+		}
+	}
+	return best
+}

@@ -1,0 +1,40 @@
+package teamwork
+
+import (
+	"fmt"
+
+	"github.com/medteam-bench/medteam/aggregator"
+)
+
+// Team orientation (TO), seed 002 §2.3: agents get specialist roles — the
+// recruiter's specialties are shown to each agent as its role (without TO the
+// agents are generic "Expert N" and see no role). With leadership as well,
+// the recruiter ranks the specialties by relevance and the ranking sets fixed
+// hierarchical weights (N=2 {0.6,0.4}; N=3 {0.5,0.3,0.2}; N=4
+// {0.4,0.3,0.2,0.1}), hidden from the agents and used by the aggregation; the
+// leader also writes a formal medical report that agents see in discussion.
+// Otherwise every weight is 1/N.
+func teamWeights(c Config, n int) []float64 {
+	if c.hierarchical() {
+		return aggregator.HierarchicalWeights(n)
+	}
+	return aggregator.EqualWeights(n)
+}
+
+// fillRoles makes exactly n role names from the recruiter's answer: missing
+// ones become "Expert i", extra ones are dropped. It reports whether the
+// recruiter's list was usable as given.
+func fillRoles(specs []RoleSpec, n int) (names, focus []string, complete bool) {
+	names = make([]string, n)
+	focus = make([]string, n)
+	complete = len(specs) >= n
+	for i := range n {
+		if i < len(specs) && specs[i].Name != "" {
+			names[i], focus[i] = specs[i].Name, specs[i].Focus
+		} else {
+			names[i] = fmt.Sprintf("Expert %d", i+1)
+			complete = false
+		}
+	}
+	return names, focus, complete
+}

@@ -1,0 +1,106 @@
+package teamwork
+
+import (
+	"github.com/medteam-bench/medteam/aggregator"
+	"github.com/medteam-bench/medteam/llm"
+)
+
+// AgentAnswer is one agent's parsed answer in one round.
+type AgentAnswer struct {
+	Ranking    []string // best first; empty = abstained this round
+	Confidence float64  // -1 when not given
+	Reasoning  string
+	Facts      []string
+	Method     ParseMethod
+	Err        string // parse failure reason when Ranking is empty
+}
+
+// First is the first choice, "" when abstained.
+func (a AgentAnswer) First() string {
+	if len(a.Ranking) == 0 {
+		return ""
+	}
+	return a.Ranking[0]
+}
+
+// MonitorRound is one mutual-monitoring exchange (between turns).
+type MonitorRound struct {
+	AfterTurn int
+	Target    int // 0-based agent the concern went to
+	// TargetFallback is true when the leader's choice could not be read and
+	// the agent with the lowest confidence was challenged instead.
+	TargetFallback bool
+	Concern        string
+	Accepted       bool
+	Before         string // target's first choice before the exchange
+	After          string // target's first choice in its answer ("" if it gave none)
+	Quality        float64
+	Debated        string
+}
+
+// ParseNote records how the answer of one call was read. (Kind, Turn, Agent)
+// identifies the call within a question.
+type ParseNote struct {
+	Kind   llm.Kind
+	Turn   int
+	Agent  int
+	Method ParseMethod
+	Err    string
+}
+
+// Outcome is everything the protocol decided and observed for one question.
+// It never contains the gold answer: scoring is the runner's job.
+type Outcome struct {
+	N       int
+	Roles   []string
+	Weights []float64 // aggregation weights before trust (hierarchical or equal)
+
+	Analysis    string
+	Facts       []string
+	FactsMethod string // "leader", "intersection" or "" (SMM off)
+	Report      string
+	Debated     []string
+
+	// Rounds[0] is the initial prediction; Rounds[t] is discussion turn t.
+	Rounds [][]AgentAnswer
+	// Trust is the final trust score per agent (nil when trust is off).
+	Trust      []float64
+	Monitoring []MonitorRound
+	Mediations []string
+	Leanings   []string
+
+	Decision      aggregator.Decision
+	Predicted     string // "" = the team abstained
+	TieBrokenBy   string // "leader", "seeded_draw", "seeded_draw_leader_unparsed" or ""
+	AbstainReason string
+
+	Parses []ParseNote
+}
+
+// Final returns the last round.
+func (o *Outcome) Final() []AgentAnswer {
+	if len(o.Rounds) == 0 {
+		return nil
+	}
+	return o.Rounds[len(o.Rounds)-1]
+}
+
+// LeaderInterventions counts mediations and leader tie-breaks.
+func (o *Outcome) LeaderInterventions() int {
+	n := len(o.Mediations)
+	if o.TieBrokenBy == "leader" {
+		n++
+	}
+	return n
+}
+
+// ParseFailures counts calls whose answer could not be read.
+func (o *Outcome) ParseFailures() int {
+	n := 0
+	for _, p := range o.Parses {
+		if p.Method == MethodNone {
+			n++
+		}
+	}
+	return n
+}

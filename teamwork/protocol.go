@@ -1,0 +1,461 @@
+// Package teamwork implements the five-component deliberation protocol of
+// seed 002 (TeamMedAgents) as DESIGN §4 makes it precise: recruitment, initial
+// prediction, discussion and aggregation, with shared mental model (smm.go),
+// leadership (leadership.go), team orientation (orientation.go), trust
+// (trust.go) and mutual monitoring (monitoring.go) each switchable.
+//
+// The protocol receives a datasets.Item, which has no gold answer: nothing
+// here can see it.
+package teamwork
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/medteam-bench/medteam/aggregator"
+	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/llm"
+)
+
+// Team runs the protocol for one arm.
+type Team struct {
+	Config  Config
+	Model   string // model name sent in requests (without provider prefix)
+	Arm     string // arm label, recorded in call metadata
+	RunSeed int64
+	Repeat  int
+}
+
+// defaultAgents is the team size used when the recruiter's count cannot be
+// read (recorded as a parse failure of the assessment call).
+const defaultAgents = 3
+
+// maxHistoryChars bounds how much of one statement's reasoning later prompts
+// repeat, so prompts grow linearly and stay inside small context windows.
+const maxHistoryChars = 480
+
+// session is the state of one question's deliberation.
+type session struct {
+	t      *Team
+	c      Config
+	client llm.Client
+	item   datasets.Item
+
+	n        int
+	roles    []string
+	focus    []string
+	smm      sharedModel
+	report   string
+	trust    []float64
+	latest   []AgentAnswer // each agent's latest stated position
+	leaning  string
+	history  string // the discussion so far, one statement per line
+	question string // the rendered question block
+	out      *Outcome
+}
+
+// Run deliberates on one question and returns the team's decision. Model-call
+// errors end the question with an error; unreadable answers do not (they are
+// abstentions, recorded in Outcome.Parses).
+func (t *Team) Run(ctx context.Context, client llm.Client, item datasets.Item) (*Outcome, error) {
+	if err := t.Config.Validate(); err != nil {
+		return nil, err
+	}
+	s := &session{t: t, c: t.Config, client: client, item: item, out: &Outcome{}}
+	q, err := render("question", &promptData{Item: item})
+	if err != nil {
+		return nil, err
+	}
+	s.question = q
+	if err := s.recruit(ctx); err != nil {
+		return nil, err
+	}
+	if err := s.predict(ctx); err != nil {
+		return nil, err
+	}
+	if err := s.postPrediction(ctx); err != nil {
+		return nil, err
+	}
+	for turn := 1; turn <= s.c.Turns; turn++ {
+		if err := s.discuss(ctx, turn); err != nil {
+			return nil, err
+		}
+		if s.c.Leadership {
+			if err := s.mediate(ctx, turn); err != nil {
+				return nil, err
+			}
+		}
+		if s.c.Monitoring && turn < s.c.Turns {
+			if err := s.monitor(ctx, turn); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := s.aggregate(ctx); err != nil {
+		return nil, err
+	}
+	s.out.Analysis = s.smm.Analysis
+	s.out.Facts = s.smm.Facts
+	s.out.Debated = s.smm.Debated
+	s.out.Report = s.report
+	if s.c.Trust {
+		s.out.Trust = s.trust
+	}
+	return s.out, nil
+}
+
+// call makes one model call and returns its text.
+func (s *session) call(ctx context.Context, phase llm.Phase, kind llm.Kind, turn, agent int, system, user string, d *promptData) (string, error) {
+	d.Item = s.item
+	d.Question = s.question
+	d.JSON = s.c.Structured
+	msgs, err := messages(system, user, d)
+	if err != nil {
+		return "", err
+	}
+	meta := llm.Meta{QuestionID: s.item.ID, Arm: s.t.Arm, Repeat: s.t.Repeat, Phase: phase, Kind: kind, Turn: turn, Agent: agent}
+	temp := s.c.LeaderTemperature
+	if agent >= 0 {
+		temp = s.c.AgentTemperature
+		meta.Role = s.roleName(agent)
+	} else {
+		meta.Role = "leader"
+	}
+	req := llm.Request{
+		Model:       s.t.Model,
+		Messages:    msgs,
+		Temperature: temp,
+		MaxTokens:   s.c.MaxTokens,
+		Seed:        llm.DeriveSeed(s.t.RunSeed, s.t.Repeat, s.item.ID, meta),
+		Meta:        meta,
+	}
+	if s.c.Structured {
+		req.Schema = schemas[kind]
+	}
+	resp, err := s.client.Chat(ctx, req)
+	if err != nil {
+		who := "leader"
+		if agent >= 0 {
+			who = "agent " + strconv.Itoa(agent+1)
+		}
+		return "", fmt.Errorf("%s call (%s, turn %d, %s): %w", kind, phase, turn, who, err)
+	}
+	return resp.Text, nil
+}
+
+func (s *session) note(kind llm.Kind, turn, agent int, m ParseMethod, errText string) {
+	s.out.Parses = append(s.out.Parses, ParseNote{Kind: kind, Turn: turn, Agent: agent, Method: m, Err: errText})
+}
+
+// roleName is how the agent is named in records: its recruited role.
+func (s *session) roleName(i int) string {
+	if i < len(s.roles) {
+		return s.roles[i]
+	}
+	return fmt.Sprintf("Expert %d", i+1)
+}
+
+// shownRole is the role an agent's prompt shows: only with team orientation.
+func (s *session) shownRole(i int) (string, string) {
+	if !s.c.Orientation {
+		return "", ""
+	}
+	return s.roles[i], s.focus[i]
+}
+
+// displayName names agent i to its colleagues.
+func (s *session) displayName(i int) string {
+	if r, _ := s.shownRole(i); r != "" {
+		return fmt.Sprintf("Agent %d (%s)", i+1, r)
+	}
+	return fmt.Sprintf("Agent %d", i+1)
+}
+
+// recruit is phase 1: assessment (team size; question analysis kept with
+// SMM) and recruitment (roles; ranked specialties with TO∧L).
+func (s *session) recruit(ctx context.Context) error {
+	d := &promptData{Leading: s.c.Leadership}
+	text, err := s.call(ctx, llm.PhaseRecruitment, llm.KindAssess, 0, -1, "system_leader", "assess", d)
+	if err != nil {
+		return err
+	}
+	a := ParseAssessment(text)
+	s.note(llm.KindAssess, 0, -1, a.Method, a.Err)
+	switch {
+	case s.c.Agents != 0:
+		s.n = s.c.Agents
+	case a.Agents >= 2 && a.Agents <= 4:
+		s.n = a.Agents
+	default:
+		s.n = defaultAgents
+	}
+	if s.c.SMM {
+		s.smm.Analysis = strings.TrimSpace(a.Analysis)
+	}
+
+	d = &promptData{Leading: s.c.Leadership, N: s.n, RankSpecialties: s.c.hierarchical(), Analysis: s.smm.Analysis}
+	text, err = s.call(ctx, llm.PhaseRecruitment, llm.KindRecruit, 0, -1, "system_leader", "recruit", d)
+	if err != nil {
+		return err
+	}
+	r := ParseRoster(text)
+	var complete bool
+	s.roles, s.focus, complete = fillRoles(r.Roles, s.n)
+	method, perr := r.Method, r.Err
+	if !complete && perr == "" {
+		perr = fmt.Sprintf("recruiter named %d roles for a team of %d; the rest are generic experts", len(r.Roles), s.n)
+	}
+	s.note(llm.KindRecruit, 0, -1, method, perr)
+	s.out.N = s.n
+	s.out.Roles = s.roles
+	s.out.Weights = teamWeights(s.c, s.n)
+	s.trust = make([]float64, s.n)
+	for i := range s.trust {
+		s.trust[i] = TrustStart
+	}
+	return nil
+}
+
+// agentData is the prompt data shared by an agent's calls.
+func (s *session) agentData(i int) *promptData {
+	role, focus := s.shownRole(i)
+	d := &promptData{N: s.n, AgentNum: i + 1, Role: role, Focus: focus, Turns: s.c.Turns}
+	if s.c.SMM {
+		d.Analysis = s.smm.Analysis
+		d.Facts = s.smm.Facts
+		d.Debated = s.smm.Debated
+	}
+	d.Report = s.report
+	if s.c.Trust {
+		d.Trust = make([]string, s.n)
+		for j, v := range s.trust {
+			d.Trust[j] = fmt.Sprintf("agent %d: %.2f", j+1, v)
+		}
+	}
+	return d
+}
+
+// predict is phase 2: N independent answers in parallel.
+func (s *session) predict(ctx context.Context) error {
+	answers := make([]AgentAnswer, s.n)
+	g, gctx := errgroup.WithContext(ctx)
+	for i := range s.n {
+		g.Go(func() error {
+			d := s.agentData(i)
+			d.AskFacts = true
+			text, err := s.call(gctx, llm.PhasePrediction, llm.KindPredict, 0, i, "system_agent", "predict", d)
+			if err != nil {
+				return err
+			}
+			answers[i] = toAgentAnswer(ParseAnswer(text, s.item.Options))
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	for i, a := range answers {
+		s.note(llm.KindPredict, 0, i, a.Method, a.Err)
+		s.addHistory(s.statement(i, "initial answer", a))
+	}
+	s.out.Rounds = append(s.out.Rounds, answers)
+	s.latest = append([]AgentAnswer(nil), answers...)
+	return nil
+}
+
+func toAgentAnswer(a Answer) AgentAnswer {
+	return AgentAnswer{Ranking: a.Ranking, Confidence: a.Confidence, Reasoning: a.Reasoning, Facts: a.Facts, Method: a.Method, Err: a.Err}
+}
+
+// statement renders one agent answer for the discussion history.
+func (s *session) statement(i int, what string, a AgentAnswer) string {
+	var sb strings.Builder
+	sb.WriteString(s.displayName(i))
+	sb.WriteString(", ")
+	sb.WriteString(what)
+	sb.WriteString(": ")
+	if len(a.Ranking) == 0 {
+		sb.WriteString("(no readable answer)")
+		return sb.String()
+	}
+	sb.WriteString(truncate(a.Reasoning, maxHistoryChars))
+	sb.WriteString(" [ranking ")
+	sb.WriteString(strings.Join(a.Ranking, " > "))
+	sb.WriteString("]")
+	return sb.String()
+}
+
+func truncate(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && (s[cut]&0xC0) == 0x80 { // do not split a UTF-8 sequence
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func (s *session) addHistory(line string) { s.history += line + "\n" }
+
+// positions renders the team's latest positions as "POSITION …" lines for
+// agent self (-1 = nobody is "you", as in leader prompts).
+func (s *session) positions(self int, latest []AgentAnswer) string {
+	var sb strings.Builder
+	for i, a := range latest {
+		if len(a.Ranking) == 0 {
+			continue
+		}
+		sb.WriteString("POSITION ")
+		if i == self {
+			sb.WriteString("you")
+		} else {
+			sb.WriteString("agent ")
+			sb.WriteString(strconv.Itoa(i + 1))
+		}
+		sb.WriteString(": ")
+		sb.WriteString(strings.Join(a.Ranking, " > "))
+		if a.Confidence >= 0 {
+			sb.WriteString(" (confidence ")
+			sb.WriteString(strconv.FormatFloat(a.Confidence, 'f', 2, 64))
+			sb.WriteString(")")
+		}
+		sb.WriteString("\n")
+	}
+	if s.leaning != "" {
+		sb.WriteString("POSITION leader: ")
+		sb.WriteString(s.leaning)
+		sb.WriteString("\n")
+	}
+	return sb.String()
+}
+
+// postPrediction fills the shared model and the first trust observation,
+// with one leader call when leadership has something to do, else by
+// computation.
+func (s *session) postPrediction(ctx context.Context) error {
+	initial := s.out.Rounds[0]
+	if s.c.synthesisCall() {
+		return s.synthesize(ctx, initial)
+	}
+	if s.c.SMM {
+		s.smm.Facts = factIntersection(initial)
+		s.out.FactsMethod = "intersection"
+	}
+	if s.c.Trust {
+		for i, q := range heuristicQuality(initial, len(s.item.Options)) {
+			s.trust[i] = updateTrust(s.trust[i], q)
+		}
+	}
+	return nil
+}
+
+// discuss is one discussion turn: each agent speaks once; the last turn asks
+// for the final ranking.
+func (s *session) discuss(ctx context.Context, turn int) error {
+	kind := llm.KindDiscuss
+	if turn == s.c.Turns {
+		kind = llm.KindFinal
+	}
+	answers := make([]AgentAnswer, s.n)
+	ask := func(ctx context.Context, i int, latest []AgentAnswer, history string) (AgentAnswer, error) {
+		d := s.agentData(i)
+		d.Turn, d.Final = turn, kind == llm.KindFinal
+		d.Positions = s.positions(i, latest)
+		d.History = history
+		text, err := s.call(ctx, llm.PhaseDiscussion, kind, turn, i, "system_agent", string(llm.KindDiscuss), d)
+		if err != nil {
+			return AgentAnswer{}, err
+		}
+		return toAgentAnswer(ParseAnswer(text, s.item.Options)), nil
+	}
+	what := fmt.Sprintf("turn %d", turn)
+	if s.c.Discussion == Parallel {
+		latest, history := s.latest, s.history
+		g, gctx := errgroup.WithContext(ctx)
+		for i := range s.n {
+			g.Go(func() (err error) {
+				answers[i], err = ask(gctx, i, latest, history)
+				return err
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return err
+		}
+		next := append([]AgentAnswer(nil), s.latest...)
+		for i, a := range answers {
+			s.note(kind, turn, i, a.Method, a.Err)
+			s.addHistory(s.statement(i, what, a))
+			if len(a.Ranking) > 0 {
+				next[i] = a
+			}
+		}
+		s.latest = next
+	} else {
+		for i := range s.n {
+			a, err := ask(ctx, i, s.latest, s.history)
+			if err != nil {
+				return err
+			}
+			answers[i] = a
+			s.note(kind, turn, i, a.Method, a.Err)
+			s.addHistory(s.statement(i, what, a))
+			if len(a.Ranking) > 0 {
+				s.latest = append([]AgentAnswer(nil), s.latest...)
+				s.latest[i] = a
+			}
+		}
+	}
+	s.out.Rounds = append(s.out.Rounds, answers)
+	return nil
+}
+
+// aggregate is phase 4: trust-weighted Borda if T, else hierarchical-weighted
+// Borda if TO∧L (with TO alone the weights are equal, which is plain Borda),
+// else plain Borda, over the final round's rankings; then the tie rule.
+func (s *session) aggregate(ctx context.Context) error {
+	final := s.out.Final()
+	rankings := make([][]string, len(final))
+	for i, a := range final {
+		rankings[i] = a.Ranking
+	}
+	letters := s.item.Letters()
+	var d aggregator.Decision
+	var err error
+	switch {
+	case s.c.Trust:
+		d, err = aggregator.WeightedBorda(letters, rankings, s.trust, aggregator.RuleTrustBorda)
+	case s.c.hierarchical():
+		d, err = aggregator.WeightedBorda(letters, rankings, s.out.Weights, aggregator.RuleHierarchicalBorda)
+	default:
+		d = aggregator.PlainBorda(letters, rankings)
+	}
+	if err != nil {
+		return err
+	}
+	s.out.Decision = d
+	switch {
+	case d.Abstained():
+		s.out.AbstainReason = "no agent gave a readable final ranking"
+	case !d.Tie:
+		s.out.Predicted = d.Winner
+	case s.c.Leadership:
+		return s.breakTie(ctx, d.Tied)
+	default:
+		s.out.Predicted = s.seededDraw(d.Tied)
+		s.out.TieBrokenBy = "seeded_draw"
+	}
+	return nil
+}
+
+// seededDraw breaks a tie without a leader: a draw seeded by the call seed
+// the tie-break would have had, so it is reproducible and arm-independent.
+func (s *session) seededDraw(tied []string) string {
+	meta := llm.Meta{Phase: llm.PhaseAggregation, Kind: llm.KindTieBreak, Agent: -1}
+	return aggregator.BreakTie(tied, uint64(llm.DeriveSeed(s.t.RunSeed, s.t.Repeat, s.item.ID, meta)))
+}
