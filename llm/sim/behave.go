@@ -1,0 +1,560 @@
+package sim
+
+import (
+	"math"
+
+	"github.com/medteam-bench/medteam/llm"
+)
+
+// call is one request being answered.
+type call struct {
+	m   *Model
+	p   *Profile
+	it  *item
+	req *llm.Request
+	key uint64
+	n   int // number of options
+	pr  prompt
+}
+
+func (c *call) rng(tag uint64) stream { return newStream(c.key, tag) }
+
+// answer is the latent content of a response, before formatting.
+type answer struct {
+	kind llm.Kind
+
+	rank    ranking
+	conf    float64
+	facts   [4]uint8
+	nfacts  int
+	accepts bool
+
+	// sent is the kind's one sentence, written as sent[0] l1 sent[1] l2 sent[2].
+	sent   *[3]string
+	l1, l2 int8
+
+	agents   int
+	analysis string
+	roles    [nSpecialties]uint8
+	nroles   int
+	quality  [maxPeers]float64
+	nquality int
+	letter   int8
+	agent    int
+	concern  *[2]string
+	q        float64
+}
+
+// respond computes the answer and formats it (possibly malformed).
+func (c *call) respond() string {
+	self := 0
+	switch c.req.Meta.Kind {
+	case llm.KindPredict, llm.KindDiscuss, llm.KindFinal, llm.KindMonitorRespond:
+		if c.req.Meta.Agent >= 0 {
+			self = c.req.Meta.Agent + 1
+		}
+	}
+	scanPrompt(c.req, c.it, self, &c.pr)
+
+	var a answer
+	a.kind = c.req.Meta.Kind
+	a.letter, a.l1, a.l2 = -1, -1, -1
+	switch a.kind {
+	case llm.KindPredict:
+		c.predict(&a)
+	case llm.KindDiscuss, llm.KindFinal, llm.KindMonitorRespond:
+		c.discuss(&a)
+	case llm.KindAssess:
+		c.assess(&a)
+	case llm.KindRecruit:
+		c.recruit(&a)
+	case llm.KindSynthesize:
+		c.synthesize(&a)
+	case llm.KindMediate:
+		c.mediate(&a)
+	case llm.KindMonitorSelect:
+		c.monitorSelect(&a)
+	case llm.KindMonitorRate:
+		c.monitorRate(&a)
+	case llm.KindTieBreak:
+		c.tiebreak(&a)
+	}
+	return c.format(&a)
+}
+
+// skill is the addressed member's effective skill for this call.
+func (c *call) skill() float64 {
+	p := c.p
+	a := c.req.Meta.Agent
+	var s float64
+	if a < 0 {
+		s = p.LeaderSkill
+	} else {
+		r := newStream(c.it.qhash^mix64(uint64(a)+1), tagAgentSkill)
+		s = p.AgentSkill + p.AgentSkillSpread*(r.float()-0.5)
+	}
+	if c.pr.hasRole {
+		rel := 0.5
+		if i := specialtyIndex(c.pr.role); i >= 0 && c.it.relRank[i] < topRelevant {
+			rel = 1
+		}
+		s += p.SpecialistBonus * rel
+	}
+	if c.pr.analysis {
+		s += p.AnalysisBonus
+	}
+	if c.pr.factsTotal > 0 {
+		q := (float64(c.pr.factsTrue) + 0.5*float64(c.pr.factsUnknown)) / float64(c.pr.factsTotal)
+		s += p.FactsBonus * q
+	}
+	return s
+}
+
+// know is σ(Slope·(skill − d)): the probability of knowing the answer.
+func (c *call) know(skill float64) float64 {
+	return sigmoid(c.p.Slope * (skill - c.it.difficulty))
+}
+
+// pCorrect is the probability that an independent first choice is correct.
+func (c *call) pCorrect(skill float64) float64 {
+	g := 1 / float64(c.n)
+	return g + (1-g)*c.know(skill)
+}
+
+// drawRanking draws an independent full ranking.
+func (c *call) drawRanking(skill float64) ranking {
+	it := c.it
+	r := c.rng(tagChoice)
+	// The correctness draw mixes a per-question normal shared by all agents
+	// (AgentCorrelation) with the call's own (Gaussian copula).
+	rho := c.p.AgentCorrelation
+	u := phi(math.Sqrt(rho)*it.zq + math.Sqrt(1-rho)*r.normal())
+	var first int8
+	switch {
+	case u < c.pCorrect(skill):
+		first = it.gold
+	case c.n == 2 || r.float() < c.p.ErrorCorrelation:
+		first = it.distractor
+	default:
+		k := r.intn(c.n - 1)
+		if k >= int(it.gold) {
+			k++
+		}
+		first = int8(k)
+	}
+	var rk ranking
+	rk.idx[0] = first
+	rk.n = 1
+	for i := 0; i < c.n; i++ {
+		if int8(i) != first {
+			rk.idx[rk.n] = int8(i)
+			rk.n++
+		}
+	}
+	rr := c.rng(tagRank)
+	for i := c.n - 1; i > 1; i-- {
+		j := 1 + rr.intn(i)
+		rk.idx[i], rk.idx[j] = rk.idx[j], rk.idx[i]
+	}
+	if first != it.gold && rr.float() < c.p.RankSignal {
+		for i := 2; i < rk.n; i++ {
+			if rk.idx[i] == it.gold {
+				copy(rk.idx[2:i+1], rk.idx[1:i])
+				rk.idx[1] = it.gold
+				break
+			}
+		}
+	}
+	return rk
+}
+
+// confidence draws a confidence for an answer that is (not) correct.
+func (c *call) confidence(correct bool, r *stream) float64 {
+	z := 0.7 + c.p.Overconfidence + c.p.ConfidenceNoise*r.normal()
+	if correct {
+		z += c.p.ConfidenceSignal
+	} else {
+		z -= c.p.ConfidenceSignal
+	}
+	return round2(clamp(sigmoid(z), 0.05, 0.99))
+}
+
+// drawFacts appends k facts: each from the supportive pool with probability
+// pTrue, else from the distractor pool, without repeats.
+func (c *call) drawFacts(a *answer, k int, pTrue float64, r *stream) {
+	var usedT, usedF uint8
+	for ; k > 0 && a.nfacts < len(a.facts); k-- {
+		pool, used := &c.it.truePool, &usedT
+		if r.float() >= pTrue {
+			pool, used = &c.it.falsePool, &usedF
+		}
+		if *used == 1<<poolSize-1 {
+			continue
+		}
+		j := r.intn(poolSize)
+		for *used&(1<<j) != 0 {
+			j = (j + 1) % poolSize
+		}
+		*used |= 1 << j
+		a.facts[a.nfacts] = pool[j]
+		a.nfacts++
+	}
+}
+
+func (c *call) rankSentence(a *answer, r *stream) {
+	if c.pr.hasRole {
+		a.sent = &roleSentences[r.intn(len(roleSentences))]
+	} else {
+		a.sent = &rankSentences[r.intn(len(rankSentences))]
+	}
+	a.l1, a.l2 = a.rank.idx[0], a.rank.idx[1]
+}
+
+func (c *call) predict(a *answer) {
+	skill := c.skill()
+	a.rank = c.drawRanking(skill)
+	correct := a.rank.first() == c.it.gold
+	cr := c.rng(tagConf)
+	a.conf = c.confidence(correct, &cr)
+	fr := c.rng(tagFacts)
+	pTrue := 0.4
+	if correct {
+		pTrue = 1
+	}
+	c.drawFacts(a, 1+fr.intn(3), pTrue, &fr)
+	tr := c.rng(tagText)
+	c.rankSentence(a, &tr)
+}
+
+// majority returns the peers' most common first choice (agents count 1,
+// the leader LeaderInfluence; ties broken by confidence weight, then by a
+// seeded draw) when it differs from own, and its share: the weight of the
+// peers backing it over the weight of all peers, a peer weighing its
+// confidence when weighted (0.5 when unstated), else 1. It returns -1 when
+// own is among the most common (or there are no peers).
+func (c *call) majority(own int8, weighted bool) (int8, float64) {
+	var cnt, w [maxLetters]float64
+	total := 0.0
+	for k := 0; k < c.pr.npeer; k++ {
+		pos := &c.pr.peers[k]
+		x := 1.0
+		if weighted {
+			x = pos.conf
+			if x < 0 {
+				x = 0.5
+			}
+		}
+		f := pos.rank.first()
+		cnt[f]++
+		w[f] += x
+		total += x
+	}
+	if l := c.pr.leader; l >= 0 && c.p.LeaderInfluence > 0 {
+		cnt[l] += c.p.LeaderInfluence
+		w[l] += c.p.LeaderInfluence
+		total += c.p.LeaderInfluence
+	}
+	if total <= 0 {
+		return -1, 0
+	}
+	best := 0.0
+	for i := 0; i < c.n; i++ {
+		best = max(best, cnt[i])
+	}
+	if best <= 0 || (own >= 0 && cnt[own] >= best) {
+		return -1, 0
+	}
+	var tied [maxLetters]int8
+	nt := 0
+	bw := 0.0
+	for i := 0; i < c.n; i++ {
+		if cnt[i] != best {
+			continue
+		}
+		switch {
+		case w[i] > bw:
+			bw, nt = w[i], 0
+			fallthrough
+		case w[i] == bw:
+			tied[nt] = int8(i)
+			nt++
+		}
+	}
+	m := tied[0]
+	if nt > 1 {
+		r := c.rng(tagMajority)
+		m = tied[r.intn(nt)]
+	}
+	return m, w[m] / total
+}
+
+// discuss answers discuss, final and monitor_respond.
+func (c *call) discuss(a *answer) {
+	p, it := c.p, c.it
+	skill := c.skill()
+	own := c.pr.you.rank
+	ownConf := c.pr.you.conf
+	if c.pr.hasYou {
+		own.complete(c.n)
+	} else {
+		own = c.drawRanking(skill)
+		ownConf = -1
+	}
+	orig := own.first()
+	wrong := orig != it.gold
+
+	target, share := c.majority(orig, p.ConfidenceWeighted)
+	prob := 0.0
+	if target >= 0 {
+		prob = p.Persuadability * share
+		if wrong {
+			prob *= p.WrongSwitchBoost
+		}
+	}
+	if a.kind == llm.KindMonitorRespond && wrong {
+		prob += p.ConcernEffect
+		if target < 0 && own.n > 1 {
+			target = own.idx[1]
+		}
+	}
+	r := c.rng(tagSwitch)
+	if target >= 0 && r.float() < prob {
+		own.moveFront(target)
+	}
+	if u := r.float(); own.first() != it.gold && u < p.Insight*2*c.know(skill) {
+		own.moveFront(it.gold)
+	}
+	changed := own.first() != orig
+	a.rank = own
+	a.accepts = changed
+
+	cr := c.rng(tagConf)
+	a.conf = c.confidence(own.first() == it.gold, &cr)
+	if !changed && ownConf >= 0 {
+		a.conf = round2(0.5*ownConf + 0.5*a.conf)
+	}
+
+	tr := c.rng(tagText)
+	switch {
+	case a.kind == llm.KindMonitorRespond && changed:
+		a.sent = &acceptSentences[tr.intn(len(acceptSentences))]
+	case a.kind == llm.KindMonitorRespond:
+		a.sent = &rejectSentences[tr.intn(len(rejectSentences))]
+	case changed:
+		a.sent = &switchSentences[tr.intn(len(switchSentences))]
+	case c.pr.npeer > 0:
+		a.sent = &holdSentences[tr.intn(len(holdSentences))]
+	default:
+		c.rankSentence(a, &tr)
+	}
+	a.l1 = own.idx[0]
+	a.l2 = own.idx[1]
+	if changed {
+		a.l2 = orig
+	}
+}
+
+func (c *call) assess(a *answer) {
+	a.agents = c.it.agents
+	r := c.rng(tagText)
+	a.analysis = analysisSentences[r.intn(len(analysisSentences))]
+}
+
+func (c *call) recruit(a *answer) {
+	n := c.pr.teamSize
+	if n <= 0 {
+		n = c.it.agents
+	}
+	n = min(n, nSpecialties)
+	a.nroles = n
+	if c.pr.rankSpecs {
+		copy(a.roles[:n], c.it.relevance[:n])
+		return
+	}
+	// Unranked: n roles from a per-question shuffle of the most relevant
+	// max(recruitPool, n) specialties.
+	pool := max(recruitPool, n)
+	var list [nSpecialties]uint8
+	copy(list[:], c.it.relevance[:])
+	r := newStream(c.it.qhash, tagRoleOrder)
+	for i := pool - 1; i > 0; i-- {
+		j := r.intn(i + 1)
+		list[i], list[j] = list[j], list[i]
+	}
+	copy(a.roles[:n], list[:n])
+}
+
+// sortPeers orders the peer positions by agent number.
+func (c *call) sortPeers() {
+	ps := c.pr.peers[:c.pr.npeer]
+	for i := 1; i < len(ps); i++ {
+		for j := i; j > 0 && ps[j].num < ps[j-1].num; j-- {
+			ps[j], ps[j-1] = ps[j-1], ps[j]
+		}
+	}
+}
+
+// rating is a leader's quality score for a position that is (not) gold-first.
+func (c *call) rating(goldFirst, known bool, r *stream) float64 {
+	mean := 0.6
+	if known {
+		if goldFirst {
+			mean += 0.2 * c.p.RatingSignal
+		} else {
+			mean -= 0.2 * c.p.RatingSignal
+		}
+	}
+	return round2(clamp(mean+0.1*r.normal(), 0, 1))
+}
+
+// topTwo returns the most and second most common first choices of the peers
+// (plain count, ties by option order); l2 falls back to the runner-up of the
+// top position, then to any other option.
+func (c *call) topTwo(fallback int8) (int8, int8) {
+	var cnt [maxLetters]int
+	for k := 0; k < c.pr.npeer; k++ {
+		cnt[c.pr.peers[k].rank.first()]++
+	}
+	l1, l2 := int8(-1), int8(-1)
+	for i := 0; i < c.n; i++ {
+		if cnt[i] == 0 {
+			continue
+		}
+		switch {
+		case l1 < 0 || cnt[i] > cnt[l1]:
+			l1, l2 = int8(i), l1
+		case l2 < 0 || cnt[i] > cnt[l2]:
+			l2 = int8(i)
+		}
+	}
+	if l1 < 0 {
+		l1 = fallback
+	}
+	if l2 < 0 {
+		for k := 0; k < c.pr.npeer && l2 < 0; k++ {
+			if pos := &c.pr.peers[k]; pos.rank.first() == l1 && pos.rank.n > 1 {
+				l2 = pos.rank.idx[1]
+			}
+		}
+	}
+	if l2 < 0 {
+		l2 = 0
+		if l1 == 0 {
+			l2 = 1
+		}
+	}
+	return l1, l2
+}
+
+// leaderView is the leader's own first choice: the gold when it knows,
+// else the peers' majority (seeded among ties), else the distractor.
+func (c *call) leaderView(r *stream) int8 {
+	if r.float() < c.know(c.skill()) {
+		return c.it.gold
+	}
+	m, _ := c.majority(-1, false)
+	if m < 0 {
+		return c.it.distractor
+	}
+	return m
+}
+
+func (c *call) synthesize(a *answer) {
+	c.sortPeers()
+	qr := c.rng(tagQuality)
+	for k := 0; k < c.pr.npeer; k++ {
+		a.quality[k] = c.rating(c.pr.peers[k].rank.first() == c.it.gold, true, &qr)
+	}
+	a.nquality = c.pr.npeer
+	fr := c.rng(tagFacts)
+	know := c.know(c.skill())
+	c.drawFacts(a, 2+fr.intn(3), 0.5+0.5*know, &fr)
+	lr := c.rng(tagLeader)
+	view := c.leaderView(&lr)
+	tr := c.rng(tagText)
+	a.sent = &reportSentences[tr.intn(len(reportSentences))]
+	a.l1, a.l2 = c.topTwo(view)
+}
+
+func (c *call) mediate(a *answer) {
+	lr := c.rng(tagLeader)
+	a.letter = c.leaderView(&lr)
+	tr := c.rng(tagText)
+	a.sent = &summarySentences[tr.intn(len(summarySentences))]
+	a.l1, a.l2 = c.topTwo(a.letter)
+}
+
+func (c *call) monitorSelect(a *answer) {
+	c.sortPeers()
+	r := c.rng(tagSelect)
+	a.agent = 1
+	if c.pr.npeer > 0 {
+		var wrong [maxPeers]int
+		nw := 0
+		for k := 0; k < c.pr.npeer; k++ {
+			if c.pr.peers[k].rank.first() != c.it.gold {
+				wrong[nw] = k
+				nw++
+			}
+		}
+		if u := r.float(); nw > 0 && u < c.p.RatingSignal {
+			a.agent = c.pr.peers[wrong[r.intn(nw)]].num
+		} else {
+			a.agent = c.pr.peers[r.intn(c.pr.npeer)].num
+		}
+	}
+	tr := c.rng(tagText)
+	a.concern = &concernSentences[tr.intn(len(concernSentences))]
+}
+
+func (c *call) monitorRate(a *answer) {
+	var pos *position
+	for k := 0; k < c.pr.npeer; k++ {
+		if c.pr.peers[k].num == c.pr.target {
+			pos = &c.pr.peers[k]
+		}
+	}
+	qr := c.rng(tagQuality)
+	if pos != nil {
+		a.q = c.rating(pos.rank.first() == c.it.gold, true, &qr)
+		a.l1 = pos.rank.idx[0]
+		a.l2 = -1
+		if pos.rank.n > 1 {
+			a.l2 = pos.rank.idx[1]
+		}
+	} else {
+		a.q = c.rating(false, false, &qr)
+	}
+	if a.l1 < 0 || a.l2 < 0 {
+		a.l1, a.l2 = c.topTwo(c.it.distractor)
+	}
+	tr := c.rng(tagText)
+	a.sent = &debatedSentences[tr.intn(len(debatedSentences))]
+}
+
+func (c *call) tiebreak(a *answer) {
+	tied := c.pr.tied
+	if !c.pr.hasTied {
+		tied.n = 0
+		tied.complete(c.n)
+	}
+	r := c.rng(tagTie)
+	if u := r.float(); tied.has(c.it.gold) && u < c.know(c.skill()) {
+		a.letter = c.it.gold
+	} else {
+		a.letter = tied.idx[r.intn(tied.n)]
+	}
+	a.l1 = a.letter
+	a.l2 = tied.idx[0]
+	if a.l2 == a.letter && tied.n > 1 {
+		a.l2 = tied.idx[1]
+	}
+	if a.l2 == a.letter {
+		a.l2 = c.it.distractor
+		if a.l2 == a.letter {
+			a.l2 = c.it.gold
+		}
+	}
+	tr := c.rng(tagText)
+	a.sent = &tieSentences[tr.intn(len(tieSentences))]
+}

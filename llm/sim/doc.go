@@ -1,0 +1,109 @@
+// Package sim is a deterministic simulated model backend (an llm.Client)
+// that stands in for a team of LLM agents, so the teamwork protocol, its
+// parsers, metrics and statistics can be exercised without a real model.
+// Its accuracy is a property of the chosen Profile, never a model result.
+//
+// # What it knows and reads
+//
+// The simulator learns each question's option letters and gold letter only
+// through New. From a request it reads Seed, Meta (QuestionID, Kind, Turn,
+// Agent), whether Schema is set, and the marker lines of
+// teamwork/FORMATS.md in the non-assistant messages: "POSITION …",
+// "YOUR ROLE:", "QUESTION ANALYSIS:", "VERIFIED FACTS:" with its "- fact"
+// lines, "TEAM SIZE:", "RANK SPECIALTIES:", "TIED:", "TARGET: agent N" and
+// "CONCERN:". Everything else in the prompt, including anything that looks
+// like a hint, is ignored. Meta.Arm, Meta.Repeat, Temperature and the call
+// order never influence an answer.
+//
+// # Determinism
+//
+// An answer is a pure function of the profile, the items, the request's
+// marker lines, Seed, QuestionID, Kind, Turn, Agent and whether Schema is
+// set. Every random draw comes from a splitmix64 stream keyed by a hash of
+// (Seed, QuestionID, Kind, Turn, Agent) and a purpose tag; per-question
+// traits (difficulty, attractive distractor, shared correctness noise, fact
+// pools, specialty relevance, agent count) come from the question id alone.
+// There is no shared mutable generator, so concurrent calls answer exactly as
+// sequential ones.
+//
+// # The simulated team
+//
+// A question has a difficulty d (Profile.Spread) and an attractive
+// distractor. An agent's effective skill is AgentSkill (LeaderSkill for
+// Agent < 0) plus a per-(question, agent) offset and the bonuses for a role
+// line, a question analysis and verified facts. Its independent first
+// choice is correct with probability 1/n + (1 − 1/n)·σ(Slope·(skill − d)),
+// the draw being correlated across agents of a question (AgentCorrelation);
+// when wrong it is the distractor with probability ErrorCorrelation, else a
+// uniform wrong letter. The gold is placed second with probability
+// RankSignal after a wrong first choice. Confidence is σ of a latent signal
+// (ConfidenceSignal, Overconfidence, ConfidenceNoise) clamped to
+// [0.05, 0.99]. Predict also states 1–3 facts: correct agents draw them from
+// the question's supportive pool (so their facts overlap), wrong agents
+// partly from a distractor pool.
+//
+// In discuss, final and monitor_respond the agent starts from its
+// "POSITION you:" ranking (or draws one as in predict) and looks at the
+// other positions: the peers' most common first choice, when it differs
+// from its own, pulls it with probability Persuadability × share (×
+// WrongSwitchBoost when its own choice is wrong; the leader's line weighs
+// LeaderInfluence). A wrong agent may also find the gold on its own
+// (Insight). A monitoring concern adds ConcernEffect for a wrong agent,
+// which then moves to the majority or to its own second choice; accepts is
+// true iff the first choice changed.
+//
+// The leader assesses 2–4 agents (weighted toward 3), recruits exactly
+// TEAM SIZE roles from 20 built-in specialties (most relevant first when
+// RANK SPECIALTIES is yes, else a per-question draw from the 8 most
+// relevant; a role among a question's 4 most relevant earns the full
+// SpecialistBonus, any other half), rates agents with a RatingSignal-driven
+// quality, leans to the gold when it knows it (σ(Slope·(LeaderSkill − d)))
+// else to the peers' majority, targets wrong agents when monitoring, and
+// breaks ties toward a tied gold when it knows it.
+//
+// # Output
+//
+// With Schema set the answer is one compact JSON object with the keys of
+// FORMATS.md, wrapped in ```json fences after a short preface with
+// probability FenceRate; without, the labelled plain-text lines. With
+// probability MalformedRate the answer is malformed, in one of five seeded
+// shapes: an answer truncated in the middle, prose that commits to no
+// option, an empty string, a bare "**B**", or "The answer is $B$." (the last
+// two only for kinds that answer with a letter; others fall back to
+// truncation or prose). A parser is expected to rescue the bare letters and
+// some truncations that cut after the ranking, and to abstain on the rest.
+//
+// Usage is a simulated tokenizer count: PromptTokens = ⌈bytes of all
+// message contents / 4⌉ + 4 per message, CompletionTokens = ⌈len(text)/4⌉,
+// both at least 1. Attempts is 1. With Latency > 0 a call sleeps
+// Latency·(1 ± Jitter) (seeded), honouring ctx: cancellation returns an
+// *llm.Error of class canceled, a deadline one of class timeout, each
+// wrapping ctx.Err(). ErrorRate injects retryable errors (rate_limited,
+// server, timeout by seeded draw); a retried request draws a fresh fault
+// decision for each consecutive attempt, so it eventually succeeds with the
+// same text as without faults. Unknown question ids, unknown kinds and
+// unusable items (fewer than 2 or more than 10 options, gold not among the
+// letters) return class bad_request.
+//
+// # Profiles
+//
+// Single-agent accuracy is measured by TestAccuracyBands (2,000 synthetic
+// 4-option items, 3 agents each, among well-formed answers); team accuracy
+// by TestTeamProtocol (1,000 items, 3 agents, predict, two discuss turns
+// and a final turn with positions, majority vote).
+//
+//	profile        AgentSkill LeaderSkill Overconf. ConfSignal Persuad. Insight Rating Malformed Fence ErrorRate Latency      single team
+//	default        0.57       0.60        0         0.6        0.45     0.03    0.6    0.01      0.02  0         0            0.66   0.72
+//	weak           0.15       0.20        1.2       0.3        0.60     0.02    0.3    0.05      0.05  0         0            0.40   0.47
+//	strong         0.91       0.95        0.6       0.9        0.35     0.05    0.8    0.002     0.01  0         0            0.87   0.93
+//	overconfident  as default             1.5                                                                                0.66
+//	noisy          as default                                                           0.15      0.20                       0.66
+//	flaky          as default                                                                           0.2                  0.66
+//	slow           as default                                                                                     20ms ±50%  0.66
+//
+// Every profile shares the default's other knobs: Spread 1, Slope 6,
+// AgentSkillSpread 0.2, AgentCorrelation 0.7, SpecialistBonus 0.06,
+// AnalysisBonus 0.04, FactsBonus 0.10, ErrorCorrelation 0.5, RankSignal
+// 0.5, ConfidenceNoise 0.6, WrongSwitchBoost 1.8, LeaderInfluence 1,
+// ConfidenceWeighted true, ConcernEffect 0.25.
+package sim
