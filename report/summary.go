@@ -4,6 +4,8 @@ package report
 import (
 	"fmt"
 	"io"
+	"sort"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/medteam-bench/medteam/results"
@@ -17,6 +19,7 @@ type ArmSummary struct {
 	Correct           int
 	Abstained         int // the team gave no answer (parse failures), errors excluded
 	Errors            int
+	ErrorClasses      map[string]int // errors by class (e.g. context_length, timeout)
 	Ties              int
 	AgreementInitial  float64 // mean over answered rows
 	AgreementFinal    float64
@@ -71,6 +74,10 @@ func Summarize(rows []results.QuestionRow) []ArmSummary {
 		s.ParseFailures += int64(r.ParseFailures)
 		if r.Error != "" {
 			s.Errors++
+			if s.ErrorClasses == nil {
+				s.ErrorClasses = map[string]int{}
+			}
+			s.ErrorClasses[r.ErrorClass]++
 			continue
 		}
 		if r.Correct {
@@ -111,5 +118,25 @@ func WriteTable(w io.Writer, sums []ArmSummary) error {
 			s.Arm, s.Questions, 100*s.Accuracy(), s.Abstained, s.Errors,
 			s.AgreementInitial, s.AgreementFinal, s.CallsPerQuestion, s.TokensPerQuestion, s.ParseFailures)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, s := range sums {
+		if len(s.ErrorClasses) == 0 {
+			continue
+		}
+		classes := make([]string, 0, len(s.ErrorClasses))
+		for c := range s.ErrorClasses {
+			classes = append(classes, c)
+		}
+		sort.Strings(classes)
+		parts := make([]string, len(classes))
+		for i, c := range classes {
+			parts[i] = fmt.Sprintf("%s %d", c, s.ErrorClasses[c])
+		}
+		if _, err := fmt.Fprintf(w, "errors in %s: %s\n", s.Arm, strings.Join(parts, ", ")); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -43,8 +43,8 @@ func simFor(t testing.TB, profile string, qs []datasets.Question) *sim.Model {
 // phase, equal the accounting of DESIGN §4 (the tie-break call included
 // exactly when a tie happened under leadership).
 func TestCallAccounting(t *testing.T) {
-	qs := sampleQuestions(t, 12)
-	model := simFor(t, "noisy", qs) // malformed answers exercise the fallbacks
+	qs := sampleQuestions(t, 20)
+	model := simFor(t, "weak", qs) // disagreement (ties) and malformed answers exercise every path
 	ties := 0
 	for _, preset := range PresetNames() {
 		for _, turns := range []int{2, 3} {
@@ -89,6 +89,7 @@ func TestCallAccounting(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("leader tie-breaks exercised: %d", ties)
 	if ties == 0 {
 		t.Error("no leader tie-break happened; the +1 tie term went untested")
 	}
