@@ -1,0 +1,2290 @@
+// Output parsers: one per call kind of FORMATS.md. Each accepts the JSON
+// object (whole text, fenced, embedded in prose, or truncated) and the
+// labelled plain-text lines, whichever the model wrote, and records how the
+// answer was read. Nothing here ever invents an answer: an unreadable answer
+// is an abstention with a reason.
+//
+// Letters are only ever the question's own option letters, read by letterOf
+// and readLetter, which refuse a letter that is the start of a word and treat
+// the capitals "A" and "I" (an article and a pronoun in English prose) as
+// letters only when what follows them cannot be prose.
+
+package teamwork
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/medteam-bench/medteam/datasets"
+)
+
+// ParseMethod records how an answer was read.
+type ParseMethod string
+
+// How an answer was read, from the most to the least structured.
+const (
+	MethodJSON         ParseMethod = "json"           // whole text is the JSON object
+	MethodJSONEmbedded ParseMethod = "json_embedded"  // JSON object inside fences or surrounding prose
+	MethodJSONPartial  ParseMethod = "json_partial"   // a JSON object that does not decode (cut off, or malformed) read tolerantly
+	MethodRankingLine  ParseMethod = "ranking_line"   // RANKING: B, A, C / B > A > C / numbered list under a RANKING header
+	MethodAnswerLine   ParseMethod = "answer_line"    // ANSWER: B / Final answer: (B) / "The answer is B" / a lone "B"
+	MethodLatex        ParseMethod = "latex"          // $B$, \boxed{B}, $\boxed{B}$
+	MethodBold         ParseMethod = "bold"           // **B** or **B)** or **B. text**
+	MethodParen        ParseMethod = "paren"          // a lone "(B)" marker
+	MethodOptionText   ParseMethod = "option_text"    // the text of exactly one option appears
+	MethodLabelled     ParseMethod = "labelled_lines" // the plain-text labelled lines of FORMATS.md (non-ranking kinds)
+	MethodNone         ParseMethod = "none"
+)
+
+// Answer is an agent's answer (kinds predict, discuss, final, and the answer
+// part of monitor_respond).
+type Answer struct {
+	Ranking    []string // distinct option letters, best first; partial allowed; empty = abstention
+	Confidence float64  // in [0,1]; -1 when absent or unparseable
+	Reasoning  string
+	Facts      []string
+	Method     ParseMethod
+	Err        string // why nothing could be read (set iff Ranking is empty)
+}
+
+// First is the first choice, "" when abstained.
+func (a Answer) First() string {
+	if len(a.Ranking) == 0 {
+		return ""
+	}
+	return a.Ranking[0]
+}
+
+// Assessment is the recruiter's answer to assess.
+type Assessment struct {
+	Agents   int // 0 when unparsed; a value outside 2..4 is kept and reported in Err
+	Analysis string
+	Method   ParseMethod
+	Err      string
+}
+
+// RoleSpec is one recruited role.
+type RoleSpec struct{ Name, Focus string }
+
+// Roster is the recruiter's answer to recruit, most senior first. The caller
+// checks the count.
+type Roster struct {
+	Roles  []RoleSpec
+	Method ParseMethod
+	Err    string
+}
+
+// Synthesis is the leader's answer to synthesize.
+type Synthesis struct {
+	Facts   []string
+	Report  string
+	Quality []float64 // agent order; clamped to [0,1]; -1 for an entry that is not a number
+	Method  ParseMethod
+	Err     string // set when none of facts, report and quality could be read
+}
+
+// Mediation is the leader's answer to mediate.
+type Mediation struct {
+	Summary string
+	Leaning string // "" when none or not one of the options
+	Method  ParseMethod
+	Err     string
+}
+
+// Concern is the leader's answer to monitor_select.
+type Concern struct {
+	Agent  int // 0-based; -1 when unparsed or outside 1..n (the model's value is 1-based)
+	Text   string
+	Method ParseMethod
+	Err    string
+}
+
+// ConcernReply is the target agent's answer to monitor_respond.
+type ConcernReply struct {
+	Response string
+	Accepts  bool
+	Answer   Answer // parsed like ParseAnswer (may abstain)
+	Method   ParseMethod
+	Err      string // set when neither the response nor the acceptance could be read
+}
+
+// Rating is the leader's answer to monitor_rate.
+type Rating struct {
+	Quality      float64 // clamped to [0,1]; -1 when unparsed (then Err is set)
+	DebatedPoint string
+	Method       ParseMethod
+	Err          string
+}
+
+// TieBreak is the leader's answer to tiebreak.
+type TieBreak struct {
+	Answer string // one of the tied letters, or "" with Err set
+	Method ParseMethod
+	Err    string
+}
+
+// Limits that keep every parser linear-ish on hostile input.
+const (
+	maxObjectTries = 32  // '{' positions ExtractJSON tries
+	maxRepairDepth = 64  // nesting a truncated object may have
+	maxUnwrap      = 3   // {"answer": {...}} wrappers looked through
+	maxLead        = 400 // bytes read after an answer marker
+	maxTextSpans   = 512 // option-text occurrences considered
+)
+
+var letterStr = func() (t [26]string) {
+	for i := range t {
+		t[i] = string(rune('A' + i))
+	}
+	return t
+}()
+
+// ---------------------------------------------------------------------------
+// Option sets and letters
+
+// optSet is the question's option letters (upper case) and texts. An optSet
+// belongs to one parse call (the shared allLetters is normalised up front and
+// never written afterwards).
+type optSet struct {
+	letters []string
+	has     [26]bool
+	raw     [26]string
+	normed  bool
+	norm    [26]string // lower case, single-spaced, outer punctuation trimmed
+}
+
+func newOptSet(options []datasets.Option) *optSet {
+	s := &optSet{letters: make([]string, 0, len(options))}
+	for _, o := range options {
+		l := strings.TrimSpace(o.Letter)
+		if len(l) != 1 {
+			continue
+		}
+		c := upperASCII(l[0])
+		if c < 'A' || c > 'Z' || s.has[c-'A'] {
+			continue
+		}
+		s.has[c-'A'] = true
+		s.letters = append(s.letters, letterStr[c-'A'])
+		s.raw[c-'A'] = o.Text
+	}
+	return s
+}
+
+// text is the normalised text of the option with letter L (computed on first
+// use: a clean JSON ranking of letters never needs it).
+func (s *optSet) text(L string) string {
+	if !s.normed {
+		for _, l := range s.letters {
+			s.norm[l[0]-'A'] = normText(s.raw[l[0]-'A'])
+		}
+		s.normed = true
+	}
+	return s.norm[L[0]-'A']
+}
+
+func lettersOnly(letters []string) *optSet {
+	opts := make([]datasets.Option, len(letters))
+	for i, l := range letters {
+		opts[i] = datasets.Option{Letter: l}
+	}
+	s := newOptSet(opts)
+	s.normed = true
+	return s
+}
+
+// allLetters is A–J without texts (read-only after init).
+var allLetters = lettersOnly(strings.Split("A,B,C,D,E,F,G,H,I,J", ","))
+
+func upperASCII(c byte) byte {
+	if c >= 'a' && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
+}
+
+// letter returns the upper-case letter for the ASCII letter c when it is one
+// of the options.
+func (s *optSet) letter(c byte) string {
+	c = upperASCII(c)
+	if c < 'A' || c > 'Z' || !s.has[c-'A'] {
+		return ""
+	}
+	return letterStr[c-'A']
+}
+
+func (s *optSet) list() string { return strings.Join(s.letters, ", ") }
+
+// normText lower-cases s, collapses white space and trims outer punctuation.
+func normText(s string) string {
+	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
+	return strings.Trim(s, " .,;:!?*_`\"'()[]")
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+var (
+	reNumbering = regexp.MustCompile(`^(?:#?\d{1,2}\s*(?:[):]|\.\s)|\d{1,2}(?:st|nd|rd|th)\b\s*[.):-]?)\s*`)
+	reOptWord   = regexp.MustCompile(`(?i)^(?:option|choice|answer|letter)s?\b\s*(?:[:#=]\s*)?`)
+	reTailParen = regexp.MustCompile(`^(.*?)\s*\(\s*([A-Za-z])\s*\)[\s.*_]*$`)
+)
+
+var latexPrefixes = [...]string{`\boxed{`, `\boxed {`, `\text{`, `\textbf{`, `\mathrm{`, `\mathbf{`, `\mathbf {`, `\bf{`}
+
+// cleanLead strips what may precede a letter: white space, markup, quotes,
+// opening brackets, LaTeX wrappers, list numbering and the words "Option",
+// "Choice", "Answer", "Letter".
+func cleanLead(s string) string {
+	for range 12 {
+		prev := s
+		s = strings.TrimLeft(s, " \t\r\n\u00a0*_`\"'“”‘’$([{#>•·~-")
+		for _, p := range latexPrefixes {
+			s = strings.TrimPrefix(s, p)
+		}
+		if loc := reNumbering.FindStringIndex(s); loc != nil && loc[1] > 0 && loc[1] < len(s) {
+			s = s[loc[1]:]
+		}
+		if loc := reOptWord.FindStringIndex(s); loc != nil && loc[1] > 0 && loc[1] < len(s) {
+			s = s[loc[1]:]
+		}
+		if s == prev {
+			break
+		}
+	}
+	return s
+}
+
+// connectors may follow a letter that is also an English word ("A", "I",
+// lower-case "a") without making it prose: "A because ...".
+var connectors = map[string]bool{
+	"because": true, "since": true, "as": true, "given": true, "due": true, "based": true,
+	"per": true, "which": true, "considering": true, "owing": true, "whereas": true, "while": true,
+}
+
+// readLetter reads an option letter at the very start of s (markup already
+// stripped). The letter must not begin a word ("Amoxicillin", "X-linked",
+// "A's"). What may follow it: the end, a delimiter ") . : , ] * $", or white
+// space and then a bracket, a dash, a connector word ("because") or the
+// option's own text. With loose (after an explicit answer marker) an
+// upper-case letter other than A and I may be followed by anything.
+func readLetter(s string, os *optSet, loose bool) string {
+	if s == "" {
+		return ""
+	}
+	c := s[0]
+	L := os.letter(c)
+	if L == "" {
+		return ""
+	}
+	rest := s[1:]
+	if rest == "" {
+		return L
+	}
+	r, n := utf8.DecodeRuneInString(rest)
+	if isWordRune(r) {
+		return ""
+	}
+	switch r {
+	case '-', '.', '\'', '’', '&', '/':
+		r2, _ := utf8.DecodeRuneInString(rest[n:])
+		if isWordRune(r2) {
+			return ""
+		}
+		return L
+	}
+	if r == '\n' || !unicode.IsSpace(r) {
+		return L
+	}
+	after := strings.TrimLeftFunc(rest, func(r rune) bool { return r != '\n' && unicode.IsSpace(r) })
+	if after == "" || after[0] == '\n' {
+		return L
+	}
+	if loose && c >= 'B' && c <= 'Z' && c != 'I' {
+		return L
+	}
+	r3, _ := utf8.DecodeRuneInString(after)
+	if strings.ContainsRune("([{-–—:=>,;|/*$", r3) {
+		return L
+	}
+	if connectors[leadingWord(after)] {
+		return L
+	}
+	if t := os.text(L); t != "" && hasTextPrefix(after, t) {
+		return L
+	}
+	return ""
+}
+
+func leadingWord(s string) string {
+	end := 0
+	for end < len(s) && end < 16 && (s[end] >= 'a' && s[end] <= 'z' || s[end] >= 'A' && s[end] <= 'Z') {
+		end++
+	}
+	return strings.ToLower(s[:end])
+}
+
+// hasTextPrefix reports whether s begins with the normalised option text t
+// (case and white space insensitive), followed by a word boundary.
+func hasTextPrefix(s, t string) bool {
+	limit := 2*len(t) + 8
+	if len(s) > limit {
+		s = s[:limit]
+	}
+	ns := strings.ToLower(strings.Join(strings.Fields(s), " "))
+	if !strings.HasPrefix(ns, t) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(ns[len(t):])
+	return len(ns) == len(t) || !isWordRune(r)
+}
+
+// textPrefix returns the letter whose option text s begins with (the longest
+// such text; "" when two options share it).
+func textPrefix(s string, os *optSet) string {
+	best, bestLen, tie := "", 0, false
+	for _, L := range os.letters {
+		t := os.text(L)
+		if t == "" || len(t) < bestLen || !hasTextPrefix(s, t) {
+			continue
+		}
+		if len(t) == bestLen {
+			tie = true
+			continue
+		}
+		best, bestLen, tie = L, len(t), false
+	}
+	if tie {
+		return ""
+	}
+	return best
+}
+
+// letterOf reads one element that should name one option: "B", "b)",
+// "Option B", "1. Option B", "B) Tetracycline", "**B**", "(B)", the whole
+// text of one option, or "Tetracycline (B)". It returns "" when the element
+// is not clearly one of the question's letters.
+func letterOf(s string, os *optSet) string {
+	if len(s) == 1 {
+		return os.letter(s[0])
+	}
+	c := cleanLead(s)
+	if l := readLetter(c, os, false); l != "" {
+		return l
+	}
+	return letterByText(s, c, os)
+}
+
+// letterByText matches a whole option text (raw or cleaned), or "text (X)"
+// where the text is X's own.
+func letterByText(raw, cleaned string, os *optSet) string {
+	for _, cand := range [2]string{cleaned, raw} {
+		n := normText(cand)
+		if n == "" {
+			continue
+		}
+		match := ""
+		for _, L := range os.letters {
+			if os.text(L) == n {
+				if match != "" {
+					return "" // two options share the text
+				}
+				match = L
+			}
+		}
+		if match != "" {
+			return match
+		}
+	}
+	if m := reTailParen.FindStringSubmatch(strings.TrimSpace(raw)); m != nil {
+		if L := os.letter(m[2][0]); L != "" {
+			if p := normText(m[1]); p == "" || p == os.text(L) {
+				return L
+			}
+		}
+	}
+	return ""
+}
+
+// bareOption is stricter than letterOf: the element is only the option — its
+// letter (with markup), its letter and own text, or its whole text.
+func bareOption(item string, os *optSet) string {
+	c := cleanLead(item)
+	if c == "" {
+		return ""
+	}
+	if L := readLetter(c, os, false); L != "" {
+		rest := strings.Trim(c[1:], " \t)]}*_$.:;,!?-–—\"'`\\")
+		if rest == "" {
+			return L
+		}
+		if t := os.text(L); t != "" && normText(rest) == t {
+			return L
+		}
+		return ""
+	}
+	return letterByText(item, c, os)
+}
+
+// addLetter appends L unless it is already there.
+func addLetter(out []string, seen *[26]bool, L string) []string {
+	if L == "" || seen[L[0]-'A'] {
+		return out
+	}
+	seen[L[0]-'A'] = true
+	return append(out, L)
+}
+
+var reRankSep = regexp.MustCompile(`(?i)\s*(?:=>|->|>+|≻|→|,|;|\||\bthen\b)\s*`)
+
+// parseRankList reads "B, A, C", "B > A > C", "[B, A]", "B A C", "BAC".
+func parseRankList(s string, os *optSet) []string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimRight(strings.TrimLeft(s, "[{"), "]}.")
+	if s == "" {
+		return nil
+	}
+	parts := reRankSep.Split(s, 64)
+	if len(parts) == 1 {
+		if f := strings.Fields(s); len(f) > 1 && allSingle(f, os) {
+			parts = f
+		} else if compactLetters(s, os) {
+			parts = strings.Split(s, "")
+		}
+	}
+	var out []string
+	var seen [26]bool
+	for _, p := range parts {
+		out = addLetter(out, &seen, letterOf(p, os))
+	}
+	return out
+}
+
+func allSingle(f []string, os *optSet) bool {
+	for _, w := range f {
+		w = strings.Trim(w, "\"'*_`()[].")
+		if len(w) != 1 || os.letter(w[0]) == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// compactLetters: "BACD" — at least two distinct upper-case option letters and nothing else.
+func compactLetters(s string, os *optSet) bool {
+	if len(s) < 2 || len(s) > 26 {
+		return false
+	}
+	var seen [26]bool
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 'A' || c > 'Z' || !os.has[c-'A'] || seen[c-'A'] {
+			return false
+		}
+		seen[c-'A'] = true
+	}
+	return true
+}
+
+// ---------------------------------------------------------------------------
+// JSON
+
+// ExtractJSON finds the JSON object in a model's text: the whole text, a
+// ```json fenced block, or the first balanced {...} (string-aware brace
+// matching) that decodes. embedded is false only when the whole text (white
+// space trimmed) is the object. ok=false if no object decodes.
+func ExtractJSON(text string) (obj []byte, embedded bool, ok bool) {
+	t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), "\ufeff"))
+	if strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") {
+		if b := []byte(t); json.Valid(b) {
+			return b, false, true
+		}
+	}
+	if strings.Contains(t, "```") {
+		for _, m := range reFence.FindAllStringSubmatch(t, 8) {
+			inner := strings.TrimSpace(m[1])
+			if strings.HasPrefix(inner, "{") {
+				if b := []byte(inner); json.Valid(b) {
+					return b, true, true
+				}
+			}
+		}
+	}
+	tries := 0
+	for i := 0; i < len(t) && tries < maxObjectTries; {
+		j := strings.IndexByte(t[i:], '{')
+		if j < 0 {
+			break
+		}
+		start := i + j
+		i = start + 1
+		if !objectStart(t, start) {
+			continue
+		}
+		tries++
+		end := matchBrace(t, start)
+		if end < 0 {
+			// Never closed: every later '{' is inside this object (a cut-off
+			// answer), so none of them is the answer's object.
+			break
+		}
+		if b := []byte(t[start:end]); json.Valid(b) {
+			return b, true, true
+		}
+	}
+	return nil, false, false
+}
+
+var reFence = regexp.MustCompile("(?s)```[A-Za-z0-9_+-]*[ \t]*\n?(.*?)```")
+
+// objectStart: '{' followed by optional white space and '"' or '}'.
+func objectStart(t string, i int) bool {
+	for k := i + 1; k < len(t); k++ {
+		switch t[k] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '"', '}':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// matchBrace returns the end (exclusive) of the object opening at start, or -1.
+func matchBrace(t string, start int) int {
+	depth, inStr, esc := 0, false, false
+	for k := start; k < len(t); k++ {
+		c := t[k]
+		if inStr {
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return k + 1
+			}
+		}
+	}
+	return -1
+}
+
+// repairJSON completes an object that was cut off: an incomplete key or
+// value is dropped and open arrays and objects are closed. A value string cut
+// mid-way is closed and kept when keepOpen (a cut reasoning is still
+// reasoning, a cut "B) Tetrac" still names B) and dropped otherwise (a cut
+// role name or fact is not one). It returns ok=false for an object that is
+// complete (balanced) but invalid, and for anything the repair cannot make
+// valid.
+func repairJSON(text string, keepOpen bool) ([]byte, bool) {
+	start := -1
+	for i := 0; i < len(text); {
+		j := strings.IndexByte(text[i:], '{')
+		if j < 0 {
+			return nil, false
+		}
+		if objectStart(text, i+j) {
+			start = i + j
+			break
+		}
+		i += j + 1
+	}
+	if start < 0 {
+		return nil, false
+	}
+	s := text[start:]
+	if k := strings.Index(s, "```"); k >= 0 {
+		s = s[:k]
+	}
+	type frame struct{ obj, expectKey bool }
+	var stack, safeStack []frame
+	inStr, esc, strIsKey := false, false, false
+	safe := -1
+	markSafe := func(pos int) {
+		safe = pos
+		safeStack = append(safeStack[:0], stack...)
+	}
+	for k := 0; k < len(s); k++ {
+		c := s[k]
+		if inStr {
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+				if !strIsKey {
+					markSafe(k + 1)
+				}
+			}
+			continue
+		}
+		switch c {
+		case '{', '[':
+			if len(stack) >= maxRepairDepth {
+				return nil, false
+			}
+			stack = append(stack, frame{obj: c == '{', expectKey: c == '{'})
+			markSafe(k + 1)
+		case '}', ']':
+			if len(stack) == 0 || stack[len(stack)-1].obj != (c == '}') {
+				return nil, false
+			}
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				return nil, false // balanced: not a truncation
+			}
+			markSafe(k + 1)
+		case '"':
+			inStr = true
+			top := stack[len(stack)-1]
+			strIsKey = top.obj && top.expectKey
+		case ':':
+			if top := &stack[len(stack)-1]; top.obj {
+				top.expectKey = false
+			}
+		case ',':
+			markSafe(k)
+			if top := &stack[len(stack)-1]; top.obj {
+				top.expectKey = true
+			}
+		}
+	}
+	closers := func(st []frame) string {
+		var b strings.Builder
+		for i := len(st) - 1; i >= 0; i-- {
+			if st[i].obj {
+				b.WriteByte('}')
+			} else {
+				b.WriteByte(']')
+			}
+		}
+		return b.String()
+	}
+	var cands []string
+	if inStr && !strIsKey && keepOpen {
+		cl := closers(stack)
+		for cut := 0; cut <= 6 && cut < len(s); cut++ {
+			cands = append(cands, s[:len(s)-cut]+`"`+cl)
+		}
+	} else if !inStr {
+		cands = append(cands, strings.TrimRight(s, " \t\r\n")+closers(stack))
+	}
+	if safe > 0 {
+		cands = append(cands, strings.TrimRight(s[:safe], " \t\r\n,")+closers(safeStack))
+	}
+	for _, c := range cands {
+		if b := []byte(c); json.Valid(b) {
+			return b, true
+		}
+	}
+	return nil, false
+}
+
+// jobj is a decoded object with normalised keys (lower case, letters and
+// digits only: "debated_point" and "debatedPoint" are both "debatedpoint").
+type jobj map[string]json.RawMessage
+
+func normKey(k string) string {
+	var b strings.Builder
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			b.WriteByte(c)
+		case c >= 'A' && c <= 'Z':
+			b.WriteByte(c - 'A' + 'a')
+		}
+	}
+	return b.String()
+}
+
+func decodeJobj(b []byte) jobj {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil || m == nil {
+		return nil
+	}
+	for range maxUnwrap { // {"answer": {...}} → {...}
+		if len(m) != 1 {
+			break
+		}
+		var inner map[string]json.RawMessage
+		for _, v := range m {
+			if v := trimRaw(v); len(v) == 0 || v[0] != '{' || json.Unmarshal(v, &inner) != nil {
+				inner = nil
+			}
+		}
+		if inner == nil {
+			break
+		}
+		m = inner
+	}
+	o := make(jobj, len(m))
+	for k, v := range m {
+		nk := normKey(k)
+		if _, dup := o[nk]; !dup || k == nk {
+			o[nk] = v
+		}
+	}
+	return o
+}
+
+func trimRaw(v json.RawMessage) json.RawMessage {
+	for len(v) > 0 && (v[0] == ' ' || v[0] == '\t' || v[0] == '\n' || v[0] == '\r') {
+		v = v[1:]
+	}
+	return v
+}
+
+// get returns the first present, non-null value among keys (normalised).
+func (o jobj) get(keys ...string) (json.RawMessage, bool) {
+	for _, k := range keys {
+		if v, ok := o[k]; ok {
+			if v = trimRaw(v); len(v) > 0 && string(v) != "null" {
+				return v, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// decodeObject finds the JSON object in text: a decodable one (json or
+// json_embedded) or, failing that, a cut-off one repaired (json_partial;
+// keepOpen as in repairJSON).
+func decodeObject(text string, keepOpen bool) (jobj, ParseMethod, bool) {
+	if b, emb, ok := ExtractJSON(text); ok {
+		if o := decodeJobj(b); o != nil {
+			if emb {
+				return o, MethodJSONEmbedded, true
+			}
+			return o, MethodJSON, true
+		}
+	}
+	if b, ok := repairJSON(text, keepOpen); ok {
+		if o := decodeJobj(b); len(o) > 0 {
+			return o, MethodJSONPartial, true
+		}
+	}
+	return nil, MethodNone, false
+}
+
+// rawString reads a string value; an array of strings is joined with
+// newlines, a number or boolean is its literal.
+func rawString(v json.RawMessage) (string, bool) {
+	v = trimRaw(v)
+	if len(v) == 0 {
+		return "", false
+	}
+	switch v[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			return "", false
+		}
+		return s, true
+	case '[':
+		items := rawStrings(v)
+		return strings.Join(items, "\n"), len(items) > 0
+	case '{', 'n':
+		return "", false
+	}
+	return strings.TrimSpace(string(v)), true
+}
+
+// rawStrings reads an array of strings (non-strings skipped) or one string
+// split into items at ';' and new lines.
+func rawStrings(v json.RawMessage) []string {
+	v = trimRaw(v)
+	if len(v) == 0 {
+		return nil
+	}
+	if v[0] == '"' {
+		s, _ := rawString(v)
+		return splitItems(s)
+	}
+	if v[0] != '[' {
+		return nil
+	}
+	var arr []json.RawMessage
+	if json.Unmarshal(v, &arr) != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range arr {
+		if e = trimRaw(e); len(e) == 0 || e[0] != '"' {
+			continue
+		}
+		var s string
+		if json.Unmarshal(e, &s) == nil {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// rawNumber reads a number or a numeric string ("0.8", "80%", "7/10").
+func rawNumber(v json.RawMessage) (x float64, kind numKind, ok bool) {
+	v = trimRaw(v)
+	if len(v) == 0 {
+		return 0, 0, false
+	}
+	if v[0] == '"' {
+		s, _ := rawString(v)
+		return leadNumber(s)
+	}
+	if json.Unmarshal(v, &x) != nil {
+		return 0, 0, false
+	}
+	return x, numPlain, true
+}
+
+// rawInt reads a whole number, from a number or a string ("agent 2", "three").
+func rawInt(v json.RawMessage) (int, bool) {
+	v = trimRaw(v)
+	if len(v) == 0 {
+		return 0, false
+	}
+	if v[0] == '"' {
+		s, _ := rawString(v)
+		return intFromText(s)
+	}
+	var x float64
+	if json.Unmarshal(v, &x) != nil {
+		return 0, false
+	}
+	return wholeInt(x)
+}
+
+func rawBool(v json.RawMessage) (bool, bool) {
+	v = trimRaw(v)
+	switch string(v) {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	}
+	if len(v) > 0 && v[0] == '"' {
+		s, _ := rawString(v)
+		return boolFromText(s)
+	}
+	return false, false
+}
+
+// rankingOf reads the ranking of an answer object: "ranking" (array of
+// letters or labelled options, or a "B > A" string) or, when absent, a
+// single-answer key such as "answer".
+func rankingOf(o jobj, os *optSet) []string {
+	for _, k := range [...]string{"ranking", "rankings", "rankedoptions", "optionranking", "finalranking", "rank", "order"} {
+		if v, ok := o.get(k); ok {
+			if rk := rankingFromRaw(v, os); len(rk) > 0 {
+				return rk
+			}
+		}
+	}
+	for _, k := range [...]string{"answer", "finalanswer", "choice", "selectedoption", "bestanswer", "correctanswer", "prediction", "option"} {
+		if v, ok := o.get(k); ok {
+			if rk := rankingFromRaw(v, os); len(rk) > 0 {
+				return rk[:1]
+			}
+		}
+	}
+	return nil
+}
+
+var elemKeys = [...]string{"option", "letter", "answer", "choice", "id", "label"}
+
+func rankingFromRaw(v json.RawMessage, os *optSet) []string {
+	v = trimRaw(v)
+	if len(v) == 0 {
+		return nil
+	}
+	switch v[0] {
+	case '"':
+		s, _ := rawString(v)
+		return parseRankList(s, os)
+	case '{':
+		if o := decodeFlat(v); o != nil {
+			if s, ok := firstString(o, elemKeys[:]...); ok {
+				if L := letterOf(s, os); L != "" {
+					return []string{L}
+				}
+			}
+		}
+		return nil
+	case '[':
+	default:
+		return nil
+	}
+	var arr []json.RawMessage
+	if json.Unmarshal(v, &arr) != nil {
+		return nil
+	}
+	var out []string
+	var seen [26]bool
+	for _, e := range arr {
+		e = trimRaw(e)
+		if len(e) == 0 {
+			continue
+		}
+		switch e[0] {
+		case '"':
+			s, _ := rawString(e)
+			if L := letterOf(s, os); L != "" {
+				out = addLetter(out, &seen, L)
+				continue
+			}
+			for _, L := range parseRankList(s, os) {
+				out = addLetter(out, &seen, L)
+			}
+		case '{': // [{"option": "B"}, ...] — one level only
+			if o := decodeFlat(e); o != nil {
+				if s, ok := firstString(o, elemKeys[:]...); ok {
+					out = addLetter(out, &seen, letterOf(s, os))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// decodeFlat decodes one object level without unwrapping.
+func decodeFlat(v json.RawMessage) jobj {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(v, &m) != nil {
+		return nil
+	}
+	o := make(jobj, len(m))
+	for k, x := range m {
+		o[normKey(k)] = x
+	}
+	return o
+}
+
+func firstString(o jobj, keys ...string) (string, bool) {
+	for _, k := range keys {
+		if v, ok := o.get(k); ok {
+			if s, ok := rawString(v); ok {
+				return s, true
+			}
+		}
+	}
+	return "", false
+}
+
+// reRankKey is the tolerant scan of a "ranking" field in an object that does
+// not decode at all (Python-style quotes, a missing comma).
+// A closed array may span lines; an unclosed one (cut off) ends with its line.
+var reRankKey = regexp.MustCompile(`(?i)["']rankings?["']\s*[:=]\s*(\[[^\]]*\]|\[[^\]\n]*|"[^"\n]*"?|'[^'\n]*'?)`)
+
+func scanRankingKey(text string, os *optSet) []string {
+	if !containsFold(text, "ranking") {
+		return nil
+	}
+	ms := reRankKey.FindAllStringSubmatchIndex(text, -1)
+	for i := len(ms) - 1; i >= 0; i-- {
+		if strings.IndexByte(text[:ms[i][0]], '{') < 0 {
+			continue // not inside an object
+		}
+		v := strings.Trim(strings.TrimSpace(text[ms[i][2]:ms[i][3]]), "[]\"'")
+		var out []string
+		var seen [26]bool
+		for _, p := range strings.Split(v, ",") {
+			p = strings.Trim(strings.TrimSpace(p), "\"'")
+			if L := letterOf(p, os); L != "" {
+				out = addLetter(out, &seen, L)
+			} else {
+				for _, L := range parseRankList(p, os) {
+					out = addLetter(out, &seen, L)
+				}
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// Numbers
+
+type numKind int
+
+const (
+	numPlain numKind = iota
+	numPercent
+	numFraction // a/b already divided
+)
+
+var reLeadNum = regexp.MustCompile(`^[\s*_"'\x60(\[~≈]*([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:\s*(%)|\s*/\s*(\d+(?:\.\d+)?)\b)?`)
+
+// leadNumber reads the number at the start of s: "0.8", "85%", "7/10".
+func leadNumber(s string) (float64, numKind, bool) {
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	m := reLeadNum.FindStringSubmatch(s)
+	if m == nil {
+		return 0, 0, false
+	}
+	x, err := strconv.ParseFloat(m[1], 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0, 0, false
+	}
+	switch {
+	case m[2] != "":
+		return x, numPercent, true
+	case m[3] != "":
+		d, err := strconv.ParseFloat(m[3], 64)
+		if err != nil || d <= 0 {
+			return 0, 0, false
+		}
+		return x / d, numFraction, true
+	}
+	return x, numPlain, true
+}
+
+// toConfidence: a plain number in [0,1] as is, in (1,100] as a percentage;
+// a percentage over 100 or anything negative is -1.
+func toConfidence(x float64, kind numKind, ok bool) float64 {
+	if !ok || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+		return -1
+	}
+	switch kind {
+	case numPercent:
+		if x > 100 {
+			return -1
+		}
+		return x / 100
+	case numFraction:
+		if x > 1 {
+			return -1
+		}
+		return x
+	}
+	switch {
+	case x <= 1:
+		return x
+	case x <= 100:
+		return x / 100
+	}
+	return -1
+}
+
+// toQuality clamps to [0,1] (a percentage is divided first); -1 if not a number.
+func toQuality(x float64, kind numKind, ok bool) float64 {
+	if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
+		return -1
+	}
+	if kind == numPercent {
+		x /= 100
+	}
+	return math.Max(0, math.Min(1, x))
+}
+
+var numberWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+
+var reFirstNum = regexp.MustCompile(`[+-]?\d+(?:\.\d+)?`)
+
+// intFromText reads the first whole number of the first line ("3", "agent 2",
+// "3 (one per ...)") or a number word at its start ("three").
+func intFromText(s string) (int, bool) {
+	s = firstLine(s)
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	if m := reFirstNum.FindString(s); m != "" {
+		x, err := strconv.ParseFloat(m, 64)
+		if err != nil {
+			return 0, false
+		}
+		return wholeInt(x)
+	}
+	if n, ok := numberWords[leadingWord(strings.TrimLeft(s, " \t*_\"'`"))]; ok {
+		return n, true
+	}
+	return 0, false
+}
+
+func wholeInt(x float64) (int, bool) {
+	if math.IsNaN(x) || math.IsInf(x, 0) || x != math.Trunc(x) || math.Abs(x) > 1e6 {
+		return 0, false
+	}
+	return int(x), true
+}
+
+func boolFromText(s string) (bool, bool) {
+	switch leadingWord(strings.TrimLeft(s, " \t*_\"'`")) {
+	case "yes", "y", "true", "accept", "accepts", "accepted", "agree", "agreed", "agrees":
+		return true, true
+	case "no", "n", "false", "reject", "rejects", "rejected", "disagree", "disagrees", "partially", "partly":
+		return false, true
+	}
+	return false, false
+}
+
+// ---------------------------------------------------------------------------
+// Text
+
+// prepare normalises line ends and, for reasoning models, keeps what follows
+// the last </think> when anything does.
+func prepare(text string) (norm, body string) {
+	norm = strings.ReplaceAll(text, "\r\n", "\n")
+	norm = strings.ReplaceAll(norm, "\r", "\n")
+	body = norm
+	if i := strings.LastIndex(norm, "</think>"); i >= 0 {
+		if after := norm[i+len("</think>"):]; strings.TrimSpace(after) != "" {
+			body = after
+		}
+	}
+	return norm, body
+}
+
+// containsFold reports whether s contains the lower-case ASCII word w,
+// ignoring ASCII case.
+func containsFold(s, w string) bool {
+	n := len(w)
+	for i := 0; i+n <= len(s); i++ {
+		j := 0
+		for j < n {
+			c := s[i+j]
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != w[j] {
+				break
+			}
+			j++
+		}
+		if j == n {
+			return true
+		}
+	}
+	return false
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}
+
+// trimValue trims white space and wrapping markup from a labelled value.
+func trimValue(s string) string {
+	return strings.TrimSpace(strings.Trim(strings.TrimSpace(s), "*_`"))
+}
+
+var reLabel = regexp.MustCompile(`^[\s>*_#•-]*([A-Za-z][A-Za-z _]{0,30}?)[\s*_]*(?:\([^)\n]{0,60}\))?[ \t*_]*[:：][ \t*_]*(.*)$`)
+
+// sections reads "LABEL: value" lines; a value runs on over the following
+// lines until the next known label. canon maps a normalised label (upper
+// case, single spaces) to its field name. The last occurrence wins.
+func sections(text string, canon map[string]string) map[string]string {
+	out := map[string]string{}
+	cur := ""
+	var buf []string
+	flush := func() {
+		if cur != "" {
+			out[cur] = strings.TrimSpace(strings.Join(buf, "\n"))
+		}
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if !strings.Contains(line, ":") && !strings.Contains(line, "：") {
+			if cur != "" {
+				buf = append(buf, line)
+			}
+			continue
+		}
+		if m := reLabel.FindStringSubmatch(line); m != nil {
+			key := strings.ToUpper(strings.Join(strings.Fields(strings.ReplaceAll(m[1], "_", " ")), " "))
+			if name, ok := canon[key]; ok {
+				flush()
+				cur, buf = name, append(buf[:0], m[2])
+				continue
+			}
+		}
+		if cur != "" {
+			buf = append(buf, line)
+		}
+	}
+	flush()
+	return out
+}
+
+var reBullet = regexp.MustCompile(`^\s*(?:[-*•·+]|\d{1,2}[.)])\s+`)
+
+// splitItems splits a list value at ';' and new lines, dropping bullets.
+func splitItems(s string) []string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		line = reBullet.ReplaceAllString(line, "")
+		for _, it := range strings.Split(line, ";") {
+			if it = trimValue(it); it != "" {
+				out = append(out, it)
+			}
+		}
+	}
+	return out
+}
+
+// ---------------------------------------------------------------------------
+// Answers
+
+var answerLabels = map[string]string{
+	"REASONING": "reasoning", "RATIONALE": "reasoning", "EXPLANATION": "reasoning",
+	"RANKING": "ranking", "FINAL RANKING": "ranking",
+	"CONFIDENCE": "confidence", "FACTS": "facts", "KEY FACTS": "facts",
+	"ANSWER": "answer", "FINAL ANSWER": "answer",
+	"RESPONSE": "response", "ACCEPTS": "accepts",
+}
+
+var (
+	reasoningKeys  = [...]string{"reasoning", "rationale", "explanation", "analysis", "response"}
+	confidenceKeys = [...]string{"confidence", "confidencescore", "confidencelevel", "certainty"}
+	factsKeys      = [...]string{"facts", "keyfacts", "verifiedfacts"}
+)
+
+// ParseAnswer reads an agent's answer (kinds predict, discuss, final). The
+// order of methods is JSON (whole, embedded, cut-off) → RANKING line or list
+// → answer line ("ANSWER: B", "the answer is B", a lone "B") → LaTeX → bold
+// → a lone "(B)" → the text of exactly one option. Single-answer markers: the
+// last occurrence wins. Only the question's own letters count.
+func ParseAnswer(text string, options []datasets.Option) Answer {
+	os := newOptSet(options)
+	a := Answer{Confidence: -1, Method: MethodNone}
+	if len(os.letters) == 0 {
+		a.Err = "the question has no option letters"
+		return a
+	}
+	norm, body := prepare(text)
+	if strings.TrimSpace(norm) == "" {
+		a.Err = "empty response"
+		return a
+	}
+	if a, ok := fastJSONAnswer(body, os); ok {
+		return a
+	}
+	note := ""
+	src := body
+	o, jm, ok := decodeObject(src, true)
+	if !ok && body != norm {
+		src = norm
+		o, jm, ok = decodeObject(src, true)
+	}
+	if ok {
+		a.Reasoning, _ = firstString(o, reasoningKeys[:]...)
+		if v, ok := o.get(confidenceKeys[:]...); ok {
+			a.Confidence = toConfidence(rawNumber(v))
+		}
+		fo := o
+		if jm == MethodJSONPartial { // a fact cut mid-way is not a fact
+			fo, _, _ = decodeObject(src, false)
+		}
+		if v, ok := fo.get(factsKeys[:]...); ok {
+			a.Facts = rawStrings(v)
+		}
+		if rk := rankingOf(o, os); len(rk) > 0 {
+			a.Ranking, a.Method = rk, jm
+			return a
+		}
+		note = "JSON object without a ranking of " + os.list() + "; "
+		if a.Reasoning != "" {
+			if rk, m := textAnswer(strings.ReplaceAll(a.Reasoning, "\r", ""), os); len(rk) > 0 {
+				a.Ranking, a.Method = rk, m
+				return a
+			}
+		}
+	} else if rk := scanRankingKey(body, os); len(rk) > 0 {
+		a.Ranking, a.Method = rk, MethodJSONPartial
+		fillFromText(&a, body)
+		return a
+	}
+	rk, m := textAnswer(body, os)
+	if len(rk) == 0 && body != norm {
+		rk, m = textAnswer(norm, os)
+	}
+	fillFromText(&a, body)
+	if len(rk) == 0 {
+		a.Err = note + "no answer naming one of " + os.list() + " found"
+		return a
+	}
+	a.Ranking, a.Method = rk, m
+	return a
+}
+
+// schemaAnswer is the object the answer schema asks for.
+type schemaAnswer struct {
+	Reasoning  string   `json:"reasoning"`
+	Ranking    []string `json:"ranking"`
+	Confidence *float64 `json:"confidence"`
+	Facts      []string `json:"facts"`
+}
+
+// fastJSONAnswer handles the common case in one decoding pass: the whole
+// text is the object the schema asks for, with a ranking of letters. Any
+// other shape is left to the general path.
+func fastJSONAnswer(body string, os *optSet) (Answer, bool) {
+	t := strings.TrimSpace(body)
+	if !strings.HasPrefix(t, "{") || !strings.HasSuffix(t, "}") {
+		return Answer{}, false
+	}
+	var sa schemaAnswer
+	if json.Unmarshal([]byte(t), &sa) != nil || len(sa.Ranking) == 0 {
+		return Answer{}, false
+	}
+	out := make([]string, 0, len(sa.Ranking))
+	var seen [26]bool
+	for _, e := range sa.Ranking {
+		L := letterOf(e, os)
+		if L == "" {
+			return Answer{}, false
+		}
+		out = addLetter(out, &seen, L)
+	}
+	a := Answer{Ranking: out, Confidence: -1, Reasoning: sa.Reasoning, Method: MethodJSON}
+	if sa.Confidence != nil {
+		a.Confidence = toConfidence(*sa.Confidence, numPlain, true)
+	}
+	if len(sa.Facts) > 0 {
+		a.Facts = sa.Facts[:0]
+		for _, f := range sa.Facts {
+			if f = strings.TrimSpace(f); f != "" {
+				a.Facts = append(a.Facts, f)
+			}
+		}
+	}
+	return a, true
+}
+
+var reConf = regexp.MustCompile(`(?i)\bconfidence["']?(?:[ \t]+(?:level|score))?[ \t]*(?:\([^)\n]{0,40}\))?[ \t]*[*_]{0,2}[ \t]*(?:[:=]|\bis\b|\bof\b)?[ \t]*[*_]{0,2}[ \t]*((?:\d+(?:\.\d+)?|\.\d+)[ \t]*(?:%|/[ \t]*\d+(?:\.\d+)?)?)`)
+
+// fillFromText fills the fields the JSON did not give from labelled lines:
+// the last CONFIDENCE, the REASONING section (or the whole text), FACTS.
+func fillFromText(a *Answer, text string) {
+	if a.Confidence == -1 && containsFold(text, "confidence") {
+		if ms := reConf.FindAllStringSubmatch(text, -1); len(ms) > 0 {
+			a.Confidence = toConfidence(leadNumber(ms[len(ms)-1][1]))
+		}
+	}
+	if a.Reasoning != "" && a.Facts != nil {
+		return
+	}
+	sec := sections(text, answerLabels)
+	if a.Reasoning == "" {
+		if r := sec["reasoning"]; r != "" {
+			a.Reasoning = r
+		} else {
+			a.Reasoning = strings.TrimSpace(text)
+		}
+	}
+	if a.Facts == nil {
+		if f := sec["facts"]; f != "" {
+			a.Facts = splitItems(f)
+		}
+	}
+}
+
+// textAnswer runs the text methods in order; the first that yields wins.
+func textAnswer(text string, os *optSet) ([]string, ParseMethod) {
+	lines := strings.Split(text, "\n")
+	if rk := rankingFromText(lines, os); len(rk) > 0 {
+		return rk, MethodRankingLine
+	}
+	if L := answerFromText(text, lines, os); L != "" {
+		return []string{L}, MethodAnswerLine
+	}
+	if L := latexAnswer(text, os); L != "" {
+		return []string{L}, MethodLatex
+	}
+	if L := boldAnswer(text, os); L != "" {
+		return []string{L}, MethodBold
+	}
+	if L := parenAnswer(text, os); L != "" {
+		return []string{L}, MethodParen
+	}
+	if L := optionTextAnswer(text, os); L != "" {
+		return []string{L}, MethodOptionText
+	}
+	return nil, MethodNone
+}
+
+var (
+	reRankStart = regexp.MustCompile(`(?i)^[\s>*_#•-]*(?:(?:final|updated|revised|new|current|overall|my|your)\s+)?(?:option\s+)?(?:rankings?|rank\s+order|position\s+you)(?:\s+of\s+(?:the\s+)?options)?[*_ \t]*(?:\([^)\n]{0,80}\))?[*_ \t]*(?::|：|\s+is\b\s*:?|\s+would\s+be\b\s*:?)[*_ \t]*(.*)$`)
+	reRankMid   = regexp.MustCompile(`(?i)\b(?:my|final|updated|revised|overall)\s+(?:final\s+)?ranking\s*(?:\([^)\n]{0,80}\))?\s*(?::|is\b\s*:?|would\s+be\b\s*:?)[*_ \t]*(.*)$`)
+	reListItem  = regexp.MustCompile(`^\s*(?:\d{1,2}\s*[.)]|[-*•·+])\s+(.*\S)\s*$`)
+	reChainSep  = regexp.MustCompile(`\s*(?:>+|→|≻|,)\s*`)
+)
+
+func rankLabel(line string) (string, bool) {
+	if !containsFold(line, "rank") && !containsFold(line, "position") {
+		return "", false
+	}
+	if m := reRankStart.FindStringSubmatch(line); m != nil {
+		return m[1], true
+	}
+	if m := reRankMid.FindStringSubmatch(line); m != nil {
+		return m[1], true
+	}
+	return "", false
+}
+
+// rankingFromText finds the last ranking: a RANKING line ("RANKING: B, A"),
+// a list under a RANKING header, a line that is only a chain of options
+// ("B > A > C"), or a numbered/bulleted list whose every item is only an
+// option ("1. Option B\n2. Option A").
+func rankingFromText(lines []string, os *optSet) []string {
+	var best []string
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		if len(line) > 2000 {
+			continue
+		}
+		if rest, ok := rankLabel(line); ok {
+			rk := parseRankList(rest, os)
+			if len(rk) == 0 {
+				var n int
+				rk, n = listBelow(lines[i+1:], os)
+				i += n
+			}
+			if len(rk) > 0 {
+				best = rk
+			}
+			continue
+		}
+		if rk := chainLine(line, os); len(rk) >= 2 {
+			best = rk
+			continue
+		}
+		if reListItem.MatchString(line) {
+			rk, n := listRun(lines[i:], os)
+			if len(rk) >= 2 {
+				best = rk
+			}
+			i += n - 1
+		}
+	}
+	return best
+}
+
+// listBelow reads the items under a RANKING header: list items or lines that
+// are one option each, with at most one blank line in a row.
+func listBelow(lines []string, os *optSet) ([]string, int) {
+	var out []string
+	var seen [26]bool
+	blanks, used := 0, 0
+	for j, line := range lines {
+		if j >= 40 {
+			break
+		}
+		t := strings.TrimSpace(line)
+		if t == "" {
+			if blanks++; blanks > 1 {
+				break
+			}
+			continue
+		}
+		blanks = 0
+		if m := reListItem.FindStringSubmatch(line); m != nil {
+			out = addLetter(out, &seen, letterOf(m[1], os))
+			used = j + 1
+			continue
+		}
+		L := letterOf(t, os)
+		if L == "" {
+			break
+		}
+		out = addLetter(out, &seen, L)
+		used = j + 1
+	}
+	return out, used
+}
+
+// listRun reads a run of list items (blank lines allowed between them); the
+// run is a ranking only when every item is bare (just an option).
+func listRun(lines []string, os *optSet) ([]string, int) {
+	var out []string
+	var seen [26]bool
+	bare, n, blanks := true, 0, 0
+	for j, line := range lines {
+		if strings.TrimSpace(line) == "" {
+			if blanks++; blanks > 1 {
+				break
+			}
+			continue
+		}
+		m := reListItem.FindStringSubmatch(line)
+		if m == nil {
+			break
+		}
+		blanks, n = 0, j+1
+		L := bareOption(m[1], os)
+		if L == "" {
+			bare = false
+			continue
+		}
+		out = addLetter(out, &seen, L)
+	}
+	if n == 0 {
+		n = 1
+	}
+	if !bare {
+		return nil, n
+	}
+	return out, n
+}
+
+// chainLine: a line that is nothing but options joined by '>' or ','.
+func chainLine(line string, os *optSet) []string {
+	t := strings.Trim(strings.TrimSpace(line), "*_`[]")
+	if !strings.ContainsAny(t, ">,→≻") {
+		return nil
+	}
+	parts := reChainSep.Split(t, 32)
+	if len(parts) < 2 {
+		return nil
+	}
+	var out []string
+	var seen [26]bool
+	for _, p := range parts {
+		L := bareOption(p, os)
+		if L == "" {
+			return nil
+		}
+		out = addLetter(out, &seen, L)
+	}
+	return out
+}
+
+var (
+	// "ANSWER: B", "Final answer: (C)", "The answer is D", "correct option is B",
+	// "**Answer:** $B$", "answer would be: B".
+	reAnswerMarker = regexp.MustCompile(`(?i)(?:\b(?:final|correct|best|right|my|most\s+likely|overall|single\s+best|most\s+appropriate)\s+(?:answer|choice|option|selection)s?|\banswers?|\bchoice)(?:\s+(?:choice|option|letter))?[ \t]*(?:\([^)\n]{0,40}\))?[ \t]*[*_]{0,2}[ \t]*(?:[:：=]|[-–—]\s|\bis\b[ \t]*:?|\b(?:would|will|should|must|could|may|might)\s+be\b[ \t]*:?|\b(?:appears|seems)\s+to\s+be\b|\bremains\b[ \t]*:?)[ \t]*(?:(?:therefore|thus|then|now|likely|most\s+likely|probably|clearly|definitely|still|also)\b[ \t]*[,:]?[ \t]*)?`)
+	// "I choose B", "I'd go with option C", "I will select D".
+	reChoose = regexp.MustCompile(`(?i)\bI(?:\s+would|\s+will|'d|'ll|’d|’ll)?\s+(?:choose|select|pick|go\s+with|opt\s+for)\b[ \t]*`)
+	// "B is the correct answer", "Option C is correct", "(D) is the best choice".
+	reReversed = regexp.MustCompile(`(?m)(?:^[ \t*_>•-]*|[.!?;:,][ \t]+|\b(?i:option|choice|letter|so|thus|hence|therefore|overall)[ \t]+)[(*_]*([A-Z])[)*_]*[ \t]+(?i:is)[ \t]+(?i:(?:the|my)[ \t]+)?(?i:(?:single[ \t]+)?best|correct|right|most[ \t]+(?:likely|appropriate)|final|answer)\b`)
+)
+
+// answerFromText returns the letter of the last single-answer marker: an
+// answer phrase, a choice phrase, a "B is correct" phrase, lines that are a
+// bare letter (only when they all agree), or a one-line reply that is a
+// letter ("B", "b.", "B) Tetracycline").
+func answerFromText(text string, lines []string, os *optSet) string {
+	best, bestPos := "", -1
+	consider := func(pos int, L string) {
+		if L != "" && pos >= bestPos {
+			best, bestPos = L, pos
+		}
+	}
+	if containsFold(text, "answer") || containsFold(text, "choice") || containsFold(text, "option") {
+		for _, m := range reAnswerMarker.FindAllStringIndex(text, -1) {
+			consider(m[0], leadAnswer(text[m[1]:], os))
+		}
+	}
+	for _, m := range reChoose.FindAllStringIndex(text, -1) {
+		consider(m[0], leadAnswer(text[m[1]:], os))
+	}
+	for _, m := range reReversed.FindAllStringSubmatchIndex(text, -1) {
+		consider(m[2], os.letter(text[m[2]]))
+	}
+	bareL, barePos, mixed, pos := "", -1, false, 0
+	for _, line := range lines {
+		if L := bareLine(line, os); L != "" {
+			if bareL != "" && L != bareL {
+				mixed = true
+			}
+			bareL, barePos = L, pos
+		}
+		pos += len(line) + 1
+	}
+	if !mixed {
+		consider(barePos, bareL)
+	}
+	if best == "" {
+		if t := strings.TrimSpace(text); !strings.Contains(t, "\n") && len(t) <= 300 {
+			best = readLetter(cleanLead(t), os, false)
+		}
+	}
+	return best
+}
+
+// leadAnswer reads the letter (or option text) right after an answer marker;
+// when the marker ends its line, the value may be on the next line.
+func leadAnswer(rest string, os *optSet) string {
+	rest = strings.TrimLeft(rest, " \t")
+	if strings.HasPrefix(rest, "\n") {
+		rest = strings.TrimLeft(rest, " \t\n")
+	}
+	if i := strings.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i]
+	}
+	if len(rest) > maxLead {
+		rest = rest[:maxLead]
+	}
+	c := cleanLead(rest)
+	if L := readLetter(c, os, true); L != "" {
+		return L
+	}
+	if L := textPrefix(c, os); L != "" {
+		return L
+	}
+	return textPrefix(strings.TrimLeft(rest, " \t*_`\"'$([{"), os)
+}
+
+// bareLine: a short line that is a letter and markup only ("B", "**B**",
+// "(B)", "$\boxed{B}$", "Answer: B.").
+func bareLine(line string, os *optSet) string {
+	t := strings.TrimSpace(line)
+	if t == "" || len(t) > 40 {
+		return ""
+	}
+	c := cleanLead(t)
+	L := readLetter(c, os, false)
+	if L == "" || strings.Trim(c[1:], " \t)]}*_$.:!\"'`\\") != "" {
+		return ""
+	}
+	return L
+}
+
+var (
+	reBoxed  = regexp.MustCompile(`\\boxed\s*\{\s*(?:\\[A-Za-z]+\s*\{\s*)?\(?\s*([A-Za-z])\s*\)?(?:[^A-Za-z0-9}][^}\n]{0,80})?\s*\}`)
+	reDollar = regexp.MustCompile(`\$\s*(?:\\[A-Za-z]+\s*\{\s*)?\(?([A-Z])\)?\s*\}?\s*\$`)
+)
+
+// latexAnswer: the last \boxed{B} or $B$.
+func latexAnswer(text string, os *optSet) string {
+	if !strings.ContainsAny(text, `$\`) {
+		return ""
+	}
+	best, bestPos := "", -1
+	for _, re := range [...]*regexp.Regexp{reBoxed, reDollar} {
+		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+			if L := os.letter(text[m[2]]); L != "" && m[0] >= bestPos {
+				best, bestPos = L, m[0]
+			}
+		}
+	}
+	return best
+}
+
+var reBold = regexp.MustCompile(`\*\*([^*\n]{1,200}?)\*\*|__([^_\n]{1,200}?)__`)
+
+// boldAnswer: the last bold option ("**B**", "**B)**", "**B. text**"). Bold
+// options that head their own line followed by text ("**A.** unlikely
+// because ...", "**B. Doxycycline** – ...") are an option-by-option
+// analysis when they name two or more letters, and are then ignored.
+func boldAnswer(text string, os *optSet) string {
+	if !strings.Contains(text, "**") && !strings.Contains(text, "__") {
+		return ""
+	}
+	type hit struct {
+		L       string
+		heading bool
+	}
+	var hits []hit
+	var headLetters [26]bool
+	nHead := 0
+	for _, m := range reBold.FindAllStringSubmatchIndex(text, -1) {
+		lo, hi := m[2], m[3]
+		if lo < 0 {
+			lo, hi = m[4], m[5]
+		}
+		L := readLetter(cleanLead(text[lo:hi]), os, false)
+		if L == "" {
+			continue
+		}
+		// A heading starts its line (after at most a short bullet or
+		// number) and has words after it on the same line. Both looks are
+		// bounded so that a long line without breaks stays linear.
+		before := text[max(0, m[0]-16):m[0]]
+		atStart := m[0] <= 16 || strings.IndexByte(before, '\n') >= 0
+		if k := strings.LastIndexByte(before, '\n'); k >= 0 {
+			before = before[k+1:]
+		}
+		after := text[m[1]:min(len(text), m[1]+200)]
+		if k := strings.IndexByte(after, '\n'); k >= 0 {
+			after = after[:k]
+		}
+		heading := atStart && strings.Trim(before, " \t-*•0123456789.)#>") == "" &&
+			strings.IndexFunc(after, isWordRune) >= 0
+		if heading && !headLetters[L[0]-'A'] {
+			headLetters[L[0]-'A'] = true
+			nHead++
+		}
+		hits = append(hits, hit{L, heading})
+	}
+	for i := len(hits) - 1; i >= 0; i-- {
+		if hits[i].heading && nHead > 1 {
+			continue
+		}
+		return hits[i].L
+	}
+	return ""
+}
+
+var reParen = regexp.MustCompile(`\(([A-Z])\)`)
+
+// parenAnswer: "(B)" when it is the only parenthesised letter in the text
+// (several different ones are a discussion of the options).
+func parenAnswer(text string, os *optSet) string {
+	found := ""
+	for _, m := range reParen.FindAllStringSubmatch(text, -1) {
+		L := os.letter(m[1][0])
+		if L == "" {
+			continue
+		}
+		if found != "" && found != L {
+			return ""
+		}
+		found = L
+	}
+	return found
+}
+
+// optionTextAnswer: the text of exactly one option appears (whole words,
+// case-insensitive; an occurrence inside a longer option's text does not count).
+func optionTextAnswer(text string, os *optSet) string {
+	low := strings.ToLower(strings.Join(strings.Fields(text), " "))
+	type span struct{ s, e, i int }
+	var spans []span
+	for _, L := range os.letters {
+		t := os.text(L)
+		if t == "" {
+			continue
+		}
+		for from := 0; from < len(low) && len(spans) < maxTextSpans; {
+			k := strings.Index(low[from:], t)
+			if k < 0 {
+				break
+			}
+			s, e := from+k, from+k+len(t)
+			from = s + 1
+			r1, _ := utf8.DecodeLastRuneInString(low[:s])
+			r2, _ := utf8.DecodeRuneInString(low[e:])
+			if (s > 0 && isWordRune(r1)) || (e < len(low) && isWordRune(r2)) {
+				continue
+			}
+			spans = append(spans, span{s, e, int(L[0] - 'A')})
+		}
+	}
+	found := -1
+	for _, a := range spans {
+		inside := false
+		for _, b := range spans {
+			if b.i != a.i && b.s <= a.s && a.e <= b.e && b.e-b.s > a.e-a.s {
+				inside = true
+				break
+			}
+		}
+		if inside {
+			continue
+		}
+		if found >= 0 && found != a.i {
+			return ""
+		}
+		found = a.i
+	}
+	if found < 0 {
+		return ""
+	}
+	return letterStr[found]
+}
+
+// ---------------------------------------------------------------------------
+// Other kinds
+
+var assessLabels = map[string]string{
+	"AGENTS": "agents", "NUMBER OF AGENTS": "agents", "AGENT COUNT": "agents", "TEAM SIZE": "agents",
+	"NUMBER OF EXPERTS": "agents", "EXPERTS": "agents",
+	"ANALYSIS": "analysis", "QUESTION ANALYSIS": "analysis",
+}
+
+// ParseAssessment reads the recruiter's team size and question analysis.
+// Agents is 0 when unparsed; a value outside 2..4 is returned with Err set
+// (the caller decides what to do with it).
+func ParseAssessment(text string) Assessment {
+	as := Assessment{Method: MethodNone}
+	norm, body := prepare(text)
+	if strings.TrimSpace(norm) == "" {
+		as.Err = "empty response"
+		return as
+	}
+	n, found := 0, false
+	if o, m, ok := decodeObject(body, false); ok {
+		as.Analysis, _ = firstString(o, "analysis", "questionanalysis", "reasoning")
+		if v, ok := o.get("agents", "numagents", "numberofagents", "agentcount", "nagents", "teamsize", "numexperts", "numberofexperts", "experts"); ok {
+			if n, found = rawInt(v); found {
+				as.Method = m
+			}
+		}
+	}
+	if !found {
+		sec := sections(body, assessLabels)
+		if v, ok := sec["agents"]; ok {
+			if n, found = intFromText(v); found {
+				as.Method = MethodLabelled
+			}
+		}
+		if as.Analysis == "" {
+			as.Analysis = sec["analysis"]
+		}
+	}
+	if !found {
+		as.Err = "no agent count found"
+		return as
+	}
+	as.Agents = n
+	if n < 2 || n > 4 {
+		as.Err = fmt.Sprintf("agent count %d outside 2..4", n)
+	}
+	return as
+}
+
+var reRole = regexp.MustCompile(`(?i)^[\s>*_#•-]*role\s*#?\s*(?:\d{1,2})?[ \t*_]*[:.)\-–—][ \t*_]*(.+)$`)
+
+var (
+	roleNameKeys  = [...]string{"name", "role", "specialty", "speciality", "title", "expert", "specialist", "discipline"}
+	roleFocusKeys = [...]string{"focus", "description", "expertise", "responsibility", "responsibilities", "rationale", "reason"}
+)
+
+// ParseRoster reads the recruited roles, most senior first. The caller
+// checks the count.
+func ParseRoster(text string) Roster {
+	r := Roster{Method: MethodNone}
+	norm, body := prepare(text)
+	if strings.TrimSpace(norm) == "" {
+		r.Err = "empty response"
+		return r
+	}
+	if o, m, ok := decodeObject(body, false); ok {
+		if v, ok := o.get("roles", "team", "experts", "agents", "members", "specialists"); ok {
+			r.Roles = rolesFromRaw(v)
+		}
+		if len(r.Roles) > 0 {
+			r.Method = m
+			return r
+		}
+	}
+	for _, line := range strings.Split(body, "\n") {
+		if m := reRole.FindStringSubmatch(line); m != nil {
+			if rs := splitRole(m[1]); rs.Name != "" {
+				r.Roles = append(r.Roles, rs)
+			}
+		}
+	}
+	if len(r.Roles) > 0 {
+		r.Method = MethodLabelled
+		return r
+	}
+	r.Err = "no roles found"
+	return r
+}
+
+func rolesFromRaw(v json.RawMessage) []RoleSpec {
+	var arr []json.RawMessage
+	if json.Unmarshal(trimRaw(v), &arr) != nil {
+		return nil
+	}
+	var out []RoleSpec
+	for _, e := range arr {
+		e = trimRaw(e)
+		if len(e) == 0 {
+			continue
+		}
+		var rs RoleSpec
+		switch e[0] {
+		case '"':
+			s, _ := rawString(e)
+			rs = splitRole(s)
+		case '{':
+			o := decodeFlat(e)
+			if o == nil {
+				continue
+			}
+			name, _ := firstString(o, roleNameKeys[:]...)
+			focus, _ := firstString(o, roleFocusKeys[:]...)
+			rs = RoleSpec{Name: trimValue(name), Focus: strings.TrimSpace(focus)}
+		}
+		if rs.Name != "" {
+			out = append(out, rs)
+		}
+	}
+	return out
+}
+
+// splitRole splits "Cardiologist - focus", "Cardiologist: focus" or
+// "Cardiologist (focus)".
+func splitRole(s string) RoleSpec {
+	s = strings.TrimSpace(s)
+	cut := -1
+	seps := [...]string{" - ", " – ", " — ", ": "}
+	width := 0
+	for _, sep := range seps {
+		if k := strings.Index(s, sep); k >= 0 && (cut < 0 || k < cut) {
+			cut, width = k, len(sep)
+		}
+	}
+	if cut >= 0 {
+		return RoleSpec{Name: trimValue(s[:cut]), Focus: strings.TrimSpace(s[cut+width:])}
+	}
+	if k := strings.IndexByte(s, '('); k > 0 && strings.HasSuffix(s, ")") {
+		return RoleSpec{Name: trimValue(s[:k]), Focus: strings.TrimSpace(s[k+1 : len(s)-1])}
+	}
+	return RoleSpec{Name: trimValue(s)}
+}
+
+var synthLabels = map[string]string{
+	"FACTS": "facts", "VERIFIED FACTS": "facts", "KEY FACTS": "facts",
+	"REPORT": "report", "FORMAL REPORT": "report",
+	"QUALITY": "quality", "QUALITY SCORES": "quality", "QUALITY SCORE": "quality",
+}
+
+// ParseSynthesis reads the leader's facts, report and per-agent quality
+// scores (agent order; clamped to [0,1]; -1 for an entry that is not a
+// number). Err is set only when none of the three could be read; the caller
+// checks the number of quality scores.
+func ParseSynthesis(text string) Synthesis {
+	sy := Synthesis{Method: MethodNone}
+	norm, body := prepare(text)
+	if strings.TrimSpace(norm) == "" {
+		sy.Err = "empty response"
+		return sy
+	}
+	if o, m, ok := decodeObject(body, false); ok {
+		found := false
+		if v, ok := o.get("facts", "verifiedfacts", "keyfacts"); ok {
+			sy.Facts, found = rawStrings(v), true
+		}
+		if s, ok := firstString(o, "report", "formalreport", "summary"); ok {
+			sy.Report, found = strings.TrimSpace(s), true
+		}
+		if v, ok := o.get("quality", "qualityscores", "scores", "quality_scores", "ratings"); ok {
+			sy.Quality, found = qualityFromRaw(v), true
+		}
+		if found {
+			sy.Method = m
+			return sy
+		}
+	}
+	sec := sections(body, synthLabels)
+	found := false
+	if v, ok := sec["facts"]; ok {
+		sy.Facts, found = splitItems(v), true
+	}
+	if v, ok := sec["report"]; ok {
+		sy.Report, found = v, true
+	}
+	if v, ok := sec["quality"]; ok {
+		sy.Quality, found = qualityList(v), true
+	}
+	if found {
+		sy.Method = MethodLabelled
+		return sy
+	}
+	sy.Err = "no facts, report or quality scores found"
+	return sy
+}
+
+func qualityFromRaw(v json.RawMessage) []float64 {
+	v = trimRaw(v)
+	if len(v) == 0 {
+		return nil
+	}
+	switch v[0] {
+	case '"':
+		s, _ := rawString(v)
+		return qualityList(s)
+	case '[':
+		var arr []json.RawMessage
+		if json.Unmarshal(v, &arr) != nil {
+			return nil
+		}
+		out := make([]float64, 0, len(arr))
+		for _, e := range arr {
+			out = append(out, toQuality(rawNumber(e)))
+		}
+		return out
+	case '{':
+		return nil
+	}
+	return []float64{toQuality(rawNumber(v))}
+}
+
+var (
+	reAgentPrefix = regexp.MustCompile(`(?i)^[\s*_•-]*(?:agent|expert)\s*#?\d+\s*(?:\([^)]*\))?\s*[:=–-]\s*`)
+	reQualitySep  = regexp.MustCompile(`[,;\n]`)
+)
+
+// qualityList reads "0.8, 0.6, 0.7", "0.8 0.6 0.7", "agent 1: 0.8; agent 2: 0.6"
+// or one per line.
+func qualityList(s string) []float64 {
+	var out []float64
+	for _, p := range reQualitySep.Split(s, 64) {
+		p = reBullet.ReplaceAllString(p, "")
+		p = strings.TrimSpace(reAgentPrefix.ReplaceAllString(strings.TrimSpace(p), ""))
+		if p == "" {
+			continue
+		}
+		if f := strings.Fields(p); len(f) > 1 && allNumbers(f) {
+			for _, x := range f {
+				out = append(out, toQuality(leadNumber(x)))
+			}
+			continue
+		}
+		out = append(out, toQuality(leadNumber(p)))
+	}
+	return out
+}
+
+func allNumbers(f []string) bool {
+	for _, x := range f {
+		if _, err := strconv.ParseFloat(x, 64); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+var mediateLabels = map[string]string{"SUMMARY": "summary", "LEANING": "leaning", "LEAN": "leaning"}
+
+// ParseMediation reads the leader's turn summary and leaning ("" when none
+// or not one of the options).
+func ParseMediation(text string, options []datasets.Option) Mediation {
+	md := Mediation{Method: MethodNone}
+	os := newOptSet(options)
+	norm, body := prepare(text)
+	if strings.TrimSpace(norm) == "" {
+		md.Err = "empty response"
+		return md
+	}
+	if o, m, ok := decodeObject(body, false); ok {
+		s, okS := firstString(o, "summary", "mediation", "synthesis")
+		l, okL := firstString(o, "leaning", "lean", "leaningoption", "preference", "preferred")
+		if okS || okL {
+			md.Summary, md.Leaning, md.Method = strings.TrimSpace(s), letterOf(l, os), m
+			return md
+		}
+	}
+	sec := sections(body, mediateLabels)
+	s, okS := sec["summary"]
+	l, okL := sec["leaning"]
+	if okS || okL {
+		md.Summary, md.Leaning, md.Method = s, letterOf(firstLine(l), os), MethodLabelled
+		return md
+	}
+	md.Err = "no summary or leaning found"
+	return md
+}
+
+var concernLabels = map[string]string{
+	"AGENT": "agent", "TARGET": "agent", "TARGET AGENT": "agent", "WEAKEST AGENT": "agent",
+	"CONCERN": "concern", "QUESTION": "concern",
+}
+
+// ParseConcern reads the leader's choice of agent (1-based in the answer,
+// 0-based in Agent) and the concern. Agent is -1 with Err set when unparsed
+// or outside 1..n.
+func ParseConcern(text string, n int) Concern {
+	c := Concern{Agent: -1, Method: MethodNone}
+	norm, body := prepare(text)
+	if strings.TrimSpace(norm) == "" {
+		c.Err = "empty response"
+		return c
+	}
+	v, found, method := 0, false, MethodNone
+	if o, m, ok := decodeObject(body, false); ok {
+		c.Text, _ = firstString(o, "concern", "question", "issue", "critique")
+		c.Text = strings.TrimSpace(c.Text)
+		if raw, ok := o.get("agent", "target", "targetagent", "agentnumber", "weakestagent", "agentid"); ok {
+			if v, found = rawInt(raw); found {
+				method = m
+			}
+		}
+	}
+	if !found {
+		sec := sections(body, concernLabels)
+		if s, ok := sec["agent"]; ok {
+			if v, found = intFromText(s); found {
+				method = MethodLabelled
+			}
+		}
+		if c.Text == "" {
+			c.Text = sec["concern"]
+		}
+	}
+	switch {
+	case !found:
+		c.Err = "no agent number found"
+	case v < 1 || v > n:
+		c.Method = method
+		c.Err = fmt.Sprintf("agent %d outside 1..%d", v, n)
+	default:
+		c.Agent, c.Method = v-1, method
+	}
+	return c
+}
+
+var replyLabels = map[string]string{
+	"RESPONSE": "response", "REPLY": "response",
+	"ACCEPTS": "accepts", "ACCEPT": "accepts", "ACCEPTED": "accepts", "ACCEPTS CONCERN": "accepts",
+	"RANKING": "ranking", "CONFIDENCE": "confidence", "REASONING": "reasoning",
+}
+
+// The acceptance is not part of the answer: "ACCEPTS: yes" must not read as
+// the option "yes" of a yes/no/maybe item.
+var (
+	reAcceptsLine  = regexp.MustCompile(`(?im)^[\s>*_#•-]*accept(?:s|ed)?(?:[ \t]+concern)?[ \t*_]*:.*$`)
+	reAcceptsField = regexp.MustCompile(`(?i)"accept(?:s|ed)?"\s*:\s*(?:"[^"\n]*"|true|false)`)
+)
+
+// ParseConcernReply reads the target agent's response, whether it accepts
+// the concern, and its (possibly revised) answer, parsed like ParseAnswer.
+// Method is how the response or acceptance was read; when neither was but
+// the answer was, Method is the answer's and Err says what is missing.
+func ParseConcernReply(text string, options []datasets.Option) ConcernReply {
+	cr := ConcernReply{Method: MethodNone}
+	answerText := text
+	if containsFold(text, "accept") {
+		answerText = reAcceptsField.ReplaceAllString(reAcceptsLine.ReplaceAllString(text, ""), `"accepts": null`)
+	}
+	cr.Answer = ParseAnswer(answerText, options)
+	norm, body := prepare(text)
+	if strings.TrimSpace(norm) == "" {
+		cr.Err = "empty response"
+		return cr
+	}
+	if o, m, ok := decodeObject(body, false); ok {
+		s, okR := firstString(o, "response", "reply", "rebuttal", "explanation")
+		okA := false
+		if v, ok := o.get("accepts", "accept", "accepted", "acceptsconcern", "agree", "agrees", "concedes"); ok {
+			cr.Accepts, okA = rawBool(v)
+		}
+		if okR || okA {
+			cr.Response, cr.Method = strings.TrimSpace(s), m
+			return cr
+		}
+	}
+	sec := sections(body, replyLabels)
+	s, okR := sec["response"]
+	okA := false
+	if v, ok := sec["accepts"]; ok {
+		cr.Accepts, okA = boolFromText(v)
+	}
+	if okR || okA {
+		cr.Response, cr.Method = s, MethodLabelled
+		return cr
+	}
+	cr.Err = "no response or acceptance found"
+	if len(cr.Answer.Ranking) > 0 {
+		cr.Method = cr.Answer.Method
+		cr.Err += " (the answer was read)"
+	}
+	return cr
+}
+
+var rateLabels = map[string]string{
+	"QUALITY": "quality", "RATING": "quality", "SCORE": "quality", "QUALITY SCORE": "quality",
+	"DEBATED": "debated", "DEBATED POINT": "debated", "DEBATED POINTS": "debated",
+}
+
+// ParseRating reads the leader's rating of a concern reply (clamped to [0,1];
+// -1 with Err set when unparsed) and the point still debated.
+func ParseRating(text string) Rating {
+	rt := Rating{Quality: -1, Method: MethodNone}
+	norm, body := prepare(text)
+	if strings.TrimSpace(norm) == "" {
+		rt.Err = "empty response"
+		return rt
+	}
+	if o, m, ok := decodeObject(body, false); ok {
+		if v, ok := o.get("debatedpoint", "debated", "debatedpoints", "point", "contention"); ok {
+			if s, ok := rawString(v); ok {
+				rt.DebatedPoint = strings.TrimSpace(strings.ReplaceAll(s, "\n", "; "))
+			}
+		}
+		if v, ok := o.get("quality", "rating", "score", "qualityscore"); ok {
+			if q := toQuality(rawNumber(v)); q >= 0 {
+				rt.Quality, rt.Method = q, m
+				return rt
+			}
+		}
+	}
+	sec := sections(body, rateLabels)
+	if rt.DebatedPoint == "" {
+		rt.DebatedPoint = sec["debated"]
+	}
+	if v, ok := sec["quality"]; ok {
+		if q := toQuality(leadNumber(firstLine(v))); q >= 0 {
+			rt.Quality, rt.Method = q, MethodLabelled
+			return rt
+		}
+	}
+	rt.Err = "no quality rating found"
+	return rt
+}
+
+var tieLabels = map[string]string{"ANSWER": "answer", "FINAL ANSWER": "answer", "CHOICE": "answer", "REASONING": "reasoning"}
+
+// ParseTieBreak reads the leader's choice among the tied letters. An answer
+// that is not one of them is an Err (Answer ""), never replaced by another
+// letter.
+func ParseTieBreak(text string, tied []string) TieBreak {
+	tb := TieBreak{Method: MethodNone}
+	set := lettersOnly(tied)
+	if len(set.letters) == 0 {
+		tb.Err = "no tied options"
+		return tb
+	}
+	norm, body := prepare(text)
+	if strings.TrimSpace(norm) == "" {
+		tb.Err = "empty response"
+		return tb
+	}
+	decide := func(L string, m ParseMethod) TieBreak {
+		if set.letter(L[0]) == "" {
+			return TieBreak{Method: m, Err: fmt.Sprintf("answer %s is not among the tied options %s", L, set.list())}
+		}
+		return TieBreak{Answer: L, Method: m}
+	}
+	if o, m, ok := decodeObject(body, false); ok {
+		if s, ok := firstString(o, "answer", "finalanswer", "choice", "winner", "selected", "decision", "leaning"); ok {
+			if L := letterOf(s, allLetters); L != "" {
+				return decide(L, m)
+			}
+		}
+	}
+	if v, ok := sections(body, tieLabels)["answer"]; ok {
+		if L := leadAnswer(v, allLetters); L != "" {
+			return decide(L, MethodLabelled)
+		}
+	}
+	if rk, m := textAnswer(body, allLetters); len(rk) > 0 {
+		return decide(rk[0], m)
+	}
+	tb.Err = "no answer among the tied options " + set.list() + " found"
+	return tb
+}

@@ -1,0 +1,492 @@
+package teamwork
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/medteam-bench/medteam/datasets"
+)
+
+func opts(texts ...string) []datasets.Option {
+	out := make([]datasets.Option, len(texts))
+	for i, t := range texts {
+		out[i] = datasets.Option{Letter: string(rune('A' + i)), Text: t}
+	}
+	return out
+}
+
+var (
+	abx4 = opts("Tetracycline", "Doxycycline", "Ceftriaxone", "Azithromycin")
+	ynm  = opts("yes", "no", "maybe")
+	yn   = opts("yes", "no")
+	ten  = opts("Aspirin", "Heparin", "Warfarin", "Clopidogrel", "Alteplase", "Metoprolol", "Nitroglycerin", "Morphine", "Oxygen", "Atorvastatin")
+)
+
+func TestParseAnswer(t *testing.T) {
+	const noConf = -2 // do not check confidence
+	tests := []struct {
+		name    string
+		text    string
+		options []datasets.Option
+		want    []string
+		method  ParseMethod
+		conf    float64
+	}{
+		{"clean json", `{"reasoning": "Tick-borne; doxycycline first line.", "ranking": ["B","A","C","D"], "confidence": 0.7, "facts": ["Rash"]}`, abx4, []string{"B", "A", "C", "D"}, MethodJSON, 0.7},
+		{"json in fences", "```json\n{\"reasoning\": \"x\", \"ranking\": [\"C\", \"B\"], \"confidence\": 0.6}\n```", abx4, []string{"C", "B"}, MethodJSONEmbedded, 0.6},
+		{"json with prose around", "Here is my answer:\n\n{\"reasoning\": \"A 45-year-old man...\", \"ranking\": [\"D\"], \"confidence\": 0.9}\nHope this helps.", abx4, []string{"D"}, MethodJSONEmbedded, 0.9},
+		{"json after latex braces in prose", `Using \boxed{thinking} first. {"ranking": ["B", "C"], "confidence": 0.5}`, abx4, []string{"B", "C"}, MethodJSONEmbedded, 0.5},
+		{"truncated json after ranking", `{"reasoning": "Doxycycline covers Rickettsia.", "ranking": ["B", "A"`, abx4, []string{"B", "A"}, MethodJSONPartial, noConf},
+		{"truncated json inside confidence", `{"reasoning": "x", "ranking": ["C","A","B","D"], "confidence": 0.`, abx4, []string{"C", "A", "B", "D"}, MethodJSONPartial, -1},
+		{"truncated json before ranking abstains", `{"reasoning": "The key findings point to B; A is the closest alt`, abx4, nil, MethodNone, -1},
+		{"python dict", `{'reasoning': 'x', 'ranking': ['D', 'B'], 'confidence': 0.4}`, abx4, []string{"D", "B"}, MethodJSONPartial, 0.4},
+		{"python dict multi-line", "{'ranking': [\n  'C',\n  'A'\n], 'confidence': 0.5}", abx4, []string{"C", "A"}, MethodJSONPartial, 0.5},
+		{"stray ranking key in prose", "REASONING: \"rAnking\":[\nRANKING: B, A", abx4, []string{"B", "A"}, MethodRankingLine, -1},
+		{"json ranking as string", `{"ranking": "B > A > C", "confidence": "80%"}`, abx4, []string{"B", "A", "C"}, MethodJSON, 0.8},
+		{"json ranking comma string", `{"ranking": "B, A", "confidence": 85}`, abx4, []string{"B", "A"}, MethodJSON, 0.85},
+		{"json labelled elements", `{"ranking": ["B) Doxycycline", "1. Option A", "Ceftriaxone"], "confidence": 0.55}`, abx4, []string{"B", "A", "C"}, MethodJSON, 0.55},
+		{"json lower-case letters", `{"ranking": ["c", "a"], "confidence": 1}`, abx4, []string{"C", "A"}, MethodJSON, 1},
+		{"json answer key only", `{"answer": "(D)", "reasoning": "x"}`, abx4, []string{"D"}, MethodJSON, -1},
+		{"json empty ranking falls back to reasoning", `{"reasoning": "Rickettsial disease; the answer is B.", "ranking": [], "confidence": 0.6}`, abx4, []string{"B"}, MethodAnswerLine, 0.6},
+		{"json ranking with duplicates", `{"ranking": ["B", "B", "a", "A", "D"]}`, abx4, []string{"B", "A", "D"}, MethodJSON, -1},
+		{"json ranking outside options", `{"ranking": ["E", "F"], "reasoning": "none fit"}`, abx4, nil, MethodNone, -1},
+		{"bold", "After weighing the findings: **B**", abx4, []string{"B"}, MethodBold, -1},
+		{"bold with text", "I would go for **C. Ceftriaxone** here.", abx4, []string{"C"}, MethodBold, -1},
+		{"bold option analysis ignored", "**A.** Tetracycline - stains teeth.\n**B.** Doxycycline - fine.\n**C.** Ceftriaxone - wrong bug.", abx4, nil, MethodNone, -1},
+		{"dollar", "The letter is $B$ given the rash.", abx4, []string{"B"}, MethodLatex, -1},
+		{"answer dollar", "ANSWER: $B$", abx4, []string{"B"}, MethodAnswerLine, -1},
+		{"boxed", `Therefore \boxed{C}`, abx4, []string{"C"}, MethodLatex, -1},
+		{"dollar boxed text", `$\boxed{\text{D}}$`, abx4, []string{"D"}, MethodAnswerLine, -1},
+		{"numbered options list", "1. Option B\n2. Option A", abx4, []string{"B", "A"}, MethodRankingLine, -1},
+		{"ranking chain", "RANKING: B > A > C > D\nCONFIDENCE: 0.70", abx4, []string{"B", "A", "C", "D"}, MethodRankingLine, 0.7},
+		{"labelled plain text", "REASONING: Fever and rash after a hike.\nRANKING: B, A, C, D\nCONFIDENCE: 0.65\nFACTS: tick bite; petechial rash", abx4, []string{"B", "A", "C", "D"}, MethodRankingLine, 0.65},
+		{"ranking list under header", "**Final ranking:**\n1. B) Doxycycline\n2. A) Tetracycline\n3. D\n\nConfidence: 75%", abx4, []string{"B", "A", "D"}, MethodRankingLine, 0.75},
+		{"ranking with trailing note", "My ranking is B (most likely), A, C, D because of the rash.", abx4, []string{"B", "A", "C", "D"}, MethodRankingLine, -1},
+		{"final answer paren", "Final answer: (C)", abx4, []string{"C"}, MethodAnswerLine, -1},
+		{"the answer is", "The answer is D.", abx4, []string{"D"}, MethodAnswerLine, -1},
+		{"article then real answer", "A 45-year-old man presents with fever after a tick bite. A rash spreads centripetally. The correct answer is B because doxycycline covers Rickettsia.", abx4, []string{"B"}, MethodAnswerLine, -1},
+		{"article only abstains", "A 45-year-old man presents with fever. A careful history is needed before deciding.", abx4, nil, MethodNone, -1},
+		{"A is unlikely abstains", "A is unlikely.", abx4, nil, MethodNone, -1},
+		{"answer A because", "The answer is A because tetracycline is cheap.", abx4, []string{"A"}, MethodAnswerLine, -1},
+		{"answer is a phrase abstains", "The answer is a matter of judgement here.", abx4, nil, MethodNone, -1},
+		{"option text only", "ceftriaxone", abx4, []string{"C"}, MethodOptionText, -1},
+		{"yes for ynm", "Yes.", ynm, []string{"A"}, MethodOptionText, -1},
+		{"answer maybe", "Answer: maybe", ynm, []string{"C"}, MethodAnswerLine, -1},
+		{"no for yes/no", "no", yn, []string{"B"}, MethodOptionText, -1},
+		{"yes and no abstain", "Some say yes, others say no.", ynm, nil, MethodNone, -1},
+		{"two answer lines last wins", "ANSWER: B\nOn reflection the rash pattern fits better with something else.\nANSWER: C", abx4, []string{"C"}, MethodAnswerLine, -1},
+		{"revision phrase last wins", "At first the answer is B. Wait — the final answer is (D).", abx4, []string{"D"}, MethodAnswerLine, -1},
+		{"letter outside options ignored", "ANSWER: E", abx4, nil, MethodNone, -1},
+		{"ranking drops outside letters", "RANKING: E, B, A", abx4, []string{"B", "A"}, MethodRankingLine, -1},
+		{"empty", "", abx4, nil, MethodNone, -1},
+		{"whitespace only", " \r\n\t ", abx4, nil, MethodNone, -1},
+		{"cannot determine", "I cannot determine the answer from the information given.", abx4, nil, MethodNone, -1},
+		{"cannot determine ten options", "I cannot determine the answer from the information given.", ten, nil, MethodNone, -1},
+		{"percent confidence", "ANSWER: C\nConfidence: 85%", abx4, []string{"C"}, MethodAnswerLine, 0.85},
+		{"bad confidence", "ANSWER: C\nConfidence: high", abx4, []string{"C"}, MethodAnswerLine, -1},
+		{"J on ten options", `{"ranking": ["J", "A"], "confidence": 0.4}`, ten, []string{"J", "A"}, MethodJSON, 0.4},
+		{"J answer line on ten options", "Final answer: J", ten, []string{"J"}, MethodAnswerLine, -1},
+		{"I pronoun not an answer", "I think atorvastatin is wise long term. I would choose I.", ten, []string{"I"}, MethodAnswerLine, -1},
+		{"lone letter", "B", abx4, []string{"B"}, MethodAnswerLine, -1},
+		{"lone lower letter", "b.", abx4, []string{"B"}, MethodAnswerLine, -1},
+		{"lone letter paren", "B)", abx4, []string{"B"}, MethodAnswerLine, -1},
+		{"lone letter with text", "C) Ceftriaxone", abx4, []string{"C"}, MethodAnswerLine, -1},
+		{"letter first line then explanation", "D\n\nAzithromycin is preferred in pregnancy for this organism.", abx4, []string{"D"}, MethodAnswerLine, -1},
+		{"crlf labelled", "REASONING: x\r\nRANKING: C, B\r\nCONFIDENCE: 0.5\r\n", abx4, []string{"C", "B"}, MethodRankingLine, 0.5},
+		{"crlf json", "{\r\n  \"ranking\": [\"A\", \"D\"],\r\n  \"confidence\": 0.3\r\n}\r\n", abx4, []string{"A", "D"}, MethodJSON, 0.3},
+		{"paren marker", "Considering everything, (B) stands out.", abx4, []string{"B"}, MethodParen, -1},
+		{"several parens abstain", "Tetracycline (A) stains teeth, while ceftriaxone (C) misses it.", abx4, nil, MethodNone, -1},
+		{"reversed phrase", "Option C is the best answer here.", abx4, []string{"C"}, MethodAnswerLine, -1},
+		{"hepatitis B is not an answer", "Hepatitis B is the most likely diagnosis in this carrier.", opts("HAV", "HBV", "HCV", "HDV"), nil, MethodNone, -1},
+		{"negation does not crash", "The answer is not B.", abx4, nil, MethodNone, -1},
+		{"answer markdown bold label", "**Answer:** **B. Doxycycline**\n\nExplanation: A is wrong because...", abx4, []string{"B"}, MethodAnswerLine, -1},
+		{"answer on next line", "Final answer:\n\n(C)", abx4, []string{"C"}, MethodAnswerLine, -1},
+		{"think block", "<think>The answer is A? No.</think>\nANSWER: B", abx4, []string{"B"}, MethodAnswerLine, -1},
+		{"choose phrase", "Between these, I'd go with option D.", abx4, []string{"D"}, MethodAnswerLine, -1},
+		{"answer as option text", "The answer is doxycycline.", abx4, []string{"B"}, MethodAnswerLine, -1},
+		{"X-linked is not an answer", "The answer is X-linked inheritance.", ten, nil, MethodNone, -1},
+		{"B-cell is not an answer", "The answer is B-cell lymphoma.", abx4, nil, MethodNone, -1},
+		{"sim prose abstains", "More history would be needed before committing to one of these options; the findings are not specific enough.", ynm, nil, MethodNone, -1},
+		{"compact ranking", "RANKING: BADC", abx4, []string{"B", "A", "D", "C"}, MethodRankingLine, -1},
+		{"no options", "ANSWER: B", nil, nil, MethodNone, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := ParseAnswer(tt.text, tt.options)
+			if !slices.Equal(a.Ranking, tt.want) {
+				t.Fatalf("ranking %v, want %v (method %s, err %q)", a.Ranking, tt.want, a.Method, a.Err)
+			}
+			if a.Method != tt.method {
+				t.Errorf("method %s, want %s", a.Method, tt.method)
+			}
+			if (len(a.Ranking) == 0) != (a.Err != "") {
+				t.Errorf("ranking %v with err %q", a.Ranking, a.Err)
+			}
+			if tt.conf != noConf && !close(a.Confidence, tt.conf) {
+				t.Errorf("confidence %v, want %v", a.Confidence, tt.conf)
+			}
+		})
+	}
+}
+
+func close(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+
+func TestParseAnswerFields(t *testing.T) {
+	a := ParseAnswer(`{"reasoning": "Tick bite.", "ranking": ["B"], "confidence": 0.7, "facts": ["Rash on palms", "Fever"]}`, abx4)
+	if a.Reasoning != "Tick bite." || !slices.Equal(a.Facts, []string{"Rash on palms", "Fever"}) || a.First() != "B" {
+		t.Fatalf("got %+v", a)
+	}
+	a = ParseAnswer("REASONING: Tick bite\nand a rash.\nRANKING: B, A\nCONFIDENCE: 0.70\nFACTS: tick bite; petechial rash", abx4)
+	if a.Reasoning != "Tick bite\nand a rash." || !slices.Equal(a.Facts, []string{"tick bite", "petechial rash"}) || a.Confidence != 0.7 {
+		t.Fatalf("got %+v", a)
+	}
+	if a := ParseAnswer("nothing", abx4); a.First() != "" || a.Err == "" || a.Method != MethodNone {
+		t.Fatalf("got %+v", a)
+	}
+}
+
+func TestLetterOf(t *testing.T) {
+	os := newOptSet(abx4)
+	tests := map[string]string{
+		"B": "B", "b": "B", "B)": "B", "(B)": "B", "**B**": "B", "Option B": "B", "1. Option B": "B",
+		"B) Tetracycline": "B", "B. Doxycycline": "B", "doxycycline": "B", "Doxycycline (B)": "B",
+		"$B$": "B", `\boxed{B}`: "B", "B - first line": "B", "B because of the rash": "B",
+		"Option": "", "O": "", "A patient": "", "A is unlikely": "", "Amoxicillin": "", "E": "",
+		"B-cell": "", "": "", "1.": "", "Tetracycline (B)": "",
+	}
+	for in, want := range tests {
+		if got := letterOf(in, os); got != want {
+			t.Errorf("letterOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestExtractJSON(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+		embedded, ok     bool
+	}{
+		{"whole", ` {"a": 1} `, `{"a": 1}`, false, true},
+		{"fenced", "x\n```json\n{\"a\": [1, 2]}\n```\ny", `{"a": [1, 2]}`, true, true},
+		{"plain fence", "```\n{\"a\": 1}\n```", `{"a": 1}`, true, true},
+		{"prose", `Sure: {"a": "}{"} done`, `{"a": "}{"}`, true, true},
+		{"braces in strings", `{"a": "x } y { z", "b": {"c": "\"}"}}`, `{"a": "x } y { z", "b": {"c": "\"}"}}`, false, true},
+		{"latex first", `\boxed{B} then {"a": 2}`, `{"a": 2}`, true, true},
+		{"nested second", `{bad} {"a": {"b": 1}}`, `{"a": {"b": 1}}`, true, true},
+		{"truncated", `{"a": [1, 2`, "", false, false},
+		{"array only", `["B", "A"]`, "", false, false},
+		{"none", "no json here", "", false, false},
+		{"empty", "", "", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, emb, ok := ExtractJSON(tt.text)
+			if string(b) != tt.want || emb != tt.embedded || ok != tt.ok {
+				t.Fatalf("got %q %v %v, want %q %v %v", b, emb, ok, tt.want, tt.embedded, tt.ok)
+			}
+		})
+	}
+}
+
+func TestRepairJSON(t *testing.T) {
+	tests := []struct {
+		in       string
+		keepOpen bool
+		want     string
+	}{
+		{`{"ranking": ["B", "A"`, false, `{"ranking": ["B", "A"]}`},
+		{`{"ranking": ["B", "A",`, false, `{"ranking": ["B", "A"]}`},
+		{`{"ranking": ["B", "A`, true, `{"ranking": ["B", "A"]}`},
+		{`{"ranking": ["B", "A`, false, `{"ranking": ["B"]}`},
+		{`{"reasoning": "cut here`, true, `{"reasoning": "cut here"}`},
+		{`{"reasoning": "cut here`, false, `{}`},
+		{`{"reasoning": "escape \`, true, `{"reasoning": "escape "}`},
+		{`{"reasoning": "x", "rank`, true, `{"reasoning": "x"}`},
+		{`{"reasoning": "x", "ranking":`, true, `{"reasoning": "x"}`},
+		{`{"confidence": 0.7`, false, `{"confidence": 0.7}`},
+		{`{"a": {"b": [1, {"c": tr`, false, `{"a": {"b": [1, {}]}}`},
+		{"```json\n{\"a\": \"b\"\n```", false, `{"a": "b"}`},
+	}
+	for _, tt := range tests {
+		got, ok := repairJSON(tt.in, tt.keepOpen)
+		if !ok || string(got) != tt.want {
+			t.Errorf("repairJSON(%q, %v) = %q %v, want %q", tt.in, tt.keepOpen, got, ok, tt.want)
+		}
+	}
+	for _, in := range []string{`{"a": 1}`, `{"a": 1 "b": 2}`, "no object", `{"a": ]`} {
+		if got, ok := repairJSON(in, true); ok {
+			t.Errorf("repairJSON(%q) = %q, want failure", in, got)
+		}
+	}
+}
+
+func TestParseAssessment(t *testing.T) {
+	tests := []struct {
+		name, text string
+		agents     int
+		analysis   string
+		method     ParseMethod
+		err        bool
+	}{
+		{"json", `{"agents": 3, "analysis": "A diagnosis question."}`, 3, "A diagnosis question.", MethodJSON, false},
+		{"json string count", "```json\n{\"agents\": \"4\", \"analysis\": \"x\"}\n```", 4, "x", MethodJSONEmbedded, false},
+		{"labelled", "AGENTS: 2\nANALYSIS: Management question;\nstability decides.", 2, "Management question;\nstability decides.", MethodLabelled, false},
+		{"labelled markdown words", "**Agents:** three\n**Analysis:** x", 3, "x", MethodLabelled, false},
+		{"out of range kept", `{"agents": 7, "analysis": "x"}`, 7, "x", MethodJSON, true},
+		{"fraction", `{"agents": 2.5}`, 0, "", MethodNone, true},
+		{"missing", "ANALYSIS: only analysis", 0, "only analysis", MethodNone, true},
+		{"empty", "", 0, "", MethodNone, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := ParseAssessment(tt.text)
+			if a.Agents != tt.agents || a.Analysis != tt.analysis || a.Method != tt.method || (a.Err != "") != tt.err {
+				t.Fatalf("got %+v", a)
+			}
+		})
+	}
+}
+
+func TestParseRoster(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []RoleSpec
+		method     ParseMethod
+	}{
+		{"json", `{"roles": [{"name": "Cardiologist", "focus": "rhythm"}, {"name": "Nephrologist", "focus": "kidney"}]}`,
+			[]RoleSpec{{"Cardiologist", "rhythm"}, {"Nephrologist", "kidney"}}, MethodJSON},
+		{"json other keys", `Team: {"Roles": [{"role": "Infectious disease", "description": "ticks"}, "Dermatologist - rash"]}`,
+			[]RoleSpec{{"Infectious disease", "ticks"}, {"Dermatologist", "rash"}}, MethodJSONEmbedded},
+		{"labelled", "ROLE 1: Cardiologist - rhythm and ischaemia\nROLE 2: **Pharmacist**: dosing\nROLE 3: Radiologist (imaging)",
+			[]RoleSpec{{"Cardiologist", "rhythm and ischaemia"}, {"Pharmacist", "dosing"}, {"Radiologist", "imaging"}}, MethodLabelled},
+		{"truncated json", `{"roles": [{"name": "Cardiologist", "focus": "rhythm"}, {"name": "Neph`,
+			[]RoleSpec{{"Cardiologist", "rhythm"}}, MethodJSONPartial},
+		{"none", "I would recruit a cardiologist.", nil, MethodNone},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := ParseRoster(tt.text)
+			if !slices.Equal(r.Roles, tt.want) || r.Method != tt.method || (r.Err != "") != (len(tt.want) == 0) {
+				t.Fatalf("got %+v", r)
+			}
+		})
+	}
+}
+
+func TestParseSynthesis(t *testing.T) {
+	tests := []struct {
+		name, text string
+		facts      []string
+		report     string
+		quality    []float64
+		method     ParseMethod
+	}{
+		{"json", `{"facts": ["Fever", "Rash"], "report": "Leans to B.", "quality": [0.8, 1.4, -0.2, "n/a"]}`,
+			[]string{"Fever", "Rash"}, "Leans to B.", []float64{0.8, 1, 0, -1}, MethodJSON},
+		{"labelled", "FACTS: Fever; Rash\nREPORT: Leans to B.\nQUALITY: 0.8, 0.6, 0.7",
+			[]string{"Fever", "Rash"}, "Leans to B.", []float64{0.8, 0.6, 0.7}, MethodLabelled},
+		{"labelled lists", "FACTS:\n- Fever\n- Rash\nREPORT: x\nQUALITY:\n- agent 1: 0.9\n- agent 2: 80%",
+			[]string{"Fever", "Rash"}, "x", []float64{0.9, 0.8}, MethodLabelled},
+		{"none", "The team did well.", nil, "", nil, MethodNone},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := ParseSynthesis(tt.text)
+			if !slices.Equal(s.Facts, tt.facts) || s.Report != tt.report || !slices.Equal(s.Quality, tt.quality) || s.Method != tt.method || (s.Err != "") != (tt.method == MethodNone) {
+				t.Fatalf("got %+v", s)
+			}
+		})
+	}
+}
+
+func TestParseMediation(t *testing.T) {
+	tests := []struct {
+		name, text, summary, leaning string
+		method                       ParseMethod
+	}{
+		{"json", `{"summary": "Split between B and C.", "leaning": "B"}`, "Split between B and C.", "B", MethodJSON},
+		{"json text leaning", `{"summary": "s", "leaning": "Ceftriaxone"}`, "s", "C", MethodJSON},
+		{"json leaning not an option", `{"summary": "s", "leaning": "E"}`, "s", "", MethodJSON},
+		{"labelled", "SUMMARY: Most favour D.\nLEANING: D", "Most favour D.", "D", MethodLabelled},
+		{"labelled none", "SUMMARY: Split.\nLEANING: none", "Split.", "", MethodLabelled},
+		{"failure", "Keep discussing.", "", "", MethodNone},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := ParseMediation(tt.text, abx4)
+			if m.Summary != tt.summary || m.Leaning != tt.leaning || m.Method != tt.method || (m.Err != "") != (tt.method == MethodNone) {
+				t.Fatalf("got %+v", m)
+			}
+		})
+	}
+}
+
+func TestParseConcern(t *testing.T) {
+	tests := []struct {
+		name, text string
+		agent      int
+		concern    string
+		method     ParseMethod
+	}{
+		{"json", `{"agent": 2, "concern": "Why not C?"}`, 1, "Why not C?", MethodJSON},
+		{"json string", `{"agent": "Agent 3 (Cardiologist)", "concern": "x"}`, 2, "x", MethodJSON},
+		{"labelled", "AGENT: 1\nCONCERN: The rash timing does not fit.", 0, "The rash timing does not fit.", MethodLabelled},
+		{"labelled target", "TARGET: agent 3\nCONCERN: x", 2, "x", MethodLabelled},
+		{"out of range", `{"agent": 4, "concern": "x"}`, -1, "x", MethodJSON},
+		{"zero", "AGENT: 0\nCONCERN: x", -1, "x", MethodLabelled},
+		{"failure", "All agents reasoned well.", -1, "", MethodNone},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := ParseConcern(tt.text, 3)
+			if c.Agent != tt.agent || c.Text != tt.concern || c.Method != tt.method || (c.Err != "") != (tt.agent < 0) {
+				t.Fatalf("got %+v", c)
+			}
+		})
+	}
+}
+
+func TestParseConcernReply(t *testing.T) {
+	tests := []struct {
+		name, text, response string
+		accepts              bool
+		ranking              []string
+		method               ParseMethod
+	}{
+		{"json", `{"response": "Fair point.", "accepts": true, "ranking": ["C", "B"], "confidence": 0.6}`, "Fair point.", true, []string{"C", "B"}, MethodJSON},
+		{"json string bool", `{"response": "No.", "accepts": "no", "ranking": ["B"]}`, "No.", false, []string{"B"}, MethodJSON},
+		{"labelled", "RESPONSE: I keep B.\nACCEPTS: no\nRANKING: B, C\nCONFIDENCE: 0.7", "I keep B.", false, []string{"B", "C"}, MethodLabelled},
+		{"labelled accepts without ranking", "RESPONSE: Agreed.\nACCEPTS: yes", "Agreed.", true, nil, MethodLabelled},
+		{"yes/no item accepts line is not the answer", "RESPONSE: Fair.\nACCEPTS: yes", "Fair.", true, nil, MethodLabelled},
+		{"answer only", `{"ranking": ["D"], "confidence": 0.5}`, "", false, []string{"D"}, MethodJSON},
+		{"failure", "", "", false, nil, MethodNone},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			options := abx4
+			if strings.HasPrefix(tt.name, "yes/no") {
+				options = ynm
+			}
+			r := ParseConcernReply(tt.text, options)
+			if r.Response != tt.response || r.Accepts != tt.accepts || !slices.Equal(r.Answer.Ranking, tt.ranking) || r.Method != tt.method || (r.Err != "") != (tt.method == MethodNone || tt.response == "" && !tt.accepts) {
+				t.Fatalf("got %+v", r)
+			}
+		})
+	}
+}
+
+func TestParseRating(t *testing.T) {
+	tests := []struct {
+		name, text string
+		quality    float64
+		debated    string
+		method     ParseMethod
+	}{
+		{"json", `{"quality": 0.7, "debated_point": "Timing of the rash."}`, 0.7, "Timing of the rash.", MethodJSON},
+		{"json camel percent string", `{"Quality": "85%", "debatedPoint": "x"}`, 0.85, "x", MethodJSON},
+		{"json clamped", `{"quality": 7, "debated_point": "x"}`, 1, "x", MethodJSON},
+		{"labelled", "QUALITY: 0.4\nDEBATED: Whether the rash is petechial.", 0.4, "Whether the rash is petechial.", MethodLabelled},
+		{"labelled fraction", "Quality: 7/10\nDebated point: x", 0.7, "x", MethodLabelled},
+		{"failure", "QUALITY: good\nDEBATED: x", -1, "x", MethodNone},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := ParseRating(tt.text)
+			if !close(r.Quality, tt.quality) || r.DebatedPoint != tt.debated || r.Method != tt.method || (r.Err != "") != (tt.quality < 0) {
+				t.Fatalf("got %+v", r)
+			}
+		})
+	}
+}
+
+func TestParseTieBreak(t *testing.T) {
+	tied := []string{"A", "C"}
+	tests := []struct {
+		name, text, answer string
+		method             ParseMethod
+	}{
+		{"json", `{"answer": "C", "reasoning": "Timing."}`, "C", MethodJSON},
+		{"json not tied", `{"answer": "B", "reasoning": "x"}`, "", MethodJSON},
+		{"labelled", "ANSWER: A\nREASONING: Better supported.", "A", MethodLabelled},
+		{"labelled not tied", "ANSWER: D\nREASONING: x", "", MethodLabelled},
+		{"prose", "Between A and C, I would choose C.", "C", MethodAnswerLine},
+		{"lone", "a", "A", MethodAnswerLine},
+		{"failure", "Both are reasonable.", "", MethodNone},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := ParseTieBreak(tt.text, tied)
+			if r.Answer != tt.answer || r.Method != tt.method || (r.Err != "") != (tt.answer == "") {
+				t.Fatalf("got %+v", r)
+			}
+		})
+	}
+	if r := ParseTieBreak("ANSWER: A", nil); r.Err == "" || r.Answer != "" {
+		t.Fatalf("no tied: got %+v", r)
+	}
+}
+
+func BenchmarkParseAnswerJSON(b *testing.B) {
+	text := `{"reasoning": "The key findings point to B; A is the closest alternative. Fever, headache and a centripetal petechial rash after a hike in the southeastern United States suggest Rocky Mountain spotted fever.", "ranking": ["B","A","D","C"], "confidence": 0.72, "facts": ["Finding 3 of the case supports the leading diagnosis.", "Risk factor 2 raises the pre-test probability."]}`
+	b.ReportAllocs()
+	for b.Loop() {
+		a := ParseAnswer(text, abx4)
+		if len(a.Ranking) != 4 {
+			b.Fatal(a)
+		}
+	}
+}
+
+func BenchmarkParseAnswerText(b *testing.B) {
+	text := strings.Repeat("A 45-year-old man presents with fever and a rash after a hike. ", 20) + "\nRANKING: B, A, D, C\nCONFIDENCE: 0.70"
+	b.ReportAllocs()
+	for b.Loop() {
+		if a := ParseAnswer(text, abx4); len(a.Ranking) != 4 {
+			b.Fatal(fmt.Sprint(a))
+		}
+	}
+}
+
+// TestTruncationNeverMisreads cuts answers of the simulator's shapes at every
+// byte: the parse must abstain or read the true first choice, never another
+// letter taken from the reasoning.
+func TestTruncationNeverMisreads(t *testing.T) {
+	sentences := [][3]string{
+		{"The key findings point to ", "; ", " is the closest alternative."},
+		{"Weighing the presentation, ", " fits best and ", " is less likely."},
+		{"", " best explains the case, with ", " a distant second."},
+		{"The mechanism described favours ", " over ", "."},
+		{"On reflection ", " fits better than ", "; I revise my ranking."},
+		{"I keep ", " first; the arguments for ", " do not outweigh the findings."},
+		{"I have considered it, but ", " remains ahead of ", "."},
+		{"I accept the point and now rank ", " above ", "."},
+	}
+	for _, sent := range sentences {
+		reasoning := sent[0] + "C" + sent[1] + "A" + sent[2]
+		full := fmt.Sprintf(`{"reasoning":%q,"ranking":["C","A","D","B"],"confidence":0.70,"facts":["Finding 3 of the case supports the leading diagnosis."]}`, reasoning)
+		plain := "REASONING: " + reasoning + "\nRANKING: C, A, D, B\nCONFIDENCE: 0.70\nFACTS: Finding 3 of the case supports the leading diagnosis."
+		for _, text := range []string{full, plain, "```json\n" + full + "\n```"} {
+			for cut := 0; cut <= len(text); cut++ {
+				a := ParseAnswer(text[:cut], abx4)
+				if len(a.Ranking) > 0 && a.Ranking[0] != "C" {
+					t.Fatalf("cut %q read %v by %s", text[:cut], a.Ranking, a.Method)
+				}
+				if a.Method == MethodJSONPartial && slices.Contains(a.Facts, "Finding 3 of the") {
+					t.Fatalf("cut fact kept: %q", a.Facts)
+				}
+			}
+			if a := ParseAnswer(text, abx4); !slices.Equal(a.Ranking, []string{"C", "A", "D", "B"}) || a.Confidence != 0.7 {
+				t.Fatalf("full %q read %+v", text, a)
+			}
+		}
+	}
+}
+
+func TestExtractJSONTruncatedOuter(t *testing.T) {
+	// The complete inner object is not the answer: the outer one was cut.
+	if b, _, ok := ExtractJSON(`{"roles": [{"name": "Cardiologist", "focus": "x"}, {"name": "Ne`); ok {
+		t.Fatalf("got %q", b)
+	}
+}
