@@ -26,7 +26,7 @@ func (s *session) synthesize(ctx context.Context, initial []AgentAnswer) error {
 	d := &promptData{Leading: true, N: s.n, Analysis: s.smm.Analysis,
 		AskFacts: s.c.SMM, AskReport: s.c.Orientation, AskQuality: s.c.Trust}
 	d.Positions = s.positions(-1, initial)
-	text, err := s.call(ctx, llm.PhasePrediction, llm.KindSynthesize, 0, -1, "system_leader", "synthesize", d)
+	text, err := s.call(ctx, llm.PhasePrediction, llm.KindSynthesize, 0, -1, "synthesize", d)
 	if err != nil {
 		return err
 	}
@@ -63,7 +63,7 @@ func (s *session) mediate(ctx context.Context, turn int) error {
 	d.Report = s.report
 	d.Positions = s.positions(-1, s.latest)
 	d.History = s.history
-	text, err := s.call(ctx, llm.PhaseDiscussion, llm.KindMediate, turn, -1, "system_leader", "mediate", d)
+	text, err := s.call(ctx, llm.PhaseDiscussion, llm.KindMediate, turn, -1, "mediate", d)
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func (s *session) breakTie(ctx context.Context, tied []string) error {
 	}
 	d.Report = s.report
 	d.Positions = s.positions(-1, s.out.Final())
-	text, err := s.call(ctx, llm.PhaseAggregation, llm.KindTieBreak, 0, -1, "system_leader", "tiebreak", d)
+	text, err := s.call(ctx, llm.PhaseAggregation, llm.KindTieBreak, 0, -1, "tiebreak", d)
 	if err != nil {
 		return err
 	}

@@ -25,7 +25,7 @@ func (s *session) monitor(ctx context.Context, turn int) error {
 	d.Report = s.report
 	d.Positions = s.positions(-1, s.latest)
 	d.History = s.history
-	text, err := s.call(ctx, llm.PhaseDiscussion, llm.KindMonitorSelect, turn, -1, "system_leader", "monitor_select", d)
+	text, err := s.call(ctx, llm.PhaseDiscussion, llm.KindMonitorSelect, turn, -1, "monitor_select", d)
 	if err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func (s *session) monitor(ctx context.Context, turn int) error {
 	rd.Positions = s.positions(target, s.latest)
 	rd.History = s.history
 	rd.Target, rd.Concern = target+1, concern
-	text, err = s.call(ctx, llm.PhaseDiscussion, llm.KindMonitorRespond, turn, target, "system_agent", "monitor_respond", rd)
+	text, err = s.call(ctx, llm.PhaseDiscussion, llm.KindMonitorRespond, turn, target, "monitor_respond", rd)
 	if err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func (s *session) monitor(ctx context.Context, turn int) error {
 
 	ratd := &promptData{Leading: true, N: s.n, Target: target + 1, Concern: concern, Response: truncate(rep.Response, maxHistoryChars)}
 	ratd.Positions = s.positions(-1, s.latest)
-	text, err = s.call(ctx, llm.PhaseDiscussion, llm.KindMonitorRate, turn, -1, "system_leader", "monitor_rate", ratd)
+	text, err = s.call(ctx, llm.PhaseDiscussion, llm.KindMonitorRate, turn, -1, "monitor_rate", ratd)
 	if err != nil {
 		return err
 	}

@@ -78,19 +78,6 @@ func render(name string, d *promptData) (string, error) {
 	return sb.String(), nil
 }
 
-// messages renders the system and user messages of one call.
-func messages(system, user string, d *promptData) ([]llm.Message, error) {
-	s, err := render(system, d)
-	if err != nil {
-		return nil, err
-	}
-	u, err := render(user, d)
-	if err != nil {
-		return nil, err
-	}
-	return []llm.Message{{Role: llm.RoleSystem, Content: s}, {Role: llm.RoleUser, Content: u}}, nil
-}
-
 // Output schemas per kind (JSON Schema, strict objects).
 var schemas = map[llm.Kind]*llm.Schema{}
 

@@ -55,7 +55,12 @@ type session struct {
 	leaning  string
 	history  string // the discussion so far, one statement per line
 	question string // the rendered question block
-	out      *Outcome
+
+	// System messages are fixed for the whole question, so they are
+	// rendered once: the leader's at the start, each agent's after recruitment.
+	leaderSystem string
+	agentSystem  []string
+	out          *Outcome
 }
 
 // Run deliberates on one question and returns the team's decision. Model-call
@@ -71,6 +76,9 @@ func (t *Team) Run(ctx context.Context, client llm.Client, item datasets.Item) (
 		return nil, err
 	}
 	s.question = q
+	if s.leaderSystem, err = render("system_leader", &promptData{Leading: t.Config.Leadership}); err != nil {
+		return nil, err
+	}
 	if err := s.recruit(ctx); err != nil {
 		return nil, err
 	}
@@ -109,14 +117,19 @@ func (t *Team) Run(ctx context.Context, client llm.Client, item datasets.Item) (
 }
 
 // call makes one model call and returns its text.
-func (s *session) call(ctx context.Context, phase llm.Phase, kind llm.Kind, turn, agent int, system, user string, d *promptData) (string, error) {
+func (s *session) call(ctx context.Context, phase llm.Phase, kind llm.Kind, turn, agent int, user string, d *promptData) (string, error) {
 	d.Item = s.item
 	d.Question = s.question
 	d.JSON = s.c.Structured
-	msgs, err := messages(system, user, d)
+	u, err := render(user, d)
 	if err != nil {
 		return "", err
 	}
+	system := s.leaderSystem
+	if agent >= 0 {
+		system = s.agentSystem[agent]
+	}
+	msgs := []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: u}}
 	meta := llm.Meta{QuestionID: s.item.ID, Arm: s.t.Arm, Repeat: s.t.Repeat, Phase: phase, Kind: kind, Turn: turn, Agent: agent}
 	temp := s.c.LeaderTemperature
 	if agent >= 0 {
@@ -179,7 +192,7 @@ func (s *session) displayName(i int) string {
 // SMM) and recruitment (roles; ranked specialties with TO∧L).
 func (s *session) recruit(ctx context.Context) error {
 	d := &promptData{Leading: s.c.Leadership}
-	text, err := s.call(ctx, llm.PhaseRecruitment, llm.KindAssess, 0, -1, "system_leader", "assess", d)
+	text, err := s.call(ctx, llm.PhaseRecruitment, llm.KindAssess, 0, -1, "assess", d)
 	if err != nil {
 		return err
 	}
@@ -198,7 +211,7 @@ func (s *session) recruit(ctx context.Context) error {
 	}
 
 	d = &promptData{Leading: s.c.Leadership, N: s.n, RankSpecialties: s.c.hierarchical(), Analysis: s.smm.Analysis}
-	text, err = s.call(ctx, llm.PhaseRecruitment, llm.KindRecruit, 0, -1, "system_leader", "recruit", d)
+	text, err = s.call(ctx, llm.PhaseRecruitment, llm.KindRecruit, 0, -1, "recruit", d)
 	if err != nil {
 		return err
 	}
@@ -213,6 +226,13 @@ func (s *session) recruit(ctx context.Context) error {
 	s.out.N = s.n
 	s.out.Roles = s.roles
 	s.out.Weights = teamWeights(s.c, s.n)
+	s.agentSystem = make([]string, s.n)
+	for i := range s.n {
+		role, _ := s.shownRole(i)
+		if s.agentSystem[i], err = render("system_agent", &promptData{N: s.n, AgentNum: i + 1, Role: role}); err != nil {
+			return err
+		}
+	}
 	s.trust = make([]float64, s.n)
 	for i := range s.trust {
 		s.trust[i] = TrustStart
@@ -247,7 +267,7 @@ func (s *session) predict(ctx context.Context) error {
 		g.Go(func() error {
 			d := s.agentData(i)
 			d.AskFacts = true
-			text, err := s.call(gctx, llm.PhasePrediction, llm.KindPredict, 0, i, "system_agent", "predict", d)
+			text, err := s.call(gctx, llm.PhasePrediction, llm.KindPredict, 0, i, "predict", d)
 			if err != nil {
 				return err
 			}
@@ -368,7 +388,7 @@ func (s *session) discuss(ctx context.Context, turn int) error {
 		d.Turn, d.Final = turn, kind == llm.KindFinal
 		d.Positions = s.positions(i, latest)
 		d.History = history
-		text, err := s.call(ctx, llm.PhaseDiscussion, kind, turn, i, "system_agent", string(llm.KindDiscuss), d)
+		text, err := s.call(ctx, llm.PhaseDiscussion, kind, turn, i, string(llm.KindDiscuss), d)
 		if err != nil {
 			return AgentAnswer{}, err
 		}
