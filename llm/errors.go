@@ -14,12 +14,12 @@ type ErrorClass string
 // classes stop a run (the same request will fail for every question);
 // per-question classes fail only the question at hand.
 const (
-	ClassRateLimited   ErrorClass = "rate_limited"   // 429
-	ClassServer        ErrorClass = "server"         // 5xx
-	ClassTimeout       ErrorClass = "timeout"        // per-call deadline exceeded
-	ClassNetwork       ErrorClass = "network"        // reset, refused, truncated body
-	ClassMalformed     ErrorClass = "malformed"      // undecodable response body
-	ClassAuth          ErrorClass = "auth"           // 401/403
+	ClassRateLimited   ErrorClass = "rate_limited" // 429
+	ClassServer        ErrorClass = "server"       // 5xx
+	ClassTimeout       ErrorClass = "timeout"      // per-call deadline exceeded
+	ClassNetwork       ErrorClass = "network"      // reset, refused, truncated body
+	ClassMalformed     ErrorClass = "malformed"    // undecodable response body
+	ClassAuth          ErrorClass = "auth"         // 401/403
 	ClassNotFound      ErrorClass = "model_not_found"
 	ClassBadRequest    ErrorClass = "bad_request"    // 400
 	ClassContextLength ErrorClass = "context_length" // prompt longer than the model's context

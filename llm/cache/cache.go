@@ -1,0 +1,392 @@
+// Package cache is a persistent response cache for model calls, stored in
+// SQLite (modernc.org/sqlite, pure Go) in WAL mode so that several processes
+// (parallel sweeps) can share one file.
+//
+// A Cache wraps a backend client as the outermost middleware:
+//
+//	cache ▸ meter ▸ limiter ▸ retry ▸ backend
+//
+// A hit is answered from the file with Cached: true and Attempts: 0 and never
+// reaches the meter's inner layers. Only successful responses are stored.
+// Within one process identical requests in flight at the same time are
+// collapsed (golang.org/x/sync/singleflight): one goes to the backend, the
+// others share its answer and are reported as cached.
+//
+// The key is a SHA-256 over the Identity (provider, base URL without
+// userinfo, model, model digest), llm.RequestHash (model, messages,
+// temperature, top_p, max tokens, seed, schema) and Meta.Repeat. Other call
+// metadata (arm, question ID, phase, kind, agent ...) does not enter the key:
+// identical prompts in different arms are the same request.
+//
+// No credentials are stored: Identity has no key field, BaseURL userinfo is
+// removed before hashing, and the base URL itself is not stored.
+package cache
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/medteam-bench/medteam/llm"
+)
+
+// keyVersion changes whenever the key derivation changes, so old entries
+// are simply never hit again.
+const keyVersion = "medteam-cache-v1"
+
+// busyTimeout is how long (ms) a connection waits for another writer.
+const busyTimeout = 30000
+
+// Mode says how a wrapped client uses the cache.
+type Mode string
+
+// Modes.
+const (
+	ModeReadWrite Mode = "rw"   // serve hits, store successful misses
+	ModeRead      Mode = "read" // serve hits, never write
+	ModeOff       Mode = "off"  // bypass the cache entirely
+)
+
+// ParseMode parses "rw", "read" or "off" (case-insensitive; "" is rw).
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(strings.ToLower(strings.TrimSpace(s))); m {
+	case ModeReadWrite, ModeRead, ModeOff:
+		return m, nil
+	case "":
+		return ModeReadWrite, nil
+	}
+	return "", fmt.Errorf("cache mode %q: want rw, read or off", s)
+}
+
+// String returns the mode's name.
+func (m Mode) String() string { return string(m) }
+
+// Identity names the model endpoint answering the requests. It deliberately
+// has no field for credentials.
+type Identity struct {
+	Provider string // e.g. "ollama", "openai"
+	BaseURL  string // endpoint; userinfo is stripped before use
+	Model    string // model name as sent to the backend
+	Digest   string // model weights digest when known (e.g. Ollama's), else ""
+}
+
+// CleanBaseURL normalises a base URL for the key: userinfo
+// (https://user:secret@host) removed, scheme and host lower-cased, trailing
+// slashes trimmed. A string that does not parse as a URL is returned with
+// any "userinfo@" prefix of its authority removed.
+func CleanBaseURL(s string) string {
+	s = strings.TrimSpace(s)
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" && u.User == nil {
+		// Not an absolute URL (or unparsable): drop anything up to an '@'
+		// in what looks like the authority.
+		rest := s
+		scheme := ""
+		if i := strings.Index(s, "://"); i >= 0 {
+			scheme, rest = s[:i+3], s[i+3:]
+		}
+		auth := rest
+		if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+			auth = rest[:i]
+		}
+		if i := strings.LastIndex(auth, "@"); i >= 0 {
+			rest = rest[i+1:]
+		}
+		return strings.TrimRight(scheme+rest, "/")
+	}
+	u.User = nil
+	u.Scheme = strings.ToLower(u.Scheme)
+	u.Host = strings.ToLower(u.Host)
+	return strings.TrimRight(u.String(), "/")
+}
+
+// Key is the cache key of req sent to the endpoint id (hex SHA-256).
+func Key(id Identity, req llm.Request) string {
+	h := sha256.New()
+	writeStr(h, keyVersion)
+	writeStr(h, id.Provider)
+	writeStr(h, CleanBaseURL(id.BaseURL))
+	writeStr(h, id.Model)
+	writeStr(h, id.Digest)
+	writeStr(h, llm.RequestHash(req))
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], uint64(int64(req.Meta.Repeat)))
+	h.Write(b[:])
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func writeStr(h hash.Hash, s string) {
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], uint64(len(s)))
+	h.Write(b[:])
+	h.Write([]byte(s))
+}
+
+// Stats counts cache traffic since Open.
+type Stats struct {
+	Hits   int64 // served from the file
+	Shared int64 // served from an identical call in flight in this process
+	Misses int64 // went to the backend
+	Writes int64 // responses stored
+	Errors int64 // cache read/write failures (the call itself went on)
+}
+
+// Entry is one stored response.
+type Entry struct {
+	Key       string
+	Provider  string
+	Model     string
+	Digest    string
+	CreatedAt time.Time
+	Text      string
+	Usage     llm.Usage
+	Latency   time.Duration // latency of the original backend call
+}
+
+// Cache is an open cache file. It is safe for concurrent use, and several
+// Caches (in one or many processes) may share a file.
+type Cache struct {
+	db     *sql.DB
+	get    *sql.Stmt
+	put    *sql.Stmt
+	flight singleflight.Group
+
+	hits, shared, misses, writes, errs atomic.Int64
+}
+
+const schema = `
+CREATE TABLE IF NOT EXISTS responses (
+	key               TEXT PRIMARY KEY,
+	provider          TEXT NOT NULL,
+	model             TEXT NOT NULL,
+	digest            TEXT NOT NULL,
+	created_at        TEXT NOT NULL,
+	text              TEXT NOT NULL,
+	prompt_tokens     INTEGER NOT NULL,
+	completion_tokens INTEGER NOT NULL,
+	latency_ms        REAL NOT NULL
+) WITHOUT ROWID`
+
+// DefaultPath is os.UserCacheDir()/medteam/responses.db.
+func DefaultPath() (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("response cache: %w", err)
+	}
+	return filepath.Join(dir, "medteam", "responses.db"), nil
+}
+
+// Open opens (creating if needed, with its directory) the cache file at path.
+func Open(path string) (*Cache, error) {
+	if path == "" {
+		return nil, errors.New("response cache: empty path")
+	}
+	if strings.ContainsAny(path, "?#") {
+		return nil, fmt.Errorf("response cache %s: path must not contain '?' or '#'", path)
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("response cache: %w", err)
+		}
+	}
+	dsn := fmt.Sprintf("%s?_busy_timeout=%d&_journal_mode=WAL&_synchronous=NORMAL", path, busyTimeout)
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("response cache %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(8)
+	c := &Cache{db: db}
+	if err := c.init(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("response cache %s: %w", path, err)
+	}
+	return c, nil
+}
+
+func (c *Cache) init() error {
+	ctx := context.Background()
+	if _, err := c.db.ExecContext(ctx, schema); err != nil {
+		return err
+	}
+	var mode string
+	if err := c.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+		return err
+	}
+	if !strings.EqualFold(mode, "wal") {
+		return fmt.Errorf("journal mode is %q, want wal", mode)
+	}
+	var err error
+	if c.get, err = c.db.PrepareContext(ctx, `SELECT provider, model, digest, created_at, text,
+		prompt_tokens, completion_tokens, latency_ms FROM responses WHERE key = ?`); err != nil {
+		return err
+	}
+	if c.put, err = c.db.PrepareContext(ctx, `INSERT INTO responses (key, provider, model, digest,
+		created_at, text, prompt_tokens, completion_tokens, latency_ms)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Close closes the file. Clients from Wrap must not be used afterwards.
+func (c *Cache) Close() error {
+	var errs []error
+	for _, s := range []*sql.Stmt{c.get, c.put} {
+		if s != nil {
+			errs = append(errs, s.Close())
+		}
+	}
+	errs = append(errs, c.db.Close())
+	return errors.Join(errs...)
+}
+
+// Stats returns the counters.
+func (c *Cache) Stats() Stats {
+	return Stats{
+		Hits: c.hits.Load(), Shared: c.shared.Load(), Misses: c.misses.Load(),
+		Writes: c.writes.Load(), Errors: c.errs.Load(),
+	}
+}
+
+// Lookup returns the entry stored under key.
+func (c *Cache) Lookup(ctx context.Context, key string) (Entry, bool, error) {
+	e := Entry{Key: key}
+	var created string
+	var lat float64
+	err := c.get.QueryRowContext(ctx, key).Scan(&e.Provider, &e.Model, &e.Digest, &created, &e.Text,
+		&e.Usage.PromptTokens, &e.Usage.CompletionTokens, &lat)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Entry{}, false, nil
+	}
+	if err != nil {
+		return Entry{}, false, err
+	}
+	e.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
+	e.Latency = time.Duration(lat * float64(time.Millisecond))
+	return e, true, nil
+}
+
+// store writes a successful response; an existing entry is kept.
+func (c *Cache) store(key string, id Identity, req llm.Request, resp llm.Response) error {
+	model := id.Model
+	if model == "" {
+		model = req.Model
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*busyTimeout*time.Millisecond)
+	defer cancel()
+	res, err := c.put.ExecContext(ctx, key, id.Provider, model, id.Digest,
+		time.Now().UTC().Format(time.RFC3339Nano), resp.Text,
+		resp.Usage.PromptTokens, resp.Usage.CompletionTokens,
+		float64(resp.Latency)/float64(time.Millisecond))
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n > 0 {
+		c.writes.Add(1)
+	}
+	return nil
+}
+
+// Wrap returns next behind the cache for the endpoint id. ModeOff returns
+// next itself.
+func (c *Cache) Wrap(next llm.Client, id Identity, mode Mode) llm.Client {
+	if mode == ModeOff {
+		return next
+	}
+	id.BaseURL = CleanBaseURL(id.BaseURL)
+	return &client{c: c, next: next, id: id, write: mode != ModeRead}
+}
+
+// flight is the result of one singleflight call.
+type flight struct {
+	resp   llm.Response
+	stored bool // found in the file, not asked of the backend
+}
+
+type client struct {
+	c     *Cache
+	next  llm.Client
+	id    Identity
+	write bool
+}
+
+func hit(e Entry) llm.Response {
+	return llm.Response{Text: e.Text, Usage: e.Usage, Cached: true}
+}
+
+func (cl *client) Chat(ctx context.Context, req llm.Request) (llm.Response, error) {
+	c := cl.c
+	key := Key(cl.id, req)
+	for {
+		if err := ctx.Err(); err != nil {
+			return llm.Response{}, &llm.Error{Class: llm.ClassCanceled, Provider: cl.id.Provider, Model: req.Model, Err: context.Cause(ctx)}
+		}
+		if e, ok, err := c.Lookup(ctx, key); err != nil {
+			if ctx.Err() != nil {
+				continue // reported as canceled above
+			}
+			c.errs.Add(1)
+		} else if ok {
+			c.hits.Add(1)
+			return hit(e), nil
+		}
+
+		leader := false
+		// rw and read clients do not share flights: a read-only leader
+		// would leave a rw follower's answer unstored.
+		ch := c.flight.DoChan(key+"/"+strconv.FormatBool(cl.write), func() (any, error) {
+			leader = true
+			// A flight for this key may have ended (and stored its answer)
+			// between our lookup and this flight: look again.
+			if e, ok, err := c.Lookup(ctx, key); err == nil && ok {
+				return flight{resp: hit(e), stored: true}, nil
+			}
+			c.misses.Add(1)
+			resp, err := cl.next.Chat(ctx, req)
+			if err == nil && cl.write {
+				if werr := c.store(key, cl.id, req, resp); werr != nil {
+					c.errs.Add(1)
+				}
+			}
+			return flight{resp: resp}, err
+		})
+		var r singleflight.Result
+		select {
+		case r = <-ch:
+		case <-ctx.Done():
+			continue
+		}
+		f, _ := r.Val.(flight)
+		if leader {
+			if f.stored {
+				c.hits.Add(1)
+			}
+			return f.resp, r.Err
+		}
+		if r.Err != nil {
+			if llm.ClassOf(r.Err) == llm.ClassCanceled && ctx.Err() == nil {
+				continue // the leader's caller gave up; ours has not: try again
+			}
+			return llm.Response{}, r.Err
+		}
+		resp := f.resp
+		c.shared.Add(1)
+		return llm.Response{Text: resp.Text, Usage: resp.Usage, Cached: true}, nil
+	}
+}

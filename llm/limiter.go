@@ -1,0 +1,339 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"sync"
+	"time"
+)
+
+// LimitPolicy configures a Limiter. Zero fields take their defaults.
+type LimitPolicy struct {
+	// Initial is the starting in-flight cap (default 8).
+	Initial int
+	// Min and Max bound the cap (defaults 1 and max(Initial, 32)).
+	Min, Max int
+	// Decrease is the factor applied to the cap on a 429 (default 0.8, a 20%
+	// cut as in Inspect AI); the cap drops by at least one, never below Min.
+	Decrease float64
+	// RecoverAfter is the number of successes (since the last change) after
+	// which the cap grows by one, up to Max. 0 = 10 × the current cap.
+	RecoverAfter int
+	// MaxPause caps the pause a 429's Retry-After imposes on new calls
+	// (default 2 min, like RetryPolicy.MaxRetryAfter).
+	MaxPause time.Duration
+}
+
+// Unlimited is the cap DefaultLimitPolicy gives the simulator.
+const Unlimited = 1 << 20
+
+// DefaultLimitPolicy returns the policy for one endpoint of provider:
+//   - "ollama": Initial 4, Min 1, Max 8 (Ollama serves OLLAMA_NUM_PARALLEL=4
+//     requests at once by default and queues the rest);
+//   - "sim": effectively unlimited (Unlimited);
+//   - anything else (hosted OpenAI-compatible APIs): Initial 8, Min 1, Max 32.
+func DefaultLimitPolicy(provider string) LimitPolicy {
+	p := LimitPolicy{Initial: 8, Min: 1, Max: 32, Decrease: 0.8}
+	switch strings.ToLower(provider) {
+	case "ollama":
+		p.Initial, p.Max = 4, 8
+	case "sim":
+		p.Initial, p.Max = Unlimited, Unlimited
+	}
+	return p
+}
+
+func (p LimitPolicy) withDefaults() LimitPolicy {
+	if p.Initial <= 0 {
+		p.Initial = 8
+	}
+	if p.Min <= 0 {
+		p.Min = 1
+	}
+	if p.Max <= 0 {
+		p.Max = max(p.Initial, 32)
+	}
+	if p.Max < p.Min {
+		p.Max = p.Min
+	}
+	p.Initial = min(max(p.Initial, p.Min), p.Max)
+	if p.Decrease <= 0 || p.Decrease >= 1 {
+		p.Decrease = 0.8
+	}
+	if p.RecoverAfter < 0 {
+		p.RecoverAfter = 0
+	}
+	if p.MaxPause <= 0 {
+		p.MaxPause = DefaultMaxRetryAfter
+	}
+	return p
+}
+
+// LimiterStats describes a Limiter's state and history.
+type LimiterStats struct {
+	Limit    int // current cap
+	InFlight int // calls holding a slot now
+	Waiting  int // calls waiting for a slot now
+	Peak     int // most calls ever in flight at once
+	Cuts     int // times the cap was cut (429)
+	Raises   int // times the cap grew by one
+	Pauses   int // 429s carrying a Retry-After that paused new calls
+}
+
+// Limiter is middleware holding an adaptive cap on the calls in flight to one
+// backend endpoint (use one Limiter per endpoint, shared by every question).
+// It is additive-increase / multiplicative-decrease: a 429 (class
+// rate_limited) cuts the cap by Decrease (not below Min) and, when the error
+// carries Retry (Retry-After), pauses new calls until then; RecoverAfter
+// successes grow it by one, up to Max. Several 429s from calls issued under
+// the same cap count as one cut, so a burst of 429s does not collapse the cap
+// to Min. Waiting for a slot is FIFO and honours ctx.
+//
+// Wiring: cache ▸ meter ▸ limiter ▸ retry ▸ backend. With a retry directly
+// inside, the limiter does not hold the slot for the whole logical call: retry
+// releases it while sleeping in backoff and acquires it again (behind the
+// queue and any Retry-After pause) before the next attempt, and reports each
+// attempt's outcome, so each 429 is seen here. The per-attempt timeout starts
+// only once the slot is held. The limiter also works with nothing retrying
+// inside it (or as retry ▸ limiter ▸ backend), observing the result of each
+// call it forwards; in that order, though, the time spent waiting for a slot
+// counts against the retry's per-attempt timeout.
+type Limiter struct {
+	next Client
+	p    LimitPolicy
+	now  func() time.Time
+
+	mu          sync.Mutex
+	limit       int
+	inFlight    int
+	queue       []*waiter
+	epoch       uint64 // incremented at each cut
+	successes   int    // since the last change of the cap
+	pausedUntil time.Time
+	timer       *time.Timer
+	stats       LimiterStats
+}
+
+type waiter struct {
+	ready   chan struct{}
+	granted bool // guarded by Limiter.mu
+	epoch   uint64
+}
+
+// NewLimiter wraps next with an adaptive in-flight cap.
+func NewLimiter(next Client, p LimitPolicy) *Limiter {
+	p = p.withDefaults()
+	return &Limiter{next: next, p: p, now: time.Now, limit: p.Initial}
+}
+
+// Limit is the current cap.
+func (l *Limiter) Limit() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.limit
+}
+
+// InFlight is the number of calls holding a slot.
+func (l *Limiter) InFlight() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.inFlight
+}
+
+// Stats returns the current state and counters.
+func (l *Limiter) Stats() LimiterStats {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := l.stats
+	s.Limit, s.InFlight, s.Waiting = l.limit, l.inFlight, len(l.queue)
+	return s
+}
+
+// Chat waits for a slot, forwards the call and releases the slot. A ctx done
+// while waiting gives a class canceled error without calling next.
+func (l *Limiter) Chat(ctx context.Context, req Request) (Response, error) {
+	s := &slot{l: l}
+	if err := s.acquire(ctx); err != nil {
+		return Response{}, canceledErr(ctx, req, nil, 0)
+	}
+	defer s.release()
+	resp, err := l.next.Chat(withSlot(ctx, s), req)
+	if !s.reported {
+		s.observe(err)
+	}
+	return resp, err
+}
+
+// acquire takes a slot, returning the cut epoch it was granted under.
+func (l *Limiter) acquire(ctx context.Context) (uint64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	l.mu.Lock()
+	if len(l.queue) == 0 && l.inFlight < l.limit && !l.pausedLocked() {
+		l.takeLocked()
+		e := l.epoch
+		l.mu.Unlock()
+		return e, nil
+	}
+	w := &waiter{ready: make(chan struct{})}
+	l.queue = append(l.queue, w)
+	l.mu.Unlock()
+
+	select {
+	case <-w.ready:
+		return w.epoch, nil
+	case <-ctx.Done():
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if w.granted { // granted just as ctx ended: give the slot back
+			l.inFlight--
+			l.grantLocked()
+			return 0, ctx.Err()
+		}
+		for i, q := range l.queue {
+			if q == w {
+				l.queue = append(l.queue[:i], l.queue[i+1:]...)
+				break
+			}
+		}
+		l.grantLocked() // a waiter behind us may fit now
+		return 0, ctx.Err()
+	}
+}
+
+func (l *Limiter) release() {
+	l.mu.Lock()
+	l.inFlight--
+	l.grantLocked()
+	l.mu.Unlock()
+}
+
+func (l *Limiter) pausedLocked() bool {
+	return !l.pausedUntil.IsZero() && l.now().Before(l.pausedUntil)
+}
+
+func (l *Limiter) takeLocked() {
+	l.inFlight++
+	l.stats.Peak = max(l.stats.Peak, l.inFlight)
+}
+
+// grantLocked hands free slots to waiters in FIFO order.
+func (l *Limiter) grantLocked() {
+	if l.pausedLocked() {
+		return
+	}
+	for len(l.queue) > 0 && l.inFlight < l.limit {
+		w := l.queue[0]
+		l.queue[0] = nil
+		l.queue = l.queue[1:]
+		l.takeLocked()
+		w.granted, w.epoch = true, l.epoch
+		close(w.ready)
+	}
+}
+
+// observe records the outcome of one attempt made under a slot granted at
+// epoch.
+func (l *Limiter) observe(err error, epoch uint64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch ClassOf(err) {
+	case "": // success
+		l.successes++
+		after := l.p.RecoverAfter
+		if after == 0 {
+			after = 10 * l.limit
+		}
+		if l.successes >= after {
+			l.successes = 0
+			if l.limit < l.p.Max {
+				l.limit++
+				l.stats.Raises++
+				l.grantLocked()
+			}
+		}
+	case ClassRateLimited:
+		if epoch == l.epoch { // later 429s of the same burst don't cut again
+			l.epoch++
+			l.successes = 0
+			if n := max(l.p.Min, int(math.Floor(float64(l.limit)*l.p.Decrease))); n < l.limit {
+				l.limit = n
+				l.stats.Cuts++
+			}
+		}
+		var e *Error
+		if errors.As(err, &e) && e.Retry > 0 {
+			until := l.now().Add(min(e.Retry, l.p.MaxPause))
+			if until.After(l.pausedUntil) {
+				l.pausedUntil = until
+				l.stats.Pauses++
+				d := until.Sub(l.now())
+				if l.timer == nil {
+					l.timer = time.AfterFunc(d, l.wake)
+				} else {
+					l.timer.Reset(d)
+				}
+			}
+		}
+	}
+}
+
+// wake runs when a pause ends.
+func (l *Limiter) wake() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.pausedLocked() { // extended meanwhile (or fired early): wait the rest
+		l.timer.Reset(l.pausedUntil.Sub(l.now()))
+		return
+	}
+	l.grantLocked()
+}
+
+// slot is one call's hold on a Limiter. The limiter puts it in the ctx it
+// passes on, so a retry inside can release it while sleeping, take it again
+// and report each attempt. It is used by one goroutine at a time.
+type slot struct {
+	l        *Limiter
+	held     bool
+	epoch    uint64
+	reported bool // an inner retry reported attempts itself
+}
+
+func (s *slot) acquire(ctx context.Context) error {
+	if s.held {
+		return nil
+	}
+	e, err := s.l.acquire(ctx)
+	if err != nil {
+		return err
+	}
+	s.held, s.epoch = true, e
+	return nil
+}
+
+func (s *slot) release() {
+	if s.held {
+		s.held = false
+		s.l.release()
+	}
+}
+
+func (s *slot) observe(err error) {
+	s.reported = true
+	s.l.observe(err, s.epoch)
+}
+
+type slotKey struct{}
+
+func withSlot(ctx context.Context, s *slot) context.Context {
+	return context.WithValue(ctx, slotKey{}, s)
+}
+
+// slotFrom returns the limiter slot of the call, nil outside a Limiter.
+func slotFrom(ctx context.Context) *slot {
+	s, _ := ctx.Value(slotKey{}).(*slot)
+	return s
+}

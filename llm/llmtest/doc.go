@@ -1,0 +1,51 @@
+// Package llmtest is the test kit of the model backends: a conformance suite
+// every llm.Client implementation passes (Run), and fake OpenAI-compatible
+// and Ollama-compatible HTTP servers (NewOpenAIServer, NewOllamaServer) that
+// answer deterministically and inject faults on demand.
+//
+// # Fake servers
+//
+// A Server listens on loopback (net/http/httptest) and is closed by the
+// test's Cleanup. The OpenAI flavour serves
+//
+//	POST /v1/chat/completions   GET /v1/models
+//
+// and the Ollama flavour serves
+//
+//	POST /api/chat   GET /api/tags   POST /api/show   GET /api/version
+//
+// The answer to a chat request is a pure function of the model, the messages
+// and the seed (see DefaultRespond, or supply ServerOptions.Respond): the
+// same request always gets the same text. A request asking for structured
+// output (OpenAI response_format json_object/json_schema, Ollama format
+// "json" or a schema) gets a JSON object. Token usage is reported with Tokens
+// (about four bytes per token, plus four per message) and can be left out
+// (ServerOptions.OmitUsage).
+//
+// Knobs set at construction (ServerOptions): the served models (other names
+// get 404), a bearer key (401 without it), a context length (400 with the
+// flavour's own wording for a longer prompt; an Ollama request that does not
+// say truncate:false is silently truncated instead, as Ollama does), and the
+// rejection of json_schema (400 naming response_format, as servers without
+// schema support do).
+//
+// Faults are set at any time and apply to every endpoint:
+//
+//	s.FailNext(3, llmtest.RateLimited("2"))   // the next 3 requests get 429
+//	s.FailFraction(0.2, llmtest.Status(503))  // about 20% of requests get 503
+//	s.ClearFaults()
+//
+// FailNext faults are served first, in order. The FailFraction draw is
+// deterministic: the n-th occurrence of a given request (path and body)
+// fails iff hash(FaultSeed, path, body, n) < fraction, so a run is
+// reproducible whatever the interleaving of distinct requests, and a retried
+// identical request draws afresh (it eventually gets through) unless the
+// rule is sticky (FailFractionSticky). Fault kinds: Status (any code, with an
+// optional Retry-After), Malformed (a 200 whose body is not the expected
+// JSON), Truncated (a 200 whose body stops before its Content-Length), Hang
+// (no answer until the client gives up), Slow (a normal answer after a
+// delay) and Reset (the connection is reset without a response).
+//
+// Counters (Requests, ChatRequests, Injected) are atomic; Last and LastChat
+// return the last request received, for assertions on the wire format.
+package llmtest

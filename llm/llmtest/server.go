@@ -1,0 +1,930 @@
+package llmtest
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/medteam-bench/medteam/llm"
+)
+
+// DefaultModel is the model a fake server serves when ServerOptions.Models is empty.
+const DefaultModel = "llmtest-model"
+
+// DefaultVersion is the version the fake Ollama server reports by default.
+const DefaultVersion = "0.0.0-llmtest"
+
+// Flavor is the API a fake server speaks.
+type Flavor int
+
+// Flavours of fake server.
+const (
+	FlavorOpenAI Flavor = iota + 1 // OpenAI-compatible chat completions (vLLM, llama.cpp, …)
+	FlavorOllama                   // Ollama's native /api
+)
+
+func (f Flavor) String() string {
+	switch f {
+	case FlavorOpenAI:
+		return "openai"
+	case FlavorOllama:
+		return "ollama"
+	}
+	return fmt.Sprintf("Flavor(%d)", int(f))
+}
+
+// ServerOptions configures a fake server. The zero value serves DefaultModel
+// to anyone, with no context limit.
+type ServerOptions struct {
+	// Models are the served model names; requests for any other model get
+	// 404 with the flavour's "model not found" wording. Empty means
+	// {DefaultModel}. The Ollama flavour also accepts "name" for "name:latest".
+	Models []string
+	// APIKey, when set, is required as "Authorization: Bearer <APIKey>" on
+	// every request; otherwise the answer is 401. The OpenAI flavour echoes the
+	// presented key in its 401 message (a careless server), so tests can
+	// check that clients keep keys out of their errors.
+	APIKey string
+	// ContextLength, when > 0, is the context in tokens (see PromptTokens). A
+	// longer prompt gets 400: OpenAI flavour "This model's maximum context
+	// length is N tokens. …"; Ollama flavour "the input length exceeds the
+	// context length" — but only when the request says truncate:false;
+	// otherwise the Ollama flavour drops the oldest non-system messages, as
+	// Ollama does. For the Ollama flavour it is the default num_ctx: a
+	// request's options.num_ctx replaces it.
+	ContextLength int
+	// RejectJSONSchema makes the OpenAI flavour answer a json_schema
+	// response_format with 400 (as servers without schema support do);
+	// json_object is still accepted.
+	RejectJSONSchema bool
+	// OmitUsage leaves the token counts out of the answers.
+	OmitUsage bool
+	// Respond computes the answer text; nil means DefaultRespond.
+	Respond func(Call) string
+	// Version is reported by the Ollama flavour's /api/version; empty means DefaultVersion.
+	Version string
+	// FaultSeed salts the FailFraction draws.
+	FaultSeed uint64
+}
+
+// Call is what a fake server understood of one chat request.
+type Call struct {
+	Flavor         Flavor
+	Model          string
+	Messages       []llm.Message
+	Seed           int64
+	HasSeed        bool
+	Temperature    float64
+	HasTemperature bool
+	MaxTokens      int // 0 when not set
+	// JSON is true when structured output was asked for.
+	JSON bool
+	// Schema is the JSON schema asked for, nil for plain JSON mode or text.
+	Schema json.RawMessage
+}
+
+// Hash is a 64-bit digest of the model, the messages and the seed: what
+// DefaultRespond's answer depends on.
+func (c Call) Hash() uint64 {
+	h := sha256.New()
+	put := func(s string) {
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], uint64(len(s)))
+		h.Write(b[:])
+		h.Write([]byte(s))
+	}
+	put(c.Model)
+	for _, m := range c.Messages {
+		put(m.Role)
+		put(m.Content)
+	}
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], uint64(c.Seed))
+	h.Write(b[:])
+	return binary.LittleEndian.Uint64(h.Sum(nil))
+}
+
+// DefaultRespond answers with a letter A–E and a confidence derived from
+// c.Hash(): a JSON object {"answer":"C","confidence":0.73} when c.JSON, a
+// sentence otherwise.
+func DefaultRespond(c Call) string {
+	h := c.Hash()
+	letter := string(rune('A' + h%5))
+	conf := 0.5 + float64((h>>8)%50)/100
+	if c.JSON {
+		return fmt.Sprintf(`{"answer":%q,"confidence":%.2f}`, letter, conf)
+	}
+	return fmt.Sprintf("The most likely answer is %s, with confidence %.2f (ref %08x).", letter, conf, uint32(h>>32))
+}
+
+// Tokens is the fake servers' token count of a text: one token per four
+// bytes, rounded up.
+func Tokens(s string) int { return (len(s) + 3) / 4 }
+
+// PromptTokens is the fake servers' token count of a prompt: Tokens of each
+// message's content plus four per message.
+func PromptTokens(msgs []llm.Message) int {
+	n := 0
+	for _, m := range msgs {
+		n += Tokens(m.Content) + 4
+	}
+	return n
+}
+
+// FaultKind is a kind of injected failure.
+type FaultKind int
+
+// Fault kinds.
+const (
+	// FaultStatus answers with Fault.Status, Fault.RetryAfter as the
+	// Retry-After header when set, and the flavour's error body (or Fault.Body).
+	FaultStatus FaultKind = iota + 1
+	// FaultMalformed answers 200 with a body that is not the expected JSON
+	// (Fault.Body when set).
+	FaultMalformed
+	// FaultTruncated answers 200 with the normal body cut in half and a
+	// Content-Length announcing the whole, then closes the connection.
+	FaultTruncated
+	// FaultHang sends nothing until the client gives up or, when
+	// Fault.Delay > 0, until the delay has passed — then it answers normally.
+	FaultHang
+	// FaultReset resets the connection (TCP RST) without answering.
+	FaultReset
+)
+
+func (k FaultKind) String() string {
+	switch k {
+	case FaultStatus:
+		return "status"
+	case FaultMalformed:
+		return "malformed"
+	case FaultTruncated:
+		return "truncated"
+	case FaultHang:
+		return "hang"
+	case FaultReset:
+		return "reset"
+	}
+	return fmt.Sprintf("FaultKind(%d)", int(k))
+}
+
+// Fault is one injected failure. Build one with Status, RateLimited,
+// Malformed, Truncated, Hang, Slow or Reset.
+type Fault struct {
+	Kind       FaultKind
+	Status     int           // FaultStatus: the HTTP status
+	RetryAfter string        // FaultStatus: the Retry-After header value, "" for none
+	Body       string        // FaultStatus, FaultMalformed: the body, "" for the default
+	Delay      time.Duration // FaultHang: answer normally after this delay (0: never)
+}
+
+// Status is a FaultStatus fault with the given HTTP status.
+func Status(code int) Fault { return Fault{Kind: FaultStatus, Status: code} }
+
+// RateLimited is a 429 with the given Retry-After value ("" for none): delay
+// seconds ("2") or an HTTP date.
+func RateLimited(retryAfter string) Fault {
+	return Fault{Kind: FaultStatus, Status: http.StatusTooManyRequests, RetryAfter: retryAfter}
+}
+
+// Malformed is a 200 whose body is not the expected JSON.
+func Malformed() Fault { return Fault{Kind: FaultMalformed} }
+
+// MalformedBody is a 200 with the given body.
+func MalformedBody(body string) Fault { return Fault{Kind: FaultMalformed, Body: body} }
+
+// Truncated is a 200 whose body stops half-way.
+func Truncated() Fault { return Fault{Kind: FaultTruncated} }
+
+// Hang never answers; the client must give up.
+func Hang() Fault { return Fault{Kind: FaultHang} }
+
+// Slow answers normally after d.
+func Slow(d time.Duration) Fault { return Fault{Kind: FaultHang, Delay: d} }
+
+// Reset resets the connection without answering.
+func Reset() Fault { return Fault{Kind: FaultReset} }
+
+// Recorded is one request as the fake server received it.
+type Recorded struct {
+	Method string
+	Path   string
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body as a JSON object.
+func (r Recorded) JSON() (map[string]any, error) {
+	var m map[string]any
+	if err := json.Unmarshal(r.Body, &m); err != nil {
+		return nil, fmt.Errorf("request body %q: %w", r.Body, err)
+	}
+	return m, nil
+}
+
+// Server is a fake model server; see the package documentation. Its
+// methods are safe for concurrent use.
+type Server struct {
+	*httptest.Server
+	flavor  Flavor
+	opts    ServerOptions
+	models  []string
+	closing chan struct{}
+
+	requests atomic.Int64
+	chats    atomic.Int64
+	injected atomic.Int64
+
+	mu       sync.Mutex
+	next     []pendingFault
+	frac     float64
+	fracF    Fault
+	sticky   bool
+	seen     map[[32]byte]uint64
+	last     Recorded
+	lastChat Recorded
+}
+
+type pendingFault struct {
+	n int
+	f Fault
+}
+
+// NewOpenAIServer starts a fake OpenAI-compatible server; its API root is
+// s.BaseURL() (the server URL + "/v1"). It is closed when the test ends.
+func NewOpenAIServer(t testing.TB, opts ServerOptions) *Server {
+	return newServer(t, FlavorOpenAI, opts)
+}
+
+// NewOllamaServer starts a fake Ollama server; its API root is s.BaseURL()
+// (the server URL). It is closed when the test ends.
+func NewOllamaServer(t testing.TB, opts ServerOptions) *Server {
+	return newServer(t, FlavorOllama, opts)
+}
+
+func newServer(t testing.TB, f Flavor, opts ServerOptions) *Server {
+	t.Helper()
+	s := &Server{flavor: f, opts: opts, closing: make(chan struct{}), seen: map[[32]byte]uint64{}}
+	s.models = append([]string(nil), opts.Models...)
+	if len(s.models) == 0 {
+		s.models = []string{DefaultModel}
+	}
+	if s.opts.Respond == nil {
+		s.opts.Respond = DefaultRespond
+	}
+	if s.opts.Version == "" {
+		s.opts.Version = DefaultVersion
+	}
+	s.Server = httptest.NewServer(s)
+	t.Cleanup(func() {
+		close(s.closing)
+		s.Server.Close()
+	})
+	return s
+}
+
+// Flavor is the API the server speaks.
+func (s *Server) Flavor() Flavor { return s.flavor }
+
+// BaseURL is the API root to configure a client with: URL + "/v1" for the
+// OpenAI flavour, URL for Ollama.
+func (s *Server) BaseURL() string {
+	if s.flavor == FlavorOpenAI {
+		return s.URL + "/v1"
+	}
+	return s.URL
+}
+
+// Models are the served model names.
+func (s *Server) Models() []string { return append([]string(nil), s.models...) }
+
+// Requests is the number of HTTP requests received (every path, faults included).
+func (s *Server) Requests() int64 { return s.requests.Load() }
+
+// ChatRequests is the number of chat requests received (faults included).
+func (s *Server) ChatRequests() int64 { return s.chats.Load() }
+
+// Injected is the number of faults injected so far.
+func (s *Server) Injected() int64 { return s.injected.Load() }
+
+// Last is the last request received (any path).
+func (s *Server) Last() Recorded {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last
+}
+
+// LastChat is the last chat request received.
+func (s *Server) LastChat() Recorded {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastChat
+}
+
+// FailNext makes the next k requests (after any already queued by FailNext) fail with f.
+func (s *Server) FailNext(k int, f Fault) {
+	if k <= 0 {
+		return
+	}
+	s.mu.Lock()
+	s.next = append(s.next, pendingFault{n: k, f: f})
+	s.mu.Unlock()
+}
+
+// FailFraction makes a deterministic fraction p of the requests fail with
+// f, replacing any earlier fraction rule (p ≤ 0 removes it). A retried
+// identical request draws afresh.
+func (s *Server) FailFraction(p float64, f Fault) { s.setFraction(p, f, false) }
+
+// FailFractionSticky is FailFraction where the draw depends on the request
+// alone: a selected request fails every time it is sent.
+func (s *Server) FailFractionSticky(p float64, f Fault) { s.setFraction(p, f, true) }
+
+func (s *Server) setFraction(p float64, f Fault, sticky bool) {
+	s.mu.Lock()
+	s.frac, s.fracF, s.sticky = p, f, sticky
+	s.seen = map[[32]byte]uint64{}
+	s.mu.Unlock()
+}
+
+// ClearFaults removes every pending fault and the fraction rule.
+func (s *Server) ClearFaults() {
+	s.mu.Lock()
+	s.next = nil
+	s.frac = 0
+	s.seen = map[[32]byte]uint64{}
+	s.mu.Unlock()
+}
+
+// pickFault decides whether this request fails; s.mu is held.
+func (s *Server) pickFault(path string, body []byte) (Fault, bool) {
+	if len(s.next) > 0 {
+		f := s.next[0].f
+		if s.next[0].n--; s.next[0].n == 0 {
+			s.next = s.next[1:]
+		}
+		return f, true
+	}
+	if s.frac <= 0 {
+		return Fault{}, false
+	}
+	key := sha256.Sum256(append([]byte(path+"\x00"), body...))
+	var n uint64
+	if !s.sticky {
+		n = s.seen[key]
+		s.seen[key] = n + 1
+	}
+	var b [48]byte
+	copy(b[:32], key[:])
+	binary.LittleEndian.PutUint64(b[32:], s.opts.FaultSeed)
+	binary.LittleEndian.PutUint64(b[40:], n)
+	d := sha256.Sum256(b[:])
+	u := float64(binary.LittleEndian.Uint64(d[:8])>>11) / (1 << 53)
+	if u < s.frac {
+		return s.fracF, true
+	}
+	return Fault{}, false
+}
+
+func (s *Server) chatPath() string {
+	if s.flavor == FlavorOpenAI {
+		return "/v1/chat/completions"
+	}
+	return "/api/chat"
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.requests.Add(1)
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	rec := Recorded{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
+	isChat := r.URL.Path == s.chatPath()
+	if isChat {
+		s.chats.Add(1)
+	}
+	s.mu.Lock()
+	s.last = rec
+	if isChat {
+		s.lastChat = rec
+	}
+	f, fault := s.pickFault(r.URL.Path, body)
+	s.mu.Unlock()
+
+	if fault {
+		s.injected.Add(1)
+		if s.inject(w, r, body, f) {
+			return
+		}
+	}
+	res := s.handle(r, body)
+	for k, v := range res.header {
+		w.Header()[k] = v
+	}
+	if w.Header().Get("Content-Type") == "" {
+		w.Header().Set("Content-Type", "application/json")
+	}
+	w.WriteHeader(res.status)
+	w.Write(res.body)
+}
+
+// inject serves fault f; it reports whether the request is done.
+func (s *Server) inject(w http.ResponseWriter, r *http.Request, body []byte, f Fault) bool {
+	switch f.Kind {
+	case FaultStatus:
+		code := f.Status
+		if code < 100 || code > 999 {
+			code = http.StatusInternalServerError
+		}
+		if f.RetryAfter != "" {
+			w.Header().Set("Retry-After", f.RetryAfter)
+		}
+		b := []byte(f.Body)
+		if f.Body == "" {
+			b = s.errorBody(code, fmt.Sprintf("injected fault: HTTP %d", code), "")
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(code)
+		w.Write(b)
+		return true
+	case FaultMalformed:
+		b := f.Body
+		if f.Body == "" {
+			b = "<html><body>this is not JSON</body></html>"
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		io.WriteString(w, b)
+		return true
+	case FaultTruncated:
+		res := s.handle(r, body)
+		conn, buf, err := hijack(w)
+		if err != nil {
+			return true
+		}
+		defer conn.Close()
+		ct := res.header.Get("Content-Type")
+		if ct == "" {
+			ct = "application/json"
+		}
+		fmt.Fprintf(buf, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n",
+			res.status, http.StatusText(res.status), ct, len(res.body))
+		buf.Write(res.body[:len(res.body)/2])
+		buf.Flush()
+		return true
+	case FaultHang:
+		var after <-chan time.Time
+		if f.Delay > 0 {
+			t := time.NewTimer(f.Delay)
+			defer t.Stop()
+			after = t.C
+		}
+		select {
+		case <-r.Context().Done():
+			return true
+		case <-s.closing:
+			return true
+		case <-after:
+			return false
+		}
+	case FaultReset:
+		conn, _, err := hijack(w)
+		if err != nil {
+			return true
+		}
+		if tc, ok := conn.(*net.TCPConn); ok {
+			tc.SetLinger(0)
+		}
+		conn.Close()
+		return true
+	}
+	return false
+}
+
+func hijack(w http.ResponseWriter) (net.Conn, *bufio.ReadWriter, error) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		http.Error(w, "hijacking not supported", http.StatusInternalServerError)
+		return nil, nil, fmt.Errorf("hijacking not supported")
+	}
+	return hj.Hijack()
+}
+
+type result struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (s *Server) jsonResult(code int, v any) result {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return result{status: code, body: b}
+}
+
+// errorBody is the flavour's error JSON; kind is an OpenAI error code ("" for none).
+func (s *Server) errorBody(code int, msg, kind string) []byte {
+	if s.flavor == FlavorOllama {
+		b, _ := json.Marshal(map[string]string{"error": msg})
+		return b
+	}
+	typ := "invalid_request_error"
+	if code >= 500 {
+		typ = "server_error"
+	}
+	e := map[string]any{"message": msg, "type": typ, "param": nil, "code": nil}
+	if kind != "" {
+		e["code"] = kind
+	}
+	if kind == "response_format" {
+		e["param"] = "response_format"
+		e["code"] = nil
+	}
+	b, _ := json.Marshal(map[string]any{"error": e})
+	return b
+}
+
+func (s *Server) fail(code int, msg, kind string) result {
+	return result{status: code, body: s.errorBody(code, msg, kind)}
+}
+
+func (s *Server) authorized(r *http.Request) (result, bool) {
+	if s.opts.APIKey == "" {
+		return result{}, true
+	}
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if ok && got == s.opts.APIKey {
+		return result{}, true
+	}
+	msg := "unauthorized"
+	if s.flavor == FlavorOpenAI {
+		msg = "You didn't provide an API key."
+		if ok {
+			msg = fmt.Sprintf("Incorrect API key provided: %s.", got)
+		}
+	}
+	return s.fail(http.StatusUnauthorized, msg, "invalid_api_key"), false
+}
+
+// model resolves a requested model name, "" when it is not served.
+func (s *Server) model(name string) string {
+	for _, m := range s.models {
+		if m == name {
+			return m
+		}
+	}
+	if s.flavor == FlavorOllama && name != "" && !strings.Contains(name, ":") {
+		for _, m := range s.models {
+			if m == name+":latest" {
+				return m
+			}
+		}
+	}
+	return ""
+}
+
+func (s *Server) handle(r *http.Request, body []byte) result {
+	if res, ok := s.authorized(r); !ok {
+		return res
+	}
+	route := r.Method + " " + r.URL.Path
+	if s.flavor == FlavorOpenAI {
+		switch route {
+		case "POST /v1/chat/completions":
+			return s.openaiChat(body)
+		case "GET /v1/models":
+			return s.openaiModels()
+		}
+	} else {
+		switch route {
+		case "POST /api/chat":
+			return s.ollamaChat(body)
+		case "GET /api/tags":
+			return s.ollamaTags()
+		case "POST /api/show":
+			return s.ollamaShow(body)
+		case "GET /api/version":
+			return s.jsonResult(http.StatusOK, map[string]string{"version": s.opts.Version})
+		}
+	}
+	return result{status: http.StatusNotFound, header: http.Header{"Content-Type": {"text/plain"}}, body: []byte("404 page not found")}
+}
+
+// limitTokens cuts text to max tokens; it reports whether it did.
+func limitTokens(text string, max int) (string, bool) {
+	if max > 0 && Tokens(text) > max {
+		return text[:max*4], true
+	}
+	return text, false
+}
+
+// ---- OpenAI flavour ----
+
+type openaiChatRequest struct {
+	Model    string `json:"model"`
+	Messages []struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	} `json:"messages"`
+	Temperature         *float64 `json:"temperature"`
+	TopP                *float64 `json:"top_p"`
+	MaxTokens           int      `json:"max_tokens"`
+	MaxCompletionTokens int      `json:"max_completion_tokens"`
+	Seed                *int64   `json:"seed"`
+	Stream              bool     `json:"stream"`
+	ResponseFormat      *struct {
+		Type       string `json:"type"`
+		JSONSchema *struct {
+			Name   string          `json:"name"`
+			Schema json.RawMessage `json:"schema"`
+			Strict bool            `json:"strict"`
+		} `json:"json_schema"`
+	} `json:"response_format"`
+}
+
+// contentText reads an OpenAI message content: a string or an array of parts.
+func contentText(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return s, nil
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString(p.Text)
+	}
+	return b.String(), nil
+}
+
+func (s *Server) openaiChat(body []byte) result {
+	var req openaiChatRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		return s.fail(http.StatusBadRequest, "invalid JSON body: "+err.Error(), "")
+	}
+	model := s.model(req.Model)
+	if model == "" {
+		return s.fail(http.StatusNotFound, fmt.Sprintf("The model `%s` does not exist or you do not have access to it.", req.Model), "model_not_found")
+	}
+	if req.Stream {
+		return s.fail(http.StatusBadRequest, "stream is not supported by this fake server", "")
+	}
+	c := Call{Flavor: FlavorOpenAI, Model: model}
+	for _, m := range req.Messages {
+		text, err := contentText(m.Content)
+		if err != nil {
+			return s.fail(http.StatusBadRequest, "invalid message content: "+err.Error(), "")
+		}
+		c.Messages = append(c.Messages, llm.Message{Role: m.Role, Content: text})
+	}
+	if len(c.Messages) == 0 {
+		return s.fail(http.StatusBadRequest, "messages must not be empty", "")
+	}
+	if req.Seed != nil {
+		c.Seed, c.HasSeed = *req.Seed, true
+	}
+	if req.Temperature != nil {
+		c.Temperature, c.HasTemperature = *req.Temperature, true
+	}
+	c.MaxTokens = req.MaxTokens
+	if req.MaxCompletionTokens > 0 {
+		c.MaxTokens = req.MaxCompletionTokens
+	}
+	if rf := req.ResponseFormat; rf != nil {
+		switch rf.Type {
+		case "", "text":
+		case "json_object":
+			c.JSON = true
+		case "json_schema":
+			if s.opts.RejectJSONSchema {
+				return s.fail(http.StatusBadRequest, "response_format type 'json_schema' is not supported by this server; use 'json_object'", "response_format")
+			}
+			if rf.JSONSchema == nil || len(rf.JSONSchema.Schema) == 0 {
+				return s.fail(http.StatusBadRequest, "response_format json_schema requires json_schema.schema", "response_format")
+			}
+			c.JSON, c.Schema = true, rf.JSONSchema.Schema
+		default:
+			return s.fail(http.StatusBadRequest, fmt.Sprintf("unknown response_format type %q", rf.Type), "response_format")
+		}
+	}
+	prompt := PromptTokens(c.Messages)
+	if s.opts.ContextLength > 0 && prompt > s.opts.ContextLength {
+		return s.fail(http.StatusBadRequest, fmt.Sprintf(
+			"This model's maximum context length is %d tokens. However, your request has %d input tokens. Please reduce the length of the input messages.",
+			s.opts.ContextLength, prompt), "")
+	}
+	text, cut := limitTokens(s.opts.Respond(c), c.MaxTokens)
+	finish := "stop"
+	if cut {
+		finish = "length"
+	}
+	resp := map[string]any{
+		"id":                 fmt.Sprintf("chatcmpl-%016x", c.Hash()),
+		"object":             "chat.completion",
+		"created":            0,
+		"model":              model,
+		"system_fingerprint": "llmtest",
+		"choices": []any{map[string]any{
+			"index":         0,
+			"message":       map[string]any{"role": "assistant", "content": text},
+			"finish_reason": finish,
+		}},
+	}
+	if !s.opts.OmitUsage {
+		comp := Tokens(text)
+		resp["usage"] = map[string]int{"prompt_tokens": prompt, "completion_tokens": comp, "total_tokens": prompt + comp}
+	}
+	return s.jsonResult(http.StatusOK, resp)
+}
+
+func (s *Server) openaiModels() result {
+	data := make([]any, len(s.models))
+	for i, m := range s.models {
+		data[i] = map[string]any{"id": m, "object": "model", "created": 0, "owned_by": "llmtest"}
+	}
+	return s.jsonResult(http.StatusOK, map[string]any{"object": "list", "data": data})
+}
+
+// ---- Ollama flavour ----
+
+type ollamaChatRequest struct {
+	Model    string `json:"model"`
+	Messages []struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	} `json:"messages"`
+	Stream   *bool           `json:"stream"`
+	Format   json.RawMessage `json:"format"`
+	Options  map[string]any  `json:"options"`
+	Truncate *bool           `json:"truncate"`
+}
+
+func (s *Server) ollamaNotFound(name string) result {
+	return s.fail(http.StatusNotFound, fmt.Sprintf("model '%s' not found", name), "")
+}
+
+func optInt(opts map[string]any, key string) (int64, bool) {
+	f, ok := opts[key].(float64)
+	return int64(f), ok
+}
+
+func (s *Server) ollamaChat(body []byte) result {
+	var req ollamaChatRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		return s.fail(http.StatusBadRequest, err.Error(), "")
+	}
+	if req.Model == "" {
+		return s.fail(http.StatusBadRequest, "model is required", "")
+	}
+	model := s.model(req.Model)
+	if model == "" {
+		return s.ollamaNotFound(req.Model)
+	}
+	c := Call{Flavor: FlavorOllama, Model: model}
+	for _, m := range req.Messages {
+		c.Messages = append(c.Messages, llm.Message{Role: m.Role, Content: m.Content})
+	}
+	if seed, ok := optInt(req.Options, "seed"); ok {
+		c.Seed, c.HasSeed = seed, true
+	}
+	if t, ok := req.Options["temperature"].(float64); ok {
+		c.Temperature, c.HasTemperature = t, true
+	}
+	if n, ok := optInt(req.Options, "num_predict"); ok && n > 0 {
+		c.MaxTokens = int(n)
+	}
+	switch f := strings.TrimSpace(string(req.Format)); {
+	case f == "" || f == "null" || f == `""`:
+	case f == `"json"`:
+		c.JSON = true
+	case strings.HasPrefix(f, "{"):
+		c.JSON, c.Schema = true, json.RawMessage(f)
+	default:
+		return s.fail(http.StatusBadRequest, fmt.Sprintf("invalid format: %s", f), "")
+	}
+	limit := s.opts.ContextLength
+	if n, ok := optInt(req.Options, "num_ctx"); ok && n > 0 {
+		limit = int(n)
+	}
+	prompt := PromptTokens(c.Messages)
+	if limit > 0 && prompt > limit {
+		if req.Truncate != nil && !*req.Truncate {
+			return s.fail(http.StatusBadRequest, "the input length exceeds the context length", "")
+		}
+		// Ollama's default: drop the oldest non-system messages.
+		for prompt > limit {
+			i := 0
+			for i < len(c.Messages) && c.Messages[i].Role == llm.RoleSystem {
+				i++
+			}
+			if i >= len(c.Messages)-1 {
+				break
+			}
+			c.Messages = append(c.Messages[:i:i], c.Messages[i+1:]...)
+			prompt = PromptTokens(c.Messages)
+		}
+		prompt = min(prompt, limit)
+	}
+	text, cut := limitTokens(s.opts.Respond(c), c.MaxTokens)
+	reason := "stop"
+	if cut {
+		reason = "length"
+	}
+	final := map[string]any{
+		"model":          model,
+		"created_at":     "2024-01-01T00:00:00Z",
+		"message":        map[string]any{"role": "assistant", "content": text},
+		"done":           true,
+		"done_reason":    reason,
+		"total_duration": 1000000,
+	}
+	if !s.opts.OmitUsage {
+		final["prompt_eval_count"] = prompt
+		final["eval_count"] = Tokens(text)
+	}
+	if req.Stream == nil || *req.Stream {
+		// Streaming (Ollama's default): two content chunks, then the final
+		// message with the metrics and no content.
+		var b []byte
+		half := len(text) / 2
+		for _, part := range []string{text[:half], text[half:]} {
+			line, _ := json.Marshal(map[string]any{
+				"model": model, "created_at": "2024-01-01T00:00:00Z",
+				"message": map[string]any{"role": "assistant", "content": part}, "done": false,
+			})
+			b = append(append(b, line...), '\n')
+		}
+		final["message"] = map[string]any{"role": "assistant", "content": ""}
+		line, _ := json.Marshal(final)
+		b = append(append(b, line...), '\n')
+		return result{status: http.StatusOK, header: http.Header{"Content-Type": {"application/x-ndjson"}}, body: b}
+	}
+	return s.jsonResult(http.StatusOK, final)
+}
+
+// Digest is the digest the fake Ollama server reports for a model name.
+func Digest(model string) string {
+	d := sha256.Sum256([]byte(model))
+	return fmt.Sprintf("%x", d)
+}
+
+func (s *Server) ollamaDetails() map[string]any {
+	return map[string]any{"format": "gguf", "family": "llmtest", "parameter_size": "1B", "quantization_level": "Q4_0"}
+}
+
+func (s *Server) ollamaTags() result {
+	models := make([]any, len(s.models))
+	for i, m := range s.models {
+		models[i] = map[string]any{
+			"name": m, "model": m, "modified_at": "2024-01-01T00:00:00Z",
+			"size": 1 << 30, "digest": Digest(m), "details": s.ollamaDetails(),
+		}
+	}
+	return s.jsonResult(http.StatusOK, map[string]any{"models": models})
+}
+
+func (s *Server) ollamaShow(body []byte) result {
+	var req struct {
+		Model string `json:"model"`
+		Name  string `json:"name"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		return s.fail(http.StatusBadRequest, err.Error(), "")
+	}
+	name := req.Model
+	if name == "" {
+		name = req.Name
+	}
+	model := s.model(name)
+	if model == "" {
+		return s.ollamaNotFound(name)
+	}
+	info := map[string]any{"general.architecture": "llmtest"}
+	if s.opts.ContextLength > 0 {
+		info["llmtest.context_length"] = s.opts.ContextLength
+	}
+	return s.jsonResult(http.StatusOK, map[string]any{
+		"details": s.ollamaDetails(), "model_info": info,
+		"modified_at": "2024-01-01T00:00:00Z", "capabilities": []string{"completion"},
+	})
+}

@@ -1,0 +1,255 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	goopenai "github.com/sashabaranov/go-openai"
+
+	"github.com/medteam-bench/medteam/llm"
+)
+
+// mapError classifies a failed call. err is what go-openai returned, ctxErr
+// the call context's error after the failure, ex what the transport saw and
+// now the time against which an HTTP-date Retry-After is measured. The
+// result has Class, Status, Retry and Err set (not Provider, Model,
+// Endpoint). In order:
+//
+//   - the call's context is done: canceled, or timeout for a deadline;
+//   - an HTTP error status: 429 rate_limited (Retry from Retry-After),
+//     408 timeout, 401/403 auth, 404 model_not_found, 413 context_length,
+//     other 4xx context_length when the message speaks of the context
+//     ("maximum context length", "context length", "too long", "exceeds", …)
+//     else bad_request, 5xx server (Retry from Retry-After when given);
+//   - the body could not be read to its end (reset, cut short): network;
+//   - a 2xx response whose body is not the expected JSON: malformed;
+//   - transport failures: timeout for a timeout, network for a refused or
+//     reset connection, EOF and the like; undecodable JSON: malformed;
+//     go-openai's own request validation: bad_request; anything else: internal.
+func mapError(err, ctxErr error, ex exchange, now time.Time) *llm.Error {
+	e := &llm.Error{Err: err}
+	if e.Err == nil {
+		e.Err = errors.New("unknown failure")
+	}
+	if ctxErr != nil {
+		e.Class = llm.ClassCanceled
+		if errors.Is(ctxErr, context.DeadlineExceeded) {
+			e.Class = llm.ClassTimeout
+		}
+		if err == nil || !errors.Is(err, ctxErr) {
+			e.Err = fmt.Errorf("%w (%v)", ctxErr, e.Err)
+		}
+		return e
+	}
+
+	status, msg := statusMessage(err)
+	if status == 0 && (ex.status < 200 || ex.status > 299) {
+		status = ex.status
+	}
+	if status != 0 {
+		e.Status = status
+		e.Class = classifyStatus(status, msg)
+		if e.Class.Retryable() {
+			e.Retry = retryAfter(ex.header, now)
+		}
+		return e
+	}
+
+	if ex.bodyErr != nil {
+		e.Class = llm.ClassNetwork
+		if c, ok := transportClass(ex.bodyErr); ok && c == llm.ClassTimeout {
+			e.Class = c
+		}
+		if errors.Is(err, ex.bodyErr) {
+			e.Err = fmt.Errorf("reading response body: %w", err)
+		} else {
+			e.Err = fmt.Errorf("reading response body: %w (%v)", ex.bodyErr, err)
+		}
+		return e
+	}
+	if ex.status >= 200 && ex.status <= 299 {
+		// The whole response arrived and could not be used.
+		e.Status = ex.status
+		e.Class = llm.ClassMalformed
+		e.Err = fmt.Errorf("undecodable response body: %w", err)
+		return e
+	}
+	if c, ok := transportClass(err); ok {
+		e.Class = c
+		return e
+	}
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se), errors.As(err, &te), errors.Is(err, errNoChoices):
+		e.Class = llm.ClassMalformed
+	case isValidationError(err):
+		e.Class = llm.ClassBadRequest
+	default:
+		e.Class = llm.ClassInternal
+	}
+	return e
+}
+
+// statusMessage extracts the HTTP status and the server's message from a
+// go-openai error; status is 0 when err carries none.
+func statusMessage(err error) (int, string) {
+	var re *goopenai.RequestError
+	if errors.As(err, &re) && re.HTTPStatusCode != 0 {
+		msg := string(re.Body)
+		if re.Err != nil {
+			msg += " " + re.Err.Error()
+		}
+		return re.HTTPStatusCode, msg
+	}
+	var ae *goopenai.APIError
+	if errors.As(err, &ae) && ae.HTTPStatusCode != 0 {
+		msg := ae.Message + " " + ae.Type
+		if ae.Code != nil {
+			msg += " " + fmt.Sprint(ae.Code)
+		}
+		return ae.HTTPStatusCode, msg
+	}
+	return 0, ""
+}
+
+// classifyStatus is the class of an HTTP error status with message msg.
+func classifyStatus(status int, msg string) llm.ErrorClass {
+	switch {
+	case status == http.StatusTooManyRequests:
+		return llm.ClassRateLimited
+	case status == http.StatusRequestTimeout:
+		return llm.ClassTimeout
+	case status == http.StatusUnauthorized, status == http.StatusForbidden:
+		return llm.ClassAuth
+	case status == http.StatusNotFound:
+		return llm.ClassNotFound
+	case status == http.StatusRequestEntityTooLarge:
+		return llm.ClassContextLength
+	case status >= 500:
+		return llm.ClassServer
+	case status >= 400:
+		if contextWording(msg) {
+			return llm.ClassContextLength
+		}
+		return llm.ClassBadRequest
+	}
+	// An informational or redirect status where an answer was expected.
+	return llm.ClassServer
+}
+
+// contextWording reports whether an error message says the prompt does not
+// fit the model's context (vLLM, llama.cpp, Ollama, hosted APIs).
+func contextWording(msg string) bool {
+	m := strings.ToLower(msg)
+	for _, w := range []string{
+		"maximum context length", "context length", "context_length", "context window",
+		"context size", "too long", "exceeds", "exceed_context", "reduce the length",
+	} {
+		if strings.Contains(m, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxRetryAfter caps a server-requested wait.
+const maxRetryAfter = 24 * time.Hour
+
+// retryAfter is the wait a response asks for: Retry-After-Ms (milliseconds,
+// sent by some APIs), else Retry-After in delay seconds or as an HTTP date
+// (relative to now). 0 when absent, unparsable or in the past.
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	if h == nil {
+		return 0
+	}
+	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil {
+			return clampWait(ms / 1e3)
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil {
+		return clampWait(secs)
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return clampWait(t.Sub(now).Seconds())
+	}
+	return 0
+}
+
+func clampWait(secs float64) time.Duration {
+	switch {
+	case math.IsNaN(secs) || secs <= 0:
+		return 0
+	case secs >= maxRetryAfter.Seconds():
+		return maxRetryAfter
+	}
+	return time.Duration(secs * float64(time.Second))
+}
+
+// transportClass classifies a failure below HTTP.
+func transportClass(err error) (llm.ErrorClass, bool) {
+	var ne net.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
+		return llm.ClassTimeout, true
+	case errors.As(err, &ne) && ne.Timeout():
+		return llm.ClassTimeout, true
+	case errors.Is(err, context.Canceled):
+		return llm.ClassCanceled, true
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNREFUSED),
+		errors.Is(err, syscall.ECONNABORTED), errors.Is(err, syscall.EPIPE),
+		errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH),
+		errors.Is(err, net.ErrClosed):
+		return llm.ClassNetwork, true
+	}
+	var oe *net.OpError
+	var de *net.DNSError
+	var ue *url.Error
+	switch {
+	case errors.As(err, &oe), errors.As(err, &de), errors.As(err, &ue):
+		// Any other failure of the round trip (TLS, a broken HTTP response, …).
+		return llm.ClassNetwork, true
+	}
+	return "", false
+}
+
+// isValidationError reports whether err is go-openai refusing the request
+// before sending it.
+func isValidationError(err error) bool {
+	for _, v := range []error{
+		goopenai.ErrChatCompletionInvalidModel,
+		goopenai.ErrChatCompletionStreamNotSupported,
+		goopenai.ErrReasoningModelMaxTokensDeprecated,
+		goopenai.ErrReasoningModelLimitationsLogprobs,
+		goopenai.ErrReasoningModelLimitationsOther,
+		goopenai.ErrReasoningEffortUnsupported,
+		goopenai.ErrReasoningToolsRequireResponses,
+		goopenai.ErrReasoningSamplingUnsupported,
+		goopenai.ErrO1BetaLimitationsMessageTypes,
+		goopenai.ErrO1BetaLimitationsTools,
+		goopenai.ErrO1BetaLimitationsOther,
+	} {
+		if errors.Is(err, v) {
+			return true
+		}
+	}
+	return false
+}

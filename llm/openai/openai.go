@@ -1,0 +1,364 @@
+// Package openai is the backend for OpenAI-compatible chat-completion
+// servers (vLLM, llama.cpp's server, Ollama's /v1, hosted APIs), built on
+// go-openai.
+//
+// Wire format of a call: model, messages, temperature (always; see
+// ZeroTemperature), top_p when > 0, max_tokens when > 0, seed, and, when the
+// request carries a schema, response_format {type: json_schema, json_schema:
+// {name, schema, strict: true}}. A server that rejects json_schema with a 400
+// naming the response format is asked again with {type: json_object}, and if
+// that is rejected too, without response_format; the downgrade is remembered
+// per endpoint and model (JSONMode) so later calls go straight to the mode
+// that works. (A server that rejects the schema itself, e.g. a strict-mode
+// validation error naming json_schema, is downgraded the same way.)
+//
+// Every error is an *llm.Error (see mapError for the classification). The
+// API key never appears in an error message.
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	goopenai "github.com/sashabaranov/go-openai"
+
+	"github.com/medteam-bench/medteam/llm"
+)
+
+// Provider is the provider name in errors.
+const Provider = "openai"
+
+// ZeroTemperature is the temperature sent when a request asks for 0.
+//
+// go-openai's Temperature field is a float32 tagged omitempty, so a literal 0
+// never reaches the wire — and servers then apply their default (1.0 on
+// Ollama's /v1 and many others). 1e-7 is the smallest value that is safe
+// everywhere: it is non-zero (so it is sent, as "temperature":1e-7), it is
+// below vLLM's greedy threshold (1e-5) and equal to the clamp of Ollama's
+// sampler, so those decode greedily; and unlike a denormal such as 1e-45 it
+// does not overflow float32 samplers that divide the logits by the
+// temperature (llama.cpp), where logit/1e-7 stays finite and the softmax is
+// effectively one-hot.
+const ZeroTemperature float32 = 1e-7
+
+// Structured-output modes, strongest first (see JSONMode).
+const (
+	ModeJSONSchema = "json_schema" // response_format json_schema, strict
+	ModeJSONObject = "json_object" // response_format json_object
+	ModeNone       = "none"        // no response_format; the prompt alone asks for JSON
+)
+
+var modes = [...]string{ModeJSONSchema, ModeJSONObject, ModeNone}
+
+// Config configures a Client.
+type Config struct {
+	// BaseURL is the API root, e.g. "http://127.0.0.1:8000/v1" (required).
+	BaseURL string
+	// APIKey is sent as a bearer token; empty sends none (local servers).
+	APIKey string
+	// HTTPClient is the HTTP client; nil means a new http.Client without a
+	// timeout (bound calls with contexts or Timeout).
+	HTTPClient *http.Client
+	// Timeout, when > 0, bounds each Chat or Models call (class timeout when exceeded).
+	Timeout time.Duration
+}
+
+// Client is an llm.Client for one OpenAI-compatible endpoint. It is safe for
+// concurrent use.
+type Client struct {
+	api      *goopenai.Client
+	endpoint string // BaseURL without credentials, query or trailing slash
+	key      string
+	timeout  time.Duration
+	modes    sync.Map // endpoint + "\x00" + model → *atomic.Int32 (index into modes)
+}
+
+var _ llm.Client = (*Client)(nil)
+
+// New returns a client for cfg.BaseURL.
+func New(cfg Config) (*Client, error) {
+	if strings.TrimSpace(cfg.BaseURL) == "" {
+		return nil, errors.New("openai: BaseURL is required")
+	}
+	u, err := url.Parse(strings.TrimSpace(cfg.BaseURL))
+	if err != nil {
+		return nil, fmt.Errorf("openai: invalid BaseURL: %w", redact(err, cfg.APIKey))
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("openai: BaseURL must be an http or https URL with a host, got scheme %q", u.Scheme)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, errors.New("openai: BaseURL must not have a query or fragment")
+	}
+	if cfg.Timeout < 0 {
+		return nil, fmt.Errorf("openai: negative Timeout %v", cfg.Timeout)
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	oc := goopenai.DefaultConfig(cfg.APIKey)
+	oc.BaseURL = strings.TrimRight(u.String(), "/")
+	oc.HTTPClient = doer{hc}
+
+	clean := *u
+	clean.User, clean.ForceQuery = nil, false
+	return &Client{
+		api:      goopenai.NewClientWithConfig(oc),
+		endpoint: strings.TrimRight(clean.String(), "/"),
+		key:      cfg.APIKey,
+		timeout:  cfg.Timeout,
+	}, nil
+}
+
+// Endpoint is the API root the client talks to, without credentials.
+func (c *Client) Endpoint() string { return c.endpoint }
+
+func (c *Client) modeSlot(model string) *atomic.Int32 {
+	k := c.endpoint + "\x00" + model
+	if v, ok := c.modes.Load(k); ok {
+		return v.(*atomic.Int32)
+	}
+	v, _ := c.modes.LoadOrStore(k, new(atomic.Int32))
+	return v.(*atomic.Int32)
+}
+
+// JSONMode is the structured-output mode used for model on this endpoint:
+// ModeJSONSchema until the server has rejected it, then ModeJSONObject, then
+// ModeNone.
+func (c *Client) JSONMode(model string) string {
+	return modes[c.modeSlot(model).Load()]
+}
+
+// downgrade records that mode index from failed; it never moves back up.
+func downgrade(slot *atomic.Int32, from int32) {
+	for {
+		cur := slot.Load()
+		if cur > from || int(from)+1 >= len(modes) {
+			return
+		}
+		if slot.CompareAndSwap(cur, from+1) {
+			return
+		}
+	}
+}
+
+// Chat implements llm.Client.
+func (c *Client) Chat(ctx context.Context, req llm.Request) (llm.Response, error) {
+	start := time.Now()
+	if err := ctx.Err(); err != nil {
+		return llm.Response{}, c.classify(ctx, err, exchange{}, req.Model)
+	}
+	if req.Schema != nil && !json.Valid(req.Schema.Schema) {
+		return llm.Response{}, &llm.Error{Class: llm.ClassBadRequest, Provider: Provider, Model: req.Model,
+			Endpoint: c.endpoint, Err: fmt.Errorf("schema %q is not valid JSON", req.Schema.Name)}
+	}
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+	}
+	creq := buildRequest(req)
+	slot := c.modeSlot(req.Model)
+	for {
+		mode := slot.Load()
+		if req.Schema != nil {
+			creq.ResponseFormat = responseFormat(modes[mode], req.Schema)
+		}
+		var ex exchange
+		resp, err := c.api.CreateChatCompletion(withExchange(ctx, &ex), creq)
+		if err != nil {
+			if req.Schema != nil && int(mode)+1 < len(modes) && ctx.Err() == nil && rejectsFormat(err) {
+				downgrade(slot, mode)
+				continue
+			}
+			return llm.Response{}, c.classify(ctx, err, ex, req.Model)
+		}
+		if len(resp.Choices) == 0 {
+			return llm.Response{}, c.classify(ctx, errNoChoices, ex, req.Model)
+		}
+		return llm.Response{
+			Text: resp.Choices[0].Message.Content,
+			Usage: llm.Usage{
+				PromptTokens:     resp.Usage.PromptTokens,
+				CompletionTokens: resp.Usage.CompletionTokens,
+			},
+			Latency:  time.Since(start),
+			Attempts: 1,
+		}, nil
+	}
+}
+
+var errNoChoices = errors.New("response has no choices")
+
+// buildRequest is the wire request for req, without response_format.
+func buildRequest(req llm.Request) goopenai.ChatCompletionRequest {
+	msgs := make([]goopenai.ChatCompletionMessage, len(req.Messages))
+	for i, m := range req.Messages {
+		msgs[i] = goopenai.ChatCompletionMessage{Role: m.Role, Content: m.Content}
+	}
+	temp := float32(req.Temperature)
+	if temp == 0 {
+		temp = ZeroTemperature
+	}
+	seed := int(req.Seed)
+	creq := goopenai.ChatCompletionRequest{
+		Model:       req.Model,
+		Messages:    msgs,
+		Temperature: temp,
+		Seed:        &seed,
+	}
+	if req.TopP > 0 {
+		creq.TopP = float32(req.TopP)
+	}
+	if req.MaxTokens > 0 {
+		// max_tokens, not max_completion_tokens: it is what vLLM, llama.cpp's
+		// server and Ollama's /v1 all accept.
+		creq.MaxTokens = req.MaxTokens
+	}
+	return creq
+}
+
+func responseFormat(mode string, s *llm.Schema) *goopenai.ChatCompletionResponseFormat {
+	switch mode {
+	case ModeJSONSchema:
+		name := s.Name
+		if name == "" {
+			name = "response"
+		}
+		return &goopenai.ChatCompletionResponseFormat{
+			Type: goopenai.ChatCompletionResponseFormatTypeJSONSchema,
+			JSONSchema: &goopenai.ChatCompletionResponseFormatJSONSchema{
+				Name:   name,
+				Schema: json.RawMessage(s.Schema),
+				Strict: true,
+			},
+		}
+	case ModeJSONObject:
+		return &goopenai.ChatCompletionResponseFormat{Type: goopenai.ChatCompletionResponseFormatTypeJSONObject}
+	}
+	return nil
+}
+
+// rejectsFormat reports whether err is the server refusing the response
+// format: a 400 (or 422) whose message or param names it.
+func rejectsFormat(err error) bool {
+	status, msg := statusMessage(err)
+	if status != http.StatusBadRequest && status != http.StatusUnprocessableEntity {
+		return false
+	}
+	var ae *goopenai.APIError
+	if errors.As(err, &ae) && ae.Param != nil && strings.Contains(strings.ToLower(*ae.Param), "response_format") {
+		return true
+	}
+	m := strings.ToLower(msg)
+	for _, w := range []string{"response_format", "response format", "json_schema", "json schema", "json_object", "json object", "structured output"} {
+		if strings.Contains(m, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// Models lists the model ids the endpoint serves (GET /models).
+func (c *Client) Models(ctx context.Context) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, c.classify(ctx, err, exchange{}, "")
+	}
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+	}
+	var ex exchange
+	list, err := c.api.ListModels(withExchange(ctx, &ex))
+	if err != nil {
+		return nil, c.classify(ctx, err, ex, "")
+	}
+	ids := make([]string, 0, len(list.Models))
+	for _, m := range list.Models {
+		ids = append(ids, m.ID)
+	}
+	return ids, nil
+}
+
+// classify turns a failed call into an *llm.Error.
+func (c *Client) classify(ctx context.Context, err error, ex exchange, model string) *llm.Error {
+	e := mapError(err, ctx.Err(), ex, time.Now())
+	e.Provider, e.Model, e.Endpoint = Provider, model, c.endpoint
+	e.Err = redact(e.Err, c.key)
+	return e
+}
+
+// ---- transport capture ----
+
+// exchange is what the transport saw of one HTTP exchange: go-openai drops
+// the response headers of a failed call and cannot tell a body cut by the
+// network from a body that is not JSON, so doer records both.
+type exchange struct {
+	status  int         // HTTP status, 0 when no response arrived
+	header  http.Header // response headers
+	bodyErr error       // first error reading the body (other than io.EOF)
+}
+
+type exchangeKey struct{}
+
+func withExchange(ctx context.Context, ex *exchange) context.Context {
+	return context.WithValue(ctx, exchangeKey{}, ex)
+}
+
+// doer is the go-openai HTTPDoer: it calls the http.Client and records the
+// exchange in the *exchange the request's context carries (set per call by
+// withExchange; each call has its own, so this is safe for concurrent use).
+type doer struct{ hc *http.Client }
+
+func (d doer) Do(req *http.Request) (*http.Response, error) {
+	resp, err := d.hc.Do(req)
+	ex, _ := req.Context().Value(exchangeKey{}).(*exchange)
+	if ex != nil && resp != nil {
+		ex.status = resp.StatusCode
+		ex.header = resp.Header
+		resp.Body = &trackedBody{ReadCloser: resp.Body, ex: ex}
+	}
+	return resp, err
+}
+
+type trackedBody struct {
+	io.ReadCloser
+	ex *exchange
+}
+
+func (b *trackedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF && b.ex.bodyErr == nil {
+		b.ex.bodyErr = err
+	}
+	return n, err
+}
+
+// ---- redaction ----
+
+// redacted hides a secret in an error's message; Unwrap keeps the chain.
+type redacted struct {
+	err    error
+	secret string
+}
+
+func (r *redacted) Error() string { return strings.ReplaceAll(r.err.Error(), r.secret, "[redacted]") }
+func (r *redacted) Unwrap() error { return r.err }
+
+func redact(err error, secret string) error {
+	if err == nil || secret == "" {
+		return err
+	}
+	return &redacted{err: err, secret: secret}
+}

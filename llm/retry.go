@@ -1,0 +1,241 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+)
+
+// Retry defaults (see RetryPolicy).
+const (
+	DefaultMaxAttempts    = 4
+	DefaultBaseDelay      = 500 * time.Millisecond
+	DefaultMaxDelay       = 30 * time.Second
+	DefaultPerCallTimeout = 120 * time.Second
+	// DefaultMaxRetryAfter is the hard cap on a server-requested wait
+	// (Retry-After) that the retry middleware honours.
+	DefaultMaxRetryAfter = 2 * time.Minute
+)
+
+// RetryPolicy configures NewRetry. Zero fields take their defaults, except
+// PerCallTimeout, whose zero value means "no per-attempt timeout"; start from
+// DefaultRetryPolicy to get the 120 s default.
+type RetryPolicy struct {
+	// MaxAttempts is the total number of attempts, the first included
+	// (default 4). It is never exceeded.
+	MaxAttempts int
+	// BaseDelay and MaxDelay shape the backoff before attempt k+2 (k = 0 after
+	// the first failure): min(MaxDelay, BaseDelay·2^k)·U(0.5, 1).
+	// Defaults 500 ms and 30 s.
+	BaseDelay time.Duration
+	MaxDelay  time.Duration
+	// MaxRetryAfter caps a server-requested wait (Error.Retry, from
+	// Retry-After). The wait before a retry is max(backoff, min(Retry,
+	// MaxRetryAfter)), so a Retry-After larger than MaxDelay IS honoured, up
+	// to this cap (default 2 min). A larger Retry-After waits the cap, then
+	// retries.
+	MaxRetryAfter time.Duration
+	// PerCallTimeout bounds each attempt with its own context.WithTimeout; an
+	// attempt that hits it fails with class timeout (retryable). 0 = none.
+	// DefaultRetryPolicy sets 120 s.
+	PerCallTimeout time.Duration
+	// Sleep waits d or until ctx is done (returning ctx's error). Tests
+	// replace it; the default uses a timer.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Rand returns a uniform float in [0, 1) for the jitter; default
+	// math/rand/v2.Float64.
+	Rand func() float64
+}
+
+// DefaultRetryPolicy returns the defaults: 4 attempts, 500 ms base delay,
+// 30 s max delay, Retry-After honoured up to 2 min, 120 s per attempt.
+func DefaultRetryPolicy() RetryPolicy {
+	return RetryPolicy{
+		MaxAttempts:    DefaultMaxAttempts,
+		BaseDelay:      DefaultBaseDelay,
+		MaxDelay:       DefaultMaxDelay,
+		MaxRetryAfter:  DefaultMaxRetryAfter,
+		PerCallTimeout: DefaultPerCallTimeout,
+	}
+}
+
+func (p RetryPolicy) withDefaults() RetryPolicy {
+	if p.MaxAttempts <= 0 {
+		p.MaxAttempts = DefaultMaxAttempts
+	}
+	if p.BaseDelay <= 0 {
+		p.BaseDelay = DefaultBaseDelay
+	}
+	if p.MaxDelay <= 0 {
+		p.MaxDelay = DefaultMaxDelay
+	}
+	if p.MaxDelay < p.BaseDelay {
+		p.MaxDelay = p.BaseDelay
+	}
+	if p.MaxRetryAfter <= 0 {
+		p.MaxRetryAfter = DefaultMaxRetryAfter
+	}
+	if p.PerCallTimeout < 0 {
+		p.PerCallTimeout = 0
+	}
+	if p.Sleep == nil {
+		p.Sleep = sleepCtx
+	}
+	if p.Rand == nil {
+		p.Rand = rand.Float64
+	}
+	return p
+}
+
+// Backoff is the wait before the next attempt after failed attempt number
+// failed (1-based), given the server-requested wait retryAfter (0 when none).
+// u is a uniform draw in [0, 1).
+func (p RetryPolicy) Backoff(failed int, retryAfter time.Duration, u float64) time.Duration {
+	p = p.withDefaults()
+	d := p.BaseDelay
+	for i := 1; i < failed && d < p.MaxDelay; i++ {
+		d *= 2
+	}
+	d = min(d, p.MaxDelay)
+	d = time.Duration(float64(d) * (0.5 + 0.5*u))
+	if retryAfter > 0 {
+		d = max(d, min(retryAfter, p.MaxRetryAfter))
+	}
+	return d
+}
+
+type retry struct {
+	next Client
+	p    RetryPolicy
+}
+
+// NewRetry wraps next with bounded retries of retryable failures
+// (ClassOf(err).Retryable(): rate_limited, server, timeout, network,
+// malformed); every other class fails after one attempt.
+//
+// Each attempt runs under its own PerCallTimeout; an attempt that hits it
+// becomes a class timeout error and is retried. When the caller's ctx is done
+// (before, during or between attempts) the call stops at once with a class
+// canceled error wrapping ctx's cause.
+//
+// The Response (on success and on failure) carries Attempts, the number of
+// backend attempts made. A final failure after more than one attempt is the
+// last error wrapped with "after N attempts", so ClassOf still gives its class.
+//
+// Inside a Limiter (order limiter ▸ retry ▸ backend, see NewLimiter), retry
+// hands the limiter's slot back while it sleeps and takes one again before the
+// next attempt, and reports every attempt's outcome to the limiter, so a call
+// in backoff holds no slot, every 429 is seen by the limiter, and waiting for
+// a slot does not count against PerCallTimeout.
+func NewRetry(next Client, p RetryPolicy) Client {
+	return &retry{next: next, p: p.withDefaults()}
+}
+
+func (r *retry) Chat(ctx context.Context, req Request) (Response, error) {
+	s := slotFrom(ctx)
+	var last error
+	for attempt := 1; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return Response{Attempts: attempt - 1}, canceledErr(ctx, req, last, attempt-1)
+		}
+		if s != nil {
+			if err := s.acquire(ctx); err != nil {
+				return Response{Attempts: attempt - 1}, canceledErr(ctx, req, last, attempt-1)
+			}
+		}
+		resp, err := r.attempt(ctx, req)
+		if s != nil {
+			s.observe(err)
+		}
+		if err == nil {
+			resp.Attempts = attempt
+			return resp, nil
+		}
+		if ctx.Err() != nil {
+			return Response{Attempts: attempt}, canceledErr(ctx, req, err, attempt)
+		}
+		last = err
+		if !ClassOf(err).Retryable() || attempt >= r.p.MaxAttempts {
+			return Response{Attempts: attempt}, finalErr(err, attempt)
+		}
+		var retryAfter time.Duration
+		var e *Error
+		if errors.As(err, &e) {
+			retryAfter = e.Retry
+		}
+		if s != nil {
+			s.release()
+		}
+		if err := r.p.Sleep(ctx, r.p.Backoff(attempt, retryAfter, r.p.Rand())); err != nil || ctx.Err() != nil {
+			return Response{Attempts: attempt}, canceledErr(ctx, req, last, attempt)
+		}
+	}
+}
+
+// attempt makes one backend call under the per-attempt timeout and turns that
+// timeout firing into a class timeout error.
+func (r *retry) attempt(ctx context.Context, req Request) (Response, error) {
+	if r.p.PerCallTimeout <= 0 {
+		return r.next.Chat(ctx, req)
+	}
+	actx, cancel := context.WithTimeout(ctx, r.p.PerCallTimeout)
+	defer cancel()
+	resp, err := r.next.Chat(actx, req)
+	if err != nil && ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
+		e := whereOf(err, req)
+		e.Class = ClassTimeout
+		e.Status = 0
+		e.Retry = 0
+		e.Err = fmt.Errorf("no response within the per-call timeout of %s: %w", r.p.PerCallTimeout, err)
+		err = e
+	}
+	return resp, err
+}
+
+// whereOf returns a new *Error carrying the provider/model/endpoint of the
+// *Error in err's chain, or the request's model when there is none.
+func whereOf(err error, req Request) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return &Error{Provider: e.Provider, Model: e.Model, Endpoint: e.Endpoint}
+	}
+	return &Error{Provider: "llm", Model: req.Model}
+}
+
+// canceledErr is the error returned when the caller's ctx is done.
+func canceledErr(ctx context.Context, req Request, last error, attempts int) error {
+	e := whereOf(last, req)
+	e.Class = ClassCanceled
+	e.Err = context.Cause(ctx)
+	if e.Err == nil {
+		e.Err = context.Canceled
+	}
+	if attempts > 1 {
+		return fmt.Errorf("after %d attempts: %w", attempts, e)
+	}
+	return e
+}
+
+func finalErr(err error, attempts int) error {
+	if attempts > 1 {
+		return fmt.Errorf("after %d attempts: %w", attempts, err)
+	}
+	return err
+}
+
+// sleepCtx waits d or until ctx is done.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
