@@ -123,4 +123,8 @@ type Response struct {
 	Cached bool
 	// Attempts is the number of backend attempts made (0 when cached, 1 without retries).
 	Attempts int
+	// AttemptErrors lists the error class of every failed attempt, in order
+	// (set by the retry middleware), so retried faults stay visible even when
+	// a later attempt succeeded.
+	AttemptErrors []ErrorClass
 }

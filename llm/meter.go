@@ -15,11 +15,13 @@ type CallRecord struct {
 	Usage       Usage
 	Latency     time.Duration // wall time of the call as seen by the meter
 	Attempts    int
-	Cached      bool
-	Err         error
-	Class       ErrorClass // empty on success
-	Prompt      string     // the messages, rendered (kept only when the meter keeps transcripts)
-	Response    string     // kept only when the meter keeps transcripts
+	// AttemptErrors are the classes of failed attempts (retried or final).
+	AttemptErrors []ErrorClass
+	Cached        bool
+	Err           error
+	Class         ErrorClass // empty on success
+	Prompt        string     // the messages, rendered (kept only when the meter keeps transcripts)
+	Response      string     // kept only when the meter keeps transcripts
 }
 
 // Totals sums a set of calls.
@@ -69,15 +71,16 @@ func (m *Meter) Chat(ctx context.Context, req Request) (Response, error) {
 	start := m.now()
 	resp, err := m.next.Chat(ctx, req)
 	rec := CallRecord{
-		Meta:        req.Meta,
-		Seed:        req.Seed,
-		RequestHash: RequestHash(req),
-		Usage:       resp.Usage,
-		Latency:     m.now().Sub(start),
-		Attempts:    resp.Attempts,
-		Cached:      resp.Cached,
-		Err:         err,
-		Class:       ClassOf(err),
+		Meta:          req.Meta,
+		Seed:          req.Seed,
+		RequestHash:   RequestHash(req),
+		Usage:         resp.Usage,
+		Latency:       m.now().Sub(start),
+		Attempts:      resp.Attempts,
+		AttemptErrors: resp.AttemptErrors,
+		Cached:        resp.Cached,
+		Err:           err,
+		Class:         ClassOf(err),
 	}
 	if rec.Attempts == 0 && !rec.Cached {
 		rec.Attempts = 1

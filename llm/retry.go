@@ -136,13 +136,14 @@ func NewRetry(next Client, p RetryPolicy) Client {
 func (r *retry) Chat(ctx context.Context, req Request) (Response, error) {
 	s := slotFrom(ctx)
 	var last error
+	var failed []ErrorClass // class of every failed attempt, in order
 	for attempt := 1; ; attempt++ {
 		if err := ctx.Err(); err != nil {
-			return Response{Attempts: attempt - 1}, canceledErr(ctx, req, last, attempt-1)
+			return Response{Attempts: attempt - 1, AttemptErrors: failed}, canceledErr(ctx, req, last, attempt-1)
 		}
 		if s != nil {
 			if err := s.acquire(ctx); err != nil {
-				return Response{Attempts: attempt - 1}, canceledErr(ctx, req, last, attempt-1)
+				return Response{Attempts: attempt - 1, AttemptErrors: failed}, canceledErr(ctx, req, last, attempt-1)
 			}
 		}
 		resp, err := r.attempt(ctx, req)
@@ -151,14 +152,16 @@ func (r *retry) Chat(ctx context.Context, req Request) (Response, error) {
 		}
 		if err == nil {
 			resp.Attempts = attempt
+			resp.AttemptErrors = failed
 			return resp, nil
 		}
+		failed = append(failed, ClassOf(err))
 		if ctx.Err() != nil {
-			return Response{Attempts: attempt}, canceledErr(ctx, req, err, attempt)
+			return Response{Attempts: attempt, AttemptErrors: failed}, canceledErr(ctx, req, err, attempt)
 		}
 		last = err
 		if !ClassOf(err).Retryable() || attempt >= r.p.MaxAttempts {
-			return Response{Attempts: attempt}, finalErr(err, attempt)
+			return Response{Attempts: attempt, AttemptErrors: failed}, finalErr(err, attempt)
 		}
 		var retryAfter time.Duration
 		var e *Error
@@ -169,7 +172,7 @@ func (r *retry) Chat(ctx context.Context, req Request) (Response, error) {
 			s.release()
 		}
 		if err := r.p.Sleep(ctx, r.p.Backoff(attempt, retryAfter, r.p.Rand())); err != nil || ctx.Err() != nil {
-			return Response{Attempts: attempt}, canceledErr(ctx, req, last, attempt)
+			return Response{Attempts: attempt, AttemptErrors: failed}, canceledErr(ctx, req, last, attempt)
 		}
 	}
 }

@@ -119,6 +119,7 @@ func fullCall(i int) CallRow {
 		CompletionTokens: 1 << 35,
 		LatencyMS:        12.75,
 		Attempts:         3,
+		AttemptErrors:    []string{"rate_limited", "server"},
 		Cached:           true,
 		Status:           "error",
 		ErrorClass:       "rate_limit",
@@ -272,9 +273,9 @@ func TestRoundTripCalls(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := tt.rows
-			if want == nil {
-				want = []CallRow{}
+			want := make([]CallRow, len(tt.rows))
+			for i, r := range tt.rows {
+				want[i] = nilListsToEmpty(r)
 			}
 			diffRows(t, want, got)
 		})
@@ -479,7 +480,7 @@ func TestCloseThenAbortKeepsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	diffRows(t, []CallRow{fullCall(1)}, got)
+	diffRows(t, []CallRow{nilListsToEmpty(fullCall(1))}, got)
 }
 
 func TestCloseFailureLeavesNothing(t *testing.T) {

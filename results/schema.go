@@ -93,30 +93,31 @@ type QuestionRow struct {
 
 // CallRow is one row of calls.parquet: one logical model call.
 type CallRow struct {
-	SchemaVersion    int32   `parquet:"schema_version"`
-	RunID            string  `parquet:"run_id"`
-	QuestionID       string  `parquet:"question_id"`
-	Arm              string  `parquet:"arm"`
-	Repeat           int32   `parquet:"repeat"`
-	Seq              int32   `parquet:"seq"` // position of the call in the protocol's canonical order for the question
-	Phase            string  `parquet:"phase"`
-	Kind             string  `parquet:"kind"`
-	Turn             int32   `parquet:"turn"`
-	Agent            int32   `parquet:"agent"` // -1 = recruiter/leader
-	Role             string  `parquet:"role"`
-	Model            string  `parquet:"model"`
-	PromptTokens     int64   `parquet:"prompt_tokens"`
-	CompletionTokens int64   `parquet:"completion_tokens"`
-	LatencyMS        float64 `parquet:"latency_ms"`
-	Attempts         int32   `parquet:"attempts"`
-	Cached           bool    `parquet:"cached"`
-	Status           string  `parquet:"status"` // ok | error
-	ErrorClass       string  `parquet:"error_class"`
-	Error            string  `parquet:"error"`
-	ParseMethod      string  `parquet:"parse_method"` // how the answer was read; "none" when unparseable
-	ParseError       string  `parquet:"parse_error"`
-	RequestHash      string  `parquet:"request_hash"`
-	Seed             int64   `parquet:"seed"`
-	Prompt           string  `parquet:"prompt"`   // only with --transcripts
-	Response         string  `parquet:"response"` // only with --transcripts
+	SchemaVersion    int32    `parquet:"schema_version"`
+	RunID            string   `parquet:"run_id"`
+	QuestionID       string   `parquet:"question_id"`
+	Arm              string   `parquet:"arm"`
+	Repeat           int32    `parquet:"repeat"`
+	Seq              int32    `parquet:"seq"` // position of the call in the protocol's canonical order for the question
+	Phase            string   `parquet:"phase"`
+	Kind             string   `parquet:"kind"`
+	Turn             int32    `parquet:"turn"`
+	Agent            int32    `parquet:"agent"` // -1 = recruiter/leader
+	Role             string   `parquet:"role"`
+	Model            string   `parquet:"model"`
+	PromptTokens     int64    `parquet:"prompt_tokens"`
+	CompletionTokens int64    `parquet:"completion_tokens"`
+	LatencyMS        float64  `parquet:"latency_ms"`
+	Attempts         int32    `parquet:"attempts"`
+	AttemptErrors    []string `parquet:"attempt_errors,list"` // class of each failed attempt (retried or final)
+	Cached           bool     `parquet:"cached"`
+	Status           string   `parquet:"status"` // ok | error
+	ErrorClass       string   `parquet:"error_class"`
+	Error            string   `parquet:"error"`
+	ParseMethod      string   `parquet:"parse_method"` // how the answer was read; "none" when unparseable
+	ParseError       string   `parquet:"parse_error"`
+	RequestHash      string   `parquet:"request_hash"`
+	Seed             int64    `parquet:"seed"`
+	Prompt           string   `parquet:"prompt"`   // only with --transcripts
+	Response         string   `parquet:"response"` // only with --transcripts
 }

@@ -207,6 +207,9 @@ func CallRows(p Plan, arm Arm, rep int, qid string, calls []llm.CallRecord, note
 			Status: "ok", RequestHash: c.RequestHash, Seed: c.Seed,
 			Prompt: c.Prompt, Response: c.Response,
 		}
+		for _, e := range c.AttemptErrors {
+			r.AttemptErrors = append(r.AttemptErrors, string(e))
+		}
 		if c.Err != nil {
 			r.Status, r.ErrorClass, r.Error = "error", string(c.Class), c.Err.Error()
 		}
