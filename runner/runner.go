@@ -5,7 +5,6 @@ package runner
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -88,9 +87,9 @@ func Run(ctx context.Context, p Plan, client llm.Client, progress Progress) (*Re
 				g.Go(func() error {
 					q := p.Questions[qi]
 					team := &teamwork.Team{Config: arm.Config, Model: p.ModelName, Arm: arm.Label, RunSeed: p.Seed, Repeat: rep}
-					qr, cr := runOne(gctx, p, arm, rep, q, team, client)
-					if qr.ErrorClass != "" && llm.ErrorClass(qr.ErrorClass).Fatal() {
-						return &FatalError{Err: errors.New(qr.Error)}
+					qr, cr, err := runOne(gctx, p, arm, rep, q, team, client)
+					if llm.ClassOf(err).Fatal() {
+						return &FatalError{Err: err}
 					}
 					qrows[idx], crows[idx] = qr, cr
 					n := done.Add(1)
@@ -116,7 +115,7 @@ func Run(ctx context.Context, p Plan, client llm.Client, progress Progress) (*Re
 }
 
 // runOne deliberates on one question and builds its rows.
-func runOne(ctx context.Context, p Plan, arm Arm, rep int, q datasets.Question, proto Protocol, client llm.Client) (results.QuestionRow, []results.CallRow) {
+func runOne(ctx context.Context, p Plan, arm Arm, rep int, q datasets.Question, proto Protocol, client llm.Client) (results.QuestionRow, []results.CallRow, error) {
 	meter := llm.NewMeter(client, p.Transcripts)
 	start := time.Now()
 	out, err := proto.Run(ctx, meter, q.Item())
@@ -139,5 +138,5 @@ func runOne(ctx context.Context, p Plan, arm Arm, rep int, q datasets.Question, 
 	row.PromptTokens = int64(t.Usage.PromptTokens)
 	row.CompletionTokens = int64(t.Usage.CompletionTokens)
 	row.CallLatencyMS = float64(t.Latency.Microseconds()) / 1000
-	return row, crs
+	return row, crs, err
 }

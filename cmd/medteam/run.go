@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,8 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/medteam-bench/medteam/datasets"
-	"github.com/medteam-bench/medteam/llm"
-	"github.com/medteam-bench/medteam/llm/sim"
 	"github.com/medteam-bench/medteam/report"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/runner"
@@ -21,8 +20,8 @@ import (
 )
 
 type runFlags struct {
+	backendFlags
 	dataset     string
-	model       string
 	configs     []string
 	turns       int
 	agents      int
@@ -60,7 +59,7 @@ simulated model (sim/default) — a simulation for demos and tests, not a model 
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.dataset, "dataset", datasets.SampleName, "dataset file (MedQA JSONL) or "+datasets.SampleName+" for the embedded sample")
-	fl.StringVar(&f.model, "model", "sim/default", "model as provider/name; providers: sim (profiles: "+strings.Join(sim.Profiles(), ", ")+")")
+	f.backendFlags.register(fl)
 	fl.StringSliceVar(&f.configs, "config", []string{"full"}, "teamwork configurations, comma-separated: presets "+strings.Join(teamwork.PresetNames(), ", ")+" or components joined by '+' (smm, l, to, t, mm)")
 	fl.IntVar(&f.turns, "turns", 2, "discussion turns (2 or 3)")
 	fl.IntVar(&f.agents, "agents", 0, "team size 2–4; 0 lets the recruiter decide (dynamic)")
@@ -128,29 +127,6 @@ func loadDataset(spec string) ([]datasets.Question, results.DatasetRef, error) {
 	return qs, results.DatasetRef{Name: name, Path: spec, SHA256: sum, Questions: len(qs)}, nil
 }
 
-// backend builds the model client named provider/model.
-func backend(model string, qs []datasets.Question) (llm.Client, results.ModelRef, error) {
-	provider, name, ok := strings.Cut(model, "/")
-	if !ok || name == "" {
-		return nil, results.ModelRef{}, usagef("--model %q: write provider/model, e.g. sim/default", model)
-	}
-	ref := results.ModelRef{Name: model, Provider: provider}
-	switch provider {
-	case "sim":
-		p, err := sim.LookupProfile(name)
-		if err != nil {
-			return nil, ref, usagef("--model %q: %v", model, err)
-		}
-		items := make(map[string]sim.Item, len(qs))
-		for _, q := range qs {
-			items[q.ID] = sim.Item{Letters: q.Letters(), Gold: q.Gold}
-		}
-		return sim.New(p, items), ref, nil
-	default:
-		return nil, ref, usagef("--model %q: provider %q is not supported by this build; use sim/<profile>", model, provider)
-	}
-}
-
 func runRun(ctx context.Context, f *runFlags, argv []string, stdout, stderr io.Writer) error {
 	arms, err := f.arms()
 	if err != nil {
@@ -164,11 +140,12 @@ func runRun(ctx context.Context, f *runFlags, argv []string, stdout, stderr io.W
 		return err
 	}
 	qs = datasets.Limit(qs, f.limit, f.sampleSeed)
-	client, mref, err := backend(f.model, qs)
+	ep, err := openEndpoint(ctx, &f.backendFlags, qs)
 	if err != nil {
 		return err
 	}
-	simulated := mref.Provider == "sim"
+	defer ep.close()
+	mref, simulated := ep.ref, ep.sim
 	start := time.Now().UTC()
 	runID := results.NewRunID(start, f.seed)
 	dir := filepath.Join(f.out, runID)
@@ -182,10 +159,15 @@ func runRun(ctx context.Context, f *runFlags, argv []string, stdout, stderr io.W
 
 	plan := runner.Plan{
 		RunID: runID, Dataset: dref.Name, Questions: qs, Arms: arms, Model: f.model,
-		ModelName: strings.SplitN(f.model, "/", 2)[1], Repeats: f.repeats, Seed: f.seed,
+		ModelName: ep.name, Repeats: f.repeats, Seed: f.seed,
 		Parallel: f.parallel, Transcripts: f.transcripts,
 	}
-	res, err := runner.Run(ctx, plan, client, progressLogger(stderr))
+	res, err := runner.Run(ctx, plan, ep.client, progressLogger(stderr))
+	var fatal *runner.FatalError
+	if errors.As(err, &fatal) {
+		os.Remove(dir) // nothing was written; leave no empty run directory
+		return fmt.Errorf("%w\n%s", err, fatalHint(fatal.Err))
+	}
 	if err != nil {
 		return err
 	}
@@ -195,7 +177,7 @@ func runRun(ctx context.Context, f *runFlags, argv []string, stdout, stderr io.W
 	if err := results.WriteCalls(filepath.Join(dir, results.CallsFile), res.Calls); err != nil {
 		return err
 	}
-	m := manifest(f, argv, runID, start, dref, mref, arms, simulated, res)
+	m := manifest(f, scrubArgs(argv), runID, start, dref, mref, arms, simulated, res)
 	m.Files = map[string]string{}
 	for _, name := range []string{results.QuestionsFile, results.CallsFile} {
 		if m.Files[name], err = results.FileSHA256(filepath.Join(dir, name)); err != nil {
@@ -211,6 +193,10 @@ func runRun(ctx context.Context, f *runFlags, argv []string, stdout, stderr io.W
 	}
 	if err := report.WriteTable(stdout, report.Summarize(res.Questions)); err != nil {
 		return err
+	}
+	if ep.cache != nil {
+		st := ep.cache.Stats()
+		fmt.Fprintf(stdout, "\nresponse cache: %d hits, %d misses, %d writes\n", st.Hits+st.Shared, st.Misses, st.Writes)
 	}
 	fmt.Fprintf(stdout, "\nwrote %s (%d question rows, %d call rows)\n", dir, len(res.Questions), len(res.Calls))
 	return nil

@@ -249,7 +249,7 @@ type Server struct {
 	mu       sync.Mutex
 	next     []pendingFault
 	frac     float64
-	fracF    Fault
+	fracF    []Fault
 	sticky   bool
 	seen     map[[32]byte]uint64
 	last     Recorded
@@ -353,7 +353,7 @@ func (s *Server) FailFractionSticky(p float64, f Fault) { s.setFraction(p, f, tr
 
 func (s *Server) setFraction(p float64, f Fault, sticky bool) {
 	s.mu.Lock()
-	s.frac, s.fracF, s.sticky = p, f, sticky
+	s.frac, s.fracF, s.sticky = p, []Fault{f}, sticky
 	s.seen = map[[32]byte]uint64{}
 	s.mu.Unlock()
 }
@@ -392,9 +392,24 @@ func (s *Server) pickFault(path string, body []byte) (Fault, bool) {
 	d := sha256.Sum256(b[:])
 	u := float64(binary.LittleEndian.Uint64(d[:8])>>11) / (1 << 53)
 	if u < s.frac {
-		return s.fracF, true
+		// The same draw picks the fault of the mix: u/frac is uniform on [0,1).
+		return s.fracF[min(len(s.fracF)-1, int(u/s.frac*float64(len(s.fracF))))], true
 	}
 	return Fault{}, false
+}
+
+// FailFractionMix is FailFraction with a mix of faults: a selected request
+// gets one of faults, each equally likely, chosen by the same reproducible
+// draw.
+func (s *Server) FailFractionMix(p float64, faults ...Fault) {
+	if len(faults) == 0 {
+		s.ClearFaults()
+		return
+	}
+	s.mu.Lock()
+	s.frac, s.fracF, s.sticky = p, append([]Fault(nil), faults...), false
+	s.seen = map[[32]byte]uint64{}
+	s.mu.Unlock()
 }
 
 func (s *Server) chatPath() string {

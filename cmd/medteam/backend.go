@@ -1,0 +1,203 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/llm/cache"
+	"github.com/medteam-bench/medteam/llm/ollama"
+	"github.com/medteam-bench/medteam/llm/openai"
+	"github.com/medteam-bench/medteam/llm/sim"
+	"github.com/medteam-bench/medteam/results"
+)
+
+// backendFlags select and tune the model endpoint.
+type backendFlags struct {
+	model       string
+	baseURL     string
+	apiKey      string
+	numCtx      int
+	cacheMode   string
+	cachePath   string
+	timeout     time.Duration
+	maxAttempts int
+	retryBase   time.Duration
+	inFlight    int
+}
+
+func (b *backendFlags) register(fl *pflag.FlagSet) {
+	fl.StringVar(&b.model, "model", "sim/default", "model as provider/name: sim/<profile> ("+strings.Join(sim.Profiles(), ", ")+"), ollama/<model>, openai/<model> (any OpenAI-compatible endpoint)")
+	fl.StringVar(&b.baseURL, "base-url", "", "endpoint: Ollama host (default $OLLAMA_HOST or http://127.0.0.1:11434) or OpenAI-compatible base URL ending in /v1 (default $OPENAI_BASE_URL or the OpenAI API)")
+	fl.StringVar(&b.apiKey, "api-key", "", "API key for openai/ models (default $OPENAI_API_KEY); never written anywhere")
+	fl.IntVar(&b.numCtx, "num-ctx", 8192, "Ollama context length (num_ctx); prompts longer than it fail with class context_length instead of being truncated")
+	fl.StringVar(&b.cacheMode, "cache", "auto", "response cache: rw, read, off, or auto (rw for real models, off for sim)")
+	fl.StringVar(&b.cachePath, "cache-path", "", "response cache file (default: the user cache dir, medteam/responses.db)")
+	fl.DurationVar(&b.timeout, "timeout", llm.DefaultPerCallTimeout, "per-attempt timeout of one model call")
+	fl.IntVar(&b.maxAttempts, "max-attempts", llm.DefaultMaxAttempts, "attempts per model call (retryable errors only: 429, 5xx, timeouts, resets, malformed bodies)")
+	fl.DurationVar(&b.retryBase, "retry-base-delay", llm.DefaultBaseDelay, "first backoff delay between attempts (doubles per attempt, jittered, capped at 30s; a server's Retry-After wins when longer)")
+	fl.IntVar(&b.inFlight, "in-flight", 0, "initial cap on model calls in flight to the endpoint; 0 = the provider's default (ollama 4, openai 8; adaptive on 429)")
+}
+
+// defaultOpenAIBase is OpenAI's own API, used when neither --base-url nor
+// OPENAI_BASE_URL is set.
+const defaultOpenAIBase = "https://api.openai.com/v1"
+
+// endpoint is an assembled model client and what the manifest records of it.
+type endpoint struct {
+	client llm.Client
+	ref    results.ModelRef
+	name   string // model name sent in requests
+	sim    bool
+	close  func()
+	cache  *cache.Cache
+}
+
+// splitModel parses provider/name.
+func splitModel(model string) (provider, name string, err error) {
+	provider, name, ok := strings.Cut(model, "/")
+	if !ok || provider == "" || name == "" {
+		return "", "", usagef("--model %q: write provider/model, e.g. sim/default, ollama/llama3.1:8b, openai/gpt-4o-mini", model)
+	}
+	return provider, name, nil
+}
+
+// openEndpoint builds the client stack cache ▸ limiter ▸ retry ▸ backend
+// (the runner adds a meter per question outside it).
+func openEndpoint(ctx context.Context, b *backendFlags, qs []datasets.Question) (*endpoint, error) {
+	provider, name, err := splitModel(b.model)
+	if err != nil {
+		return nil, err
+	}
+	if b.maxAttempts < 1 || b.timeout < 0 || b.numCtx < 0 || b.inFlight < 0 {
+		return nil, usagef("--max-attempts must be ≥ 1; --timeout, --num-ctx and --in-flight must be ≥ 0")
+	}
+	ep := &endpoint{name: name, ref: results.ModelRef{Name: b.model, Provider: provider}, close: func() {}}
+	var backend llm.Client
+	switch provider {
+	case "sim":
+		p, err := sim.LookupProfile(name)
+		if err != nil {
+			return nil, usagef("--model %q: %v", b.model, err)
+		}
+		items := make(map[string]sim.Item, len(qs))
+		for _, q := range qs {
+			items[q.ID] = sim.Item{Letters: q.Letters(), Gold: q.Gold}
+		}
+		backend, ep.sim = sim.New(p, items), true
+	case "ollama":
+		c, err := ollama.New(ollama.Config{Host: b.baseURL, NumCtx: b.numCtx})
+		if err != nil {
+			return nil, usagef("--base-url: %v", err)
+		}
+		ep.ref.BaseURL = c.Endpoint()
+		pctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		digest, err := c.Digest(pctx, name)
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("model %s at %s: %w (is the server running and the model pulled? try: medteam models --model ollama/ --base-url %s)", b.model, c.Endpoint(), err, c.Endpoint())
+		}
+		ep.ref.Digest = digest
+		backend = c
+	case "openai":
+		base := firstNonEmpty(b.baseURL, os.Getenv("OPENAI_BASE_URL"), defaultOpenAIBase)
+		key := firstNonEmpty(b.apiKey, os.Getenv("OPENAI_API_KEY"))
+		c, err := openai.New(openai.Config{BaseURL: base, APIKey: key})
+		if err != nil {
+			return nil, usagef("--base-url: %v", err)
+		}
+		ep.ref.BaseURL = cache.CleanBaseURL(c.Endpoint())
+		backend = c
+	default:
+		return nil, usagef("--model %q: unknown provider %q; use sim, ollama or openai", b.model, provider)
+	}
+
+	rp := llm.DefaultRetryPolicy()
+	rp.MaxAttempts, rp.PerCallTimeout = b.maxAttempts, b.timeout
+	if b.retryBase > 0 {
+		rp.BaseDelay = b.retryBase
+	}
+	lp := llm.DefaultLimitPolicy(provider)
+	if b.inFlight > 0 {
+		lp.Initial = b.inFlight
+		lp.Max = max(lp.Max, b.inFlight)
+	}
+	client := llm.Client(llm.NewLimiter(llm.NewRetry(backend, rp), lp))
+
+	mode := b.cacheMode
+	if mode == "auto" {
+		mode = "rw"
+		if ep.sim {
+			mode = "off"
+		}
+	}
+	m, err := cache.ParseMode(mode)
+	if err != nil {
+		return nil, usagef("--cache: %v", err)
+	}
+	if m != cache.ModeOff {
+		path := b.cachePath
+		if path == "" {
+			if path, err = cache.DefaultPath(); err != nil {
+				return nil, fmt.Errorf("locating the response cache: %w (set --cache-path or --cache off)", err)
+			}
+		}
+		db, err := cache.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("opening the response cache: %w (set --cache-path or --cache off)", err)
+		}
+		ep.cache = db
+		ep.close = func() { db.Close() }
+		client = db.Wrap(client, cache.Identity{Provider: provider, BaseURL: ep.ref.BaseURL, Model: name, Digest: ep.ref.Digest}, m)
+	}
+	ep.client = client
+	return ep, nil
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// scrubArgs hides secret flag values before argv is recorded anywhere.
+func scrubArgs(argv []string) []string {
+	out := make([]string, len(argv))
+	copy(out, argv)
+	for i := 0; i < len(out); i++ {
+		a := out[i]
+		switch {
+		case a == "--api-key" && i+1 < len(out):
+			out[i+1] = "[redacted]"
+			i++
+		case strings.HasPrefix(a, "--api-key="):
+			out[i] = "--api-key=[redacted]"
+		}
+	}
+	return out
+}
+
+// fatalHint explains a fatal backend error in one message.
+func fatalHint(err error) string {
+	switch llm.ClassOf(err) {
+	case llm.ClassAuth:
+		return "the endpoint refused the credentials: set OPENAI_API_KEY (or --api-key) for this endpoint"
+	case llm.ClassNotFound:
+		return "the endpoint does not serve this model: check --model and list what it serves with 'medteam models'"
+	}
+	var e *llm.Error
+	if errors.As(err, &e) {
+		return string(e.Class)
+	}
+	return ""
+}

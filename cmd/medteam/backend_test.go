@@ -1,0 +1,293 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/medteam-bench/medteam/llm/llmtest"
+	"github.com/medteam-bench/medteam/results"
+)
+
+// runDir returns the single run directory under out.
+func runDir(t *testing.T, out string) string {
+	t.Helper()
+	runs, _ := filepath.Glob(filepath.Join(out, "2*"))
+	if len(runs) != 1 {
+		t.Fatalf("want one run directory in %s, got %v", out, runs)
+	}
+	return runs[0]
+}
+
+func needMedQA(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(medqaTest); err != nil {
+		t.Skipf("shared dataset not present: %v", err)
+	}
+}
+
+// TestFaultInjection: 100 questions with the full preset against an
+// OpenAI-compatible server that fails 20% of requests with a mix of 429
+// (with Retry-After), 500, hangs past the timeout, connection resets,
+// malformed JSON and truncated bodies.
+func TestFaultInjection(t *testing.T) {
+	needMedQA(t)
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	srv := llmtest.NewOpenAIServer(t, llmtest.ServerOptions{Models: []string{"tiny"}, FaultSeed: 5})
+	// Retry-After in fractional seconds (as some servers send) keeps the
+	// test fast; whole seconds and HTTP dates are covered by the backends'
+	// and the retry middleware's own tests.
+	srv.FailFractionMix(0.2,
+		llmtest.RateLimited("0.05"), llmtest.Status(500), llmtest.Hang(),
+		llmtest.Reset(), llmtest.Malformed(), llmtest.Truncated())
+	out := t.TempDir()
+	start := time.Now()
+	code, stdout, stderr := runCLI(t, "run", "--model", "openai/tiny", "--base-url", srv.BaseURL(),
+		"--dataset", medqaTest, "--limit", "100", "--config", "full", "--parallel", "32", "--in-flight", "32",
+		"--timeout", "500ms", "--retry-base-delay", "5ms", "--max-attempts", "4", "--cache", "off", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	t.Logf("100 questions with faults in %s; server saw %d chat requests, injected %d faults", time.Since(start).Round(time.Millisecond), srv.ChatRequests(), srv.Injected())
+	dir := runDir(t, out)
+	qs, err := results.ReadQuestions(filepath.Join(dir, results.QuestionsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls, err := results.ReadCalls(filepath.Join(dir, results.CallsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(qs) != 100 {
+		t.Fatalf("%d question rows, want 100: questions were lost", len(qs))
+	}
+	ids := map[string]bool{}
+	for _, q := range qs {
+		if ids[q.QuestionID] {
+			t.Fatalf("duplicate row for %s", q.QuestionID)
+		}
+		ids[q.QuestionID] = true
+		if q.Error != "" && q.ErrorClass == "" {
+			t.Fatalf("row %s has an error without a class: %s", q.QuestionID, q.Error)
+		}
+	}
+	classes := map[string]int{}
+	attempts := 0
+	for _, c := range calls {
+		if c.Attempts > 4 {
+			t.Fatalf("call made %d attempts; the bound is 4", c.Attempts)
+		}
+		if len(c.AttemptErrors) > int(c.Attempts) {
+			t.Fatalf("call lists %d failed attempts of %d", len(c.AttemptErrors), c.Attempts)
+		}
+		attempts += int(c.Attempts)
+		for _, e := range c.AttemptErrors {
+			classes[e]++
+		}
+	}
+	t.Logf("%d calls, %d attempts, failed attempts by class: %v", len(calls), attempts, classes)
+	for _, want := range []string{"rate_limited", "server", "timeout", "network", "malformed"} {
+		if classes[want] == 0 {
+			t.Errorf("class %s never recorded in calls.parquet attempt_errors (%v)", want, classes)
+		}
+	}
+	if int64(attempts) != srv.ChatRequests() {
+		t.Errorf("calls.parquet counts %d attempts, the server saw %d chat requests", attempts, srv.ChatRequests())
+	}
+}
+
+// TestCacheRerun: the same command again with the cache on makes no backend
+// request and gives identical decisions; --cache off makes them all again.
+func TestCacheRerun(t *testing.T) {
+	needMedQA(t)
+	srv := llmtest.NewOpenAIServer(t, llmtest.ServerOptions{Models: []string{"tiny"}})
+	cachePath := filepath.Join(t.TempDir(), "cache.db")
+	args := func(out, mode string) []string {
+		return []string{"run", "--model", "openai/tiny", "--base-url", srv.BaseURL(), "--dataset", medqaTest,
+			"--limit", "10", "--config", "base,full", "--cache", mode, "--cache-path", cachePath, "--out", out}
+	}
+	decisions := func(out string) []string {
+		qs, err := results.ReadQuestions(filepath.Join(runDir(t, out), results.QuestionsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d []string
+		for _, q := range qs {
+			d = append(d, q.Arm+"|"+q.QuestionID+"|"+q.Predicted+"|"+strings.Join(q.Rounds, ";"))
+		}
+		return d
+	}
+	out1, out2, out3 := t.TempDir(), t.TempDir(), t.TempDir()
+	if code, so, se := runCLI(t, args(out1, "rw")...); code != 0 {
+		t.Fatalf("first run: %d\n%s\n%s", code, so, se)
+	}
+	first := srv.ChatRequests()
+	if first == 0 {
+		t.Fatal("first run made no requests")
+	}
+	code, so, se := runCLI(t, args(out2, "rw")...)
+	if code != 0 {
+		t.Fatalf("second run: %d\n%s\n%s", code, so, se)
+	}
+	if got := srv.ChatRequests() - first; got != 0 {
+		t.Fatalf("cached rerun made %d backend requests, want 0", got)
+	}
+	if !slices.Equal(decisions(out1), decisions(out2)) {
+		t.Fatal("cached rerun changed decisions")
+	}
+	cached, err := results.ReadQuestions(filepath.Join(runDir(t, out2), results.QuestionsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range cached {
+		if q.CachedCalls != q.Calls || q.Attempts != 0 {
+			t.Fatalf("row %s: %d of %d calls cached, %d attempts", q.QuestionID, q.CachedCalls, q.Calls, q.Attempts)
+		}
+	}
+	if code, so, se := runCLI(t, args(out3, "off")...); code != 0 {
+		t.Fatalf("uncached run: %d\n%s\n%s", code, so, se)
+	}
+	if got := srv.ChatRequests() - first; got != first {
+		t.Fatalf("--cache off made %d requests, want %d", got, first)
+	}
+	if !slices.Equal(decisions(out1), decisions(out3)) {
+		t.Fatal("uncached rerun changed decisions (the fake server is deterministic)")
+	}
+}
+
+// TestAPIKeyNeverWritten: the key reaches the server but no file of the run
+// directory, the cache, or the output.
+func TestAPIKeyNeverWritten(t *testing.T) {
+	needMedQA(t)
+	const key = "sk-medteam-test-9f3c1a7e55d2"
+	srv := llmtest.NewOpenAIServer(t, llmtest.ServerOptions{Models: []string{"tiny"}, APIKey: key})
+	tmp := t.TempDir()
+	cachePath := filepath.Join(tmp, "cache", "responses.db")
+	var logs bytes.Buffer
+	for i, viaFlag := range []bool{false, true} {
+		args := []string{"run", "--model", "openai/tiny", "--base-url", srv.BaseURL(), "--dataset", medqaTest,
+			"--limit", "3", "--config", "full", "--transcripts", "--cache", "rw", "--cache-path", cachePath,
+			"--out", filepath.Join(tmp, "runs")}
+		if viaFlag {
+			args = append(args, "--api-key", key)
+			t.Setenv("OPENAI_API_KEY", "")
+		} else {
+			t.Setenv("OPENAI_API_KEY", key)
+		}
+		code, so, se := runCLI(t, append(args, "--seed", []string{"1", "2"}[i])...)
+		logs.WriteString(so + se)
+		if code != 0 {
+			t.Fatalf("run %d: exit %d\n%s\n%s", i, code, so, se)
+		}
+	}
+	// A wrong key: the 401 message must not echo what was sent either.
+	t.Setenv("OPENAI_API_KEY", key+"-wrong")
+	code, so, se := runCLI(t, "run", "--model", "openai/tiny", "--base-url", srv.BaseURL(), "--dataset", medqaTest,
+		"--limit", "2", "--cache", "off", "--out", filepath.Join(tmp, "runs-401"))
+	logs.WriteString(so + se)
+	if code == 0 {
+		t.Fatal("a wrong key must fail the run")
+	}
+	if strings.Contains(logs.String(), key) {
+		t.Fatalf("the API key appears in the output:\n%s", logs.String())
+	}
+	if srv.Last().Header.Get("Authorization") != "Bearer "+key+"-wrong" {
+		t.Fatal("the key did not reach the server; the test proves nothing")
+	}
+	files := 0
+	err := filepath.Walk(tmp, func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		files++
+		if bytes.Contains(b, []byte(key)) {
+			t.Errorf("the API key appears in %s", path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 7 { // 2 runs × 3 files + the cache database
+		t.Fatalf("only %d files checked", files)
+	}
+}
+
+// TestFatalErrorsStopRun: 401 and 404 end the run at once with one message.
+func TestFatalErrorsStopRun(t *testing.T) {
+	needMedQA(t)
+	tests := []struct {
+		name, model, want string
+		opts               llmtest.ServerOptions
+	}{
+		{"401", "openai/tiny", "auth", llmtest.ServerOptions{Models: []string{"tiny"}, APIKey: "right"}},
+		{"404", "openai/nope", "model_not_found", llmtest.ServerOptions{Models: []string{"tiny"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.NewOpenAIServer(t, tt.opts)
+			t.Setenv("OPENAI_API_KEY", "wrong")
+			out := t.TempDir()
+			start := time.Now()
+			code, so, se := runCLI(t, "run", "--model", tt.model, "--base-url", srv.BaseURL(), "--dataset", medqaTest,
+				"--limit", "1000", "--config", "full", "--parallel", "8", "--cache", "off", "--out", out)
+			took := time.Since(start)
+			if code != exitError {
+				t.Fatalf("exit %d, want %d\n%s\n%s", code, exitError, so, se)
+			}
+			if took > 5*time.Second {
+				t.Fatalf("took %s to stop", took)
+			}
+			if n := strings.Count(se, "medteam:"); n != 1 || !strings.Contains(se, tt.want) || !strings.Contains(se, srv.BaseURL()) {
+				t.Fatalf("want one message naming %s and the endpoint, got %d:\n%s", tt.want, n, se)
+			}
+			if got := srv.ChatRequests(); got > 16 {
+				t.Fatalf("%d requests reached the server before the run stopped", got)
+			}
+			if runs, _ := filepath.Glob(filepath.Join(out, "2*")); len(runs) != 0 {
+				t.Fatalf("an empty run directory was left: %v", runs)
+			}
+			t.Logf("stopped after %d requests in %s: %s", srv.ChatRequests(), took.Round(time.Millisecond), strings.TrimSpace(se[strings.Index(se, "medteam:"):]))
+		})
+	}
+}
+
+// TestContextTooLong: a prompt longer than the model's context is a
+// per-question error of its own class, counted in the summary — never
+// silently truncated.
+func TestContextTooLong(t *testing.T) {
+	needMedQA(t)
+	srv := llmtest.NewOllamaServer(t, llmtest.ServerOptions{Models: []string{"tiny:latest"}, ContextLength: 300})
+	out := t.TempDir()
+	code, so, se := runCLI(t, "run", "--model", "ollama/tiny", "--base-url", srv.BaseURL(), "--dataset", medqaTest,
+		"--limit", "5", "--config", "base", "--num-ctx", "300", "--cache", "off", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, so, se)
+	}
+	if !strings.Contains(so, "errors in base: context_length 5") {
+		t.Fatalf("summary does not count the context_length errors:\n%s", so)
+	}
+	qs, err := results.ReadQuestions(filepath.Join(runDir(t, out), results.QuestionsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range qs {
+		if q.ErrorClass != "context_length" {
+			t.Fatalf("row %s: class %q (%s)", q.QuestionID, q.ErrorClass, q.Error)
+		}
+	}
+	body, err := srv.LastChat().JSON()
+	if err != nil || body["truncate"] != false {
+		t.Fatalf("requests must carry truncate:false (got %v, %v)", body["truncate"], err)
+	}
+}
