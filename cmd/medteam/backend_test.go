@@ -228,7 +228,7 @@ func TestFatalErrorsStopRun(t *testing.T) {
 	needMedQA(t)
 	tests := []struct {
 		name, model, want string
-		opts               llmtest.ServerOptions
+		opts              llmtest.ServerOptions
 	}{
 		{"401", "openai/tiny", "auth", llmtest.ServerOptions{Models: []string{"tiny"}, APIKey: "right"}},
 		{"404", "openai/nope", "model_not_found", llmtest.ServerOptions{Models: []string{"tiny"}}},
@@ -289,5 +289,28 @@ func TestContextTooLong(t *testing.T) {
 	body, err := srv.LastChat().JSON()
 	if err != nil || body["truncate"] != false {
 		t.Fatalf("requests must carry truncate:false (got %v, %v)", body["truncate"], err)
+	}
+}
+
+func TestModelsCommand(t *testing.T) {
+	oll := llmtest.NewOllamaServer(t, llmtest.ServerOptions{Models: []string{"tiny:latest", "other:7b"}})
+	oai := llmtest.NewOpenAIServer(t, llmtest.ServerOptions{Models: []string{"tiny"}})
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--model", "ollama/", "--base-url", oll.BaseURL()}, 0, "serves 2 model(s)"},
+		{[]string{"--model", "ollama/tiny", "--base-url", oll.BaseURL()}, 0, "digest sha256:"},
+		{[]string{"--model", "ollama/missing", "--base-url", oll.BaseURL()}, exitError, `does not serve "missing"`},
+		{[]string{"--model", "openai/", "--base-url", oai.BaseURL()}, 0, "tiny"},
+		{[]string{"--model", "sim/"}, 0, "default"},
+		{[]string{"--model", "acme/"}, exitUsage, "provider"},
+	}
+	for _, tt := range tests {
+		code, so, se := runCLI(t, append([]string{"models"}, tt.args...)...)
+		if code != tt.code || !strings.Contains(so+se, tt.want) {
+			t.Errorf("models %v: exit %d, output %q; want exit %d and %q", tt.args, code, so+se, tt.code, tt.want)
+		}
 	}
 }

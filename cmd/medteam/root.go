@@ -35,7 +35,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newRunCmd(), newCallsCmd())
+	root.AddCommand(newRunCmd(), newCallsCmd(), newModelsCmd())
 	return root
 }
 
