@@ -301,7 +301,7 @@ func TestModelsCommand(t *testing.T) {
 		want string
 	}{
 		{[]string{"--model", "ollama/", "--base-url", oll.BaseURL()}, 0, "serves 2 model(s)"},
-		{[]string{"--model", "ollama/tiny", "--base-url", oll.BaseURL()}, 0, "digest sha256:"},
+		{[]string{"--model", "ollama/tiny", "--base-url", oll.BaseURL()}, 0, "serves tiny (digest "},
 		{[]string{"--model", "ollama/missing", "--base-url", oll.BaseURL()}, exitError, `does not serve "missing"`},
 		{[]string{"--model", "openai/", "--base-url", oai.BaseURL()}, 0, "tiny"},
 		{[]string{"--model", "sim/"}, 0, "default"},
