@@ -162,7 +162,9 @@ func runRun(ctx context.Context, f *runFlags, argv []string, stdout, stderr io.W
 		ModelName: ep.name, Repeats: f.repeats, Seed: f.seed,
 		Parallel: f.parallel, Transcripts: f.transcripts,
 	}
-	res, err := runner.Run(ctx, plan, ep.client, progressLogger(stderr))
+	prog := newProgress(stderr, len(qs)*len(arms)*f.repeats, "questions")
+	res, err := runner.Run(ctx, plan, ep.client, func(_, _ int, r *results.QuestionRow) { prog.add(r) })
+	prog.finish()
 	var fatal *runner.FatalError
 	if errors.As(err, &fatal) {
 		os.Remove(dir) // nothing was written; leave no empty run directory
@@ -230,16 +232,4 @@ func manifest(f *runFlags, argv []string, runID string, start time.Time, dref re
 		}
 	}
 	return m
-}
-
-// progressLogger prints a line every 10% of the plan.
-func progressLogger(w io.Writer) runner.Progress {
-	start := time.Now()
-	return func(done, total int, _ *results.QuestionRow) {
-		step := max(1, total/10)
-		if done%step == 0 || done == total {
-			el := time.Since(start)
-			fmt.Fprintf(w, "  %d/%d questions (%.0f%%) in %s\n", done, total, 100*float64(done)/float64(total), el.Round(time.Millisecond))
-		}
-	}
 }

@@ -1,0 +1,246 @@
+// Package journal is the crash-safe record of a run: each finished unit of
+// work (one question × arm × model × repeat, failures included) is committed
+// to SQLite (WAL) as it completes, so killing the process at any moment loses
+// at most the units in flight, and re-running the same plan continues where
+// it stopped. The parquet files are produced from the journal, in the plan's
+// canonical order, so they are identical whether or not the run was
+// interrupted.
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "modernc.org/sqlite" // the pure-Go SQLite driver ("sqlite")
+
+	"github.com/medteam-bench/medteam/results"
+)
+
+// FileName is the journal's name inside a run directory.
+const FileName = "journal.db"
+
+const schema = `
+CREATE TABLE IF NOT EXISTS plan (
+	id        INTEGER PRIMARY KEY CHECK (id = 1),
+	hash      TEXT NOT NULL,
+	body      TEXT NOT NULL,
+	created   TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS units (
+	key       TEXT PRIMARY KEY,
+	ord       INTEGER NOT NULL,
+	question  BLOB NOT NULL,
+	calls     BLOB NOT NULL,
+	prompt_tokens     INTEGER NOT NULL,
+	completion_tokens INTEGER NOT NULL,
+	n_calls   INTEGER NOT NULL,
+	failed    INTEGER NOT NULL,
+	finished  TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS units_ord ON units (ord);
+`
+
+// PlanMismatchError is returned when a run directory holds another plan.
+type PlanMismatchError struct {
+	Path       string
+	Have, Want string // plan hashes
+}
+
+func (e *PlanMismatchError) Error() string {
+	return fmt.Sprintf("%s belongs to a different plan (hash %.12s, this command's plan is %.12s); "+
+		"use another --out/--run-name for the new plan, or rerun the original command to resume it", e.Path, e.Have, e.Want)
+}
+
+// Journal is an open run journal. It is safe for concurrent use.
+type Journal struct {
+	db   *sql.DB
+	path string
+	put  *sql.Stmt
+}
+
+// Open opens or creates the journal in dir for the plan with the given hash;
+// body (the resolved plan, JSON) is stored on creation. An existing journal
+// for a different plan is refused with a *PlanMismatchError.
+func Open(dir, planHash string, body []byte) (*Journal, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	path := filepath.Join(dir, FileName)
+	db, err := sql.Open("sqlite", path+"?_busy_timeout=30000&_journal_mode=WAL&_synchronous=NORMAL")
+	if err != nil {
+		return nil, fmt.Errorf("journal %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1) // one writer; commits are small and sequential
+	j := &Journal{db: db, path: path}
+	if err := j.init(planHash, body); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return j, nil
+}
+
+func (j *Journal) init(planHash string, body []byte) error {
+	ctx := context.Background()
+	if _, err := j.db.ExecContext(ctx, schema); err != nil {
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	var mode string
+	if err := j.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+		return fmt.Errorf("journal %s: journal mode %q (%v), want wal", j.path, mode, err)
+	}
+	var have string
+	err := j.db.QueryRowContext(ctx, "SELECT hash FROM plan WHERE id = 1").Scan(&have)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		if _, err := j.db.ExecContext(ctx, "INSERT INTO plan (id, hash, body, created) VALUES (1, ?, ?, ?)",
+			planHash, string(body), time.Now().UTC().Format(time.RFC3339Nano)); err != nil {
+			return fmt.Errorf("journal %s: %w", j.path, err)
+		}
+	case err != nil:
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	case have != planHash:
+		return &PlanMismatchError{Path: filepath.Dir(j.path), Have: have, Want: planHash}
+	}
+	j.put, err = j.db.PrepareContext(ctx, `INSERT INTO units (key, ord, question, calls, prompt_tokens,
+		completion_tokens, n_calls, failed, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (key) DO NOTHING`)
+	if err != nil {
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	return nil
+}
+
+// Close closes the journal.
+func (j *Journal) Close() error {
+	if j.put != nil {
+		j.put.Close()
+	}
+	return j.db.Close()
+}
+
+// PlanBody returns the stored plan.
+func (j *Journal) PlanBody() ([]byte, string, error) {
+	var body, hash string
+	err := j.db.QueryRow("SELECT body, hash FROM plan WHERE id = 1").Scan(&body, &hash)
+	return []byte(body), hash, err
+}
+
+// Done returns the keys of the units already committed.
+func (j *Journal) Done() (map[string]bool, error) {
+	rows, err := j.db.Query("SELECT key FROM units")
+	if err != nil {
+		return nil, fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	defer rows.Close()
+	done := map[string]bool{}
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return nil, err
+		}
+		done[k] = true
+	}
+	return done, rows.Err()
+}
+
+// Totals sums what the committed units spent.
+type Totals struct {
+	Units, Failed, Calls            int64
+	PromptTokens, CompletionTokens int64
+}
+
+// Totals sums the committed units.
+func (j *Journal) Totals() (Totals, error) {
+	var t Totals
+	err := j.db.QueryRow(`SELECT COUNT(*), COALESCE(SUM(failed),0), COALESCE(SUM(n_calls),0),
+		COALESCE(SUM(prompt_tokens),0), COALESCE(SUM(completion_tokens),0) FROM units`).
+		Scan(&t.Units, &t.Failed, &t.Calls, &t.PromptTokens, &t.CompletionTokens)
+	return t, err
+}
+
+// Put commits one finished unit. A unit already present is left as it was
+// (the first commit wins), so a retried put is harmless.
+func (j *Journal) Put(key string, ord int64, q results.QuestionRow, calls []results.CallRow) error {
+	qb, err := json.Marshal(q)
+	if err != nil {
+		return err
+	}
+	cb, err := json.Marshal(calls)
+	if err != nil {
+		return err
+	}
+	failed := 0
+	if q.Error != "" {
+		failed = 1
+	}
+	_, err = j.put.Exec(key, ord, qb, cb, q.PromptTokens, q.CompletionTokens, q.Calls, failed,
+		time.Now().UTC().Format(time.RFC3339Nano))
+	if err != nil {
+		return fmt.Errorf("journal %s: committing %s: %w", j.path, key, err)
+	}
+	return nil
+}
+
+// Each calls fn for every committed unit in plan order.
+func (j *Journal) Each(fn func(q results.QuestionRow, calls []results.CallRow) error) error {
+	rows, err := j.db.Query("SELECT question, calls FROM units ORDER BY ord")
+	if err != nil {
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var qb, cb []byte
+		if err := rows.Scan(&qb, &cb); err != nil {
+			return err
+		}
+		var q results.QuestionRow
+		var calls []results.CallRow
+		if err := json.Unmarshal(qb, &q); err != nil {
+			return fmt.Errorf("journal %s: %w", j.path, err)
+		}
+		if err := json.Unmarshal(cb, &calls); err != nil {
+			return fmt.Errorf("journal %s: %w", j.path, err)
+		}
+		if err := fn(q, calls); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// Export writes questions.parquet and calls.parquet into dir from the
+// journal, in plan order, streaming (memory does not grow with the run).
+func (j *Journal) Export(dir string) (questions, calls int64, err error) {
+	qw, err := results.Create[results.QuestionRow](filepath.Join(dir, results.QuestionsFile))
+	if err != nil {
+		return 0, 0, err
+	}
+	defer qw.Abort()
+	cw, err := results.Create[results.CallRow](filepath.Join(dir, results.CallsFile))
+	if err != nil {
+		return 0, 0, err
+	}
+	defer cw.Abort()
+	err = j.Each(func(q results.QuestionRow, cs []results.CallRow) error {
+		if err := qw.Write(q); err != nil {
+			return err
+		}
+		return cw.Write(cs...)
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	if err := qw.Close(); err != nil {
+		return 0, 0, err
+	}
+	if err := cw.Close(); err != nil {
+		return 0, 0, err
+	}
+	return qw.Rows(), cw.Rows(), nil
+}
