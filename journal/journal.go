@@ -85,6 +85,21 @@ func Open(dir, planHash string, body []byte) (*Journal, error) {
 	return j, nil
 }
 
+// OpenExisting opens the journal of an existing run directory whatever its
+// plan (to read the plan back, or to export).
+func OpenExisting(dir string) (*Journal, error) {
+	path := filepath.Join(dir, FileName)
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	db, err := sql.Open("sqlite", path+"?_busy_timeout=30000&_journal_mode=WAL&_synchronous=NORMAL")
+	if err != nil {
+		return nil, fmt.Errorf("journal %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	return &Journal{db: db, path: path}, nil
+}
+
 func (j *Journal) init(planHash string, body []byte) error {
 	ctx := context.Background()
 	if _, err := j.db.ExecContext(ctx, schema); err != nil {
@@ -151,7 +166,7 @@ func (j *Journal) Done() (map[string]bool, error) {
 
 // Totals sums what the committed units spent.
 type Totals struct {
-	Units, Failed, Calls            int64
+	Units, Failed, Calls           int64
 	PromptTokens, CompletionTokens int64
 }
 

@@ -11,18 +11,26 @@ import (
 	"github.com/medteam-bench/medteam/teamwork"
 )
 
+// RowMeta identifies the unit a row belongs to.
+type RowMeta struct {
+	RunID, Set, Model string
+	Arm               Arm
+	Repeat            int
+	Seed              int64
+}
+
 // QuestionRow scores an outcome against the gold answer and fills every
 // column the outcome determines. err, when not nil, is recorded as the
 // question's error (the row stays in the denominator).
-func QuestionRow(p Plan, arm Arm, rep int, q datasets.Question, out *teamwork.Outcome, err error) results.QuestionRow {
-	c := arm.Config
+func QuestionRow(m RowMeta, q datasets.Question, out *teamwork.Outcome, err error) results.QuestionRow {
+	c := m.Arm.Config
 	r := results.QuestionRow{
 		SchemaVersion: results.SchemaVersion,
-		RunID:         p.RunID, Dataset: p.Dataset, Split: q.Split, QuestionID: q.ID,
-		Arm: arm.Label, Protocol: "teamwork",
+		RunID:         m.RunID, Dataset: m.Set, Split: q.Split, QuestionID: q.ID,
+		Arm: m.Arm.Label, Protocol: "teamwork",
 		SMM: c.SMM, Leadership: c.Leadership, Orientation: c.Orientation, Trust: c.Trust, Monitoring: c.Monitoring,
 		Turns: int32(c.Turns), Discussion: string(c.Discussion), AgentPolicy: c.AgentPolicy(), StructuredOut: c.Structured,
-		Model: p.Model, Repeat: int32(rep), Seed: p.Seed,
+		Model: m.Model, Repeat: int32(m.Repeat), Seed: m.Seed,
 		Gold: q.Gold, NOptions: int32(len(q.Options)),
 		Subject:          subject(q.Meta),
 		MetaJSON:         metaJSON(q.Meta),
@@ -184,7 +192,7 @@ func metaJSON(meta map[string]string) string {
 
 // CallRows converts the meter's records and the protocol's parse notes into
 // calls.parquet rows, in canonical order.
-func CallRows(p Plan, arm Arm, rep int, qid string, calls []llm.CallRecord, notes []teamwork.ParseNote) []results.CallRow {
+func CallRows(m RowMeta, qid string, calls []llm.CallRecord, notes []teamwork.ParseNote) []results.CallRow {
 	type key struct {
 		k     llm.Kind
 		turn  int
@@ -198,9 +206,9 @@ func CallRows(p Plan, arm Arm, rep int, qid string, calls []llm.CallRecord, note
 	for i, c := range calls {
 		r := results.CallRow{
 			SchemaVersion: results.SchemaVersion,
-			RunID:         p.RunID, QuestionID: qid, Arm: arm.Label, Repeat: int32(rep), Seq: int32(i),
+			RunID:         m.RunID, QuestionID: qid, Arm: m.Arm.Label, Repeat: int32(m.Repeat), Seq: int32(i),
 			Phase: string(c.Meta.Phase), Kind: string(c.Meta.Kind), Turn: int32(c.Meta.Turn), Agent: int32(c.Meta.Agent),
-			Role: c.Meta.Role, Model: p.Model,
+			Role: c.Meta.Role, Model: m.Model,
 			PromptTokens: int64(c.Usage.PromptTokens), CompletionTokens: int64(c.Usage.CompletionTokens),
 			LatencyMS: float64(c.Latency.Microseconds()) / 1000,
 			Attempts:  int32(c.Attempts), Cached: c.Cached,

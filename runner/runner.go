@@ -1,12 +1,16 @@
-// Package runner executes a plan — questions × arms × repeats on one model —
-// with bounded concurrency, and turns each protocol outcome into result rows.
-// It is the only place besides the report that sees the gold answer.
+// Package runner executes a plan — question sets × models × arms × repeats —
+// with bounded concurrency, commits each finished unit to a sink (the
+// journal) as it completes, skips units an earlier invocation finished, and
+// turns each protocol outcome into result rows. It is the only place besides
+// the report that sees the gold answer.
 package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"sync/atomic"
+	"strconv"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -28,27 +32,89 @@ type Arm struct {
 	Config teamwork.Config
 }
 
+// QuestionSet is one dataset's questions, in their canonical order.
+type QuestionSet struct {
+	Name      string
+	Questions []datasets.Question
+}
+
+// Model is one model of the plan with its client stack.
+type Model struct {
+	Name    string // full name, e.g. "sim/default" or "ollama/llama3.1:8b"
+	Request string // name sent to the backend (without the provider)
+	Client  llm.Client
+}
+
 // Plan is what to run.
 type Plan struct {
 	RunID       string
-	Dataset     string
-	Questions   []datasets.Question
+	Sets        []QuestionSet
+	Models      []Model
 	Arms        []Arm
-	Model       string // full name, e.g. "sim/default" or "ollama/llama3.1:8b"
-	ModelName   string // name sent to the backend (without the provider)
 	Repeats     int
 	Seed        int64
-	Parallel    int  // questions in flight
+	Parallel    int  // units (question × arm × model × repeat) in flight
 	Transcripts bool // keep prompt and response texts in calls.parquet
 }
 
-// Progress receives one call per finished question (from any goroutine).
-type Progress func(done, total int, row *results.QuestionRow)
+// Units is the number of units of the plan.
+func (p Plan) Units() int {
+	n := 0
+	for _, s := range p.Sets {
+		n += len(s.Questions)
+	}
+	return n * len(p.Models) * len(p.Arms) * max(1, p.Repeats)
+}
 
-// Result holds the rows in deterministic order: arm, repeat, question.
-type Result struct {
-	Questions []results.QuestionRow
-	Calls     []results.CallRow
+// UnitKey identifies a unit in the journal.
+func UnitKey(set, questionID, model, arm string, repeat int) string {
+	return set + "\x1f" + questionID + "\x1f" + model + "\x1f" + arm + "\x1f" + strconv.Itoa(repeat)
+}
+
+// Sink receives finished units. Put must be safe for concurrent use.
+type Sink interface {
+	Put(key string, ord int64, q results.QuestionRow, calls []results.CallRow) error
+}
+
+// Progress receives every finished unit (from any goroutine).
+type Progress func(row *results.QuestionRow)
+
+// Budget stops a run before it spends more than allowed. Zero fields are no
+// limit. Estimate gives a first guess of the tokens of one unit of an arm,
+// used until units of that arm have finished.
+type Budget struct {
+	Tokens   int64
+	USD      float64
+	Price    func(model string, u llm.Usage) float64 // USD of a usage; nil = no price known
+	Estimate func(arm string) int64
+}
+
+// Options are the run's collaborators.
+type Options struct {
+	Sink     Sink
+	Done     map[string]bool // keys already committed (resume)
+	Progress Progress
+	// Stop, when closed, stops the run from taking new units; units in flight
+	// finish under ctx (cancel ctx to abandon them).
+	Stop   <-chan struct{}
+	Budget Budget
+}
+
+// Stats says how a run went.
+type Stats struct {
+	Units     int    // units in the plan
+	Skipped   int    // finished by an earlier invocation
+	Finished  int    // finished and committed now
+	Failed    int    // of those, with an error row
+	Abandoned int    // in flight when the run was stopped or canceled
+	StoppedBy string // "", "signal" or "budget"
+	// Calls is the logical calls of the finished units (the sum over arms);
+	// Shared is how many of them an identical request of another arm or an
+	// earlier call served (same prompt, same seed), so Calls − Shared reached
+	// the endpoint stack.
+	Calls, Shared int64
+	Tokens        int64
+	SpentUSD      float64
 }
 
 // FatalError stops a run: the backend will refuse every request (bad key,
@@ -60,74 +126,185 @@ func (e *FatalError) Error() string {
 }
 func (e *FatalError) Unwrap() error { return e.Err }
 
-// Run executes the plan against client. Question-level failures become rows
-// with their error; a fatal backend error ends the run with a *FatalError.
-func Run(ctx context.Context, p Plan, client llm.Client, progress Progress) (*Result, error) {
-	if p.Repeats < 1 {
-		p.Repeats = 1
-	}
-	if p.Parallel < 1 {
-		p.Parallel = 1
-	}
-	nq := len(p.Questions)
-	total := len(p.Arms) * p.Repeats * nq
-	qrows := make([]results.QuestionRow, total)
-	crows := make([][]results.CallRow, total)
-	var done atomic.Int64
+type unit struct {
+	ord    int64
+	key    string
+	set    string
+	q      *datasets.Question
+	model  *Model
+	arm    Arm
+	repeat int
+	memo   *memo
+}
 
-	g, gctx := errgroup.WithContext(ctx)
+// Execute runs every unit of the plan not in opt.Done, in canonical order
+// (set, question, model, arm, repeat), at most p.Parallel at a time, and
+// commits each finished one to opt.Sink. Units of one question and model
+// share a memo, so an identical request made by several arms reaches the
+// backend once. Question-level failures are committed as rows with their
+// error; a fatal backend error stops the run with a *FatalError; a canceled
+// unit is not committed (a rerun does it again).
+func Execute(ctx context.Context, p Plan, opt Options) (Stats, error) {
+	p.Repeats = max(1, p.Repeats)
+	p.Parallel = max(1, p.Parallel)
+	st := Stats{Units: p.Units()}
+
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	g := new(errgroup.Group)
 	g.SetLimit(p.Parallel)
-	for ai, arm := range p.Arms {
-		for rep := range p.Repeats {
-			for qi := range p.Questions {
-				idx := (ai*p.Repeats+rep)*nq + qi
-				if gctx.Err() != nil {
-					break
+
+	var mu sync.Mutex // guards st and the budget state below
+	var reserved int64
+	var reservedUSD float64
+	armMax := map[string]int64{}
+	var fatal error
+
+	estimate := func(arm string) int64 {
+		if v := armMax[arm]; v > 0 {
+			return v + v/4
+		}
+		if opt.Budget.Estimate != nil {
+			return opt.Budget.Estimate(arm)
+		}
+		return 0
+	}
+	usdOf := func(model string, tokens int64) float64 {
+		if opt.Budget.Price == nil {
+			return 0
+		}
+		return opt.Budget.Price(model, llm.Usage{PromptTokens: int(tokens)})
+	}
+
+	var ord int64
+	stopped := func() string {
+		select {
+		case <-opt.Stop:
+			return "signal"
+		default:
+		}
+		return ""
+	}
+schedule:
+	for si := range p.Sets {
+		set := &p.Sets[si]
+		for qi := range set.Questions {
+			q := &set.Questions[qi]
+			for mi := range p.Models {
+				m := &p.Models[mi]
+				var shared *memo
+				for _, arm := range p.Arms {
+					for rep := range p.Repeats {
+						u := unit{ord: ord, set: set.Name, q: q, model: m, arm: arm, repeat: rep}
+						ord++
+						u.key = UnitKey(u.set, q.ID, m.Name, arm.Label, rep)
+						if opt.Done[u.key] {
+							st.Skipped++
+							continue
+						}
+						if runCtx.Err() != nil {
+							break schedule
+						}
+						if why := stopped(); why != "" {
+							st.StoppedBy = why
+							break schedule
+						}
+						mu.Lock()
+						est := estimate(arm.Label)
+						over := (opt.Budget.Tokens > 0 && st.Tokens+reserved+est > opt.Budget.Tokens) ||
+							(opt.Budget.USD > 0 && st.SpentUSD+reservedUSD+usdOf(m.Name, est) > opt.Budget.USD)
+						if over {
+							st.StoppedBy = "budget"
+							mu.Unlock()
+							break schedule
+						}
+						reserved += est
+						reservedUSD += usdOf(m.Name, est)
+						mu.Unlock()
+						if shared == nil {
+							shared = newMemo(m.Client)
+						}
+						u.memo = shared
+						g.Go(func() error {
+							qr, cr, err := runOne(runCtx, p, u)
+							mu.Lock()
+							reserved -= est
+							reservedUSD -= usdOf(m.Name, est)
+							mu.Unlock()
+							if llm.ClassOf(err).Fatal() {
+								mu.Lock()
+								if fatal == nil {
+									fatal = err
+								}
+								mu.Unlock()
+								cancel(err)
+								return nil
+							}
+							if errors.Is(err, context.Canceled) || runCtx.Err() != nil && err != nil {
+								mu.Lock()
+								st.Abandoned++
+								mu.Unlock()
+								return nil
+							}
+							if err := opt.Sink.Put(u.key, u.ord, qr, cr); err != nil {
+								cancel(err)
+								return err
+							}
+							tokens := qr.PromptTokens + qr.CompletionTokens
+							mu.Lock()
+							st.Finished++
+							if qr.Error != "" {
+								st.Failed++
+							}
+							st.Calls += int64(qr.Calls)
+							st.Shared += int64(qr.CachedCalls)
+							st.Tokens += tokens
+							if opt.Budget.Price != nil {
+								st.SpentUSD += opt.Budget.Price(m.Name, llm.Usage{PromptTokens: int(qr.PromptTokens), CompletionTokens: int(qr.CompletionTokens)})
+							}
+							armMax[arm.Label] = max(armMax[arm.Label], tokens)
+							mu.Unlock()
+							if opt.Progress != nil {
+								opt.Progress(&qr)
+							}
+							return nil
+						})
+					}
 				}
-				g.Go(func() error {
-					q := p.Questions[qi]
-					team := &teamwork.Team{Config: arm.Config, Model: p.ModelName, Arm: arm.Label, RunSeed: p.Seed, Repeat: rep}
-					qr, cr, err := runOne(gctx, p, arm, rep, q, team, client)
-					if llm.ClassOf(err).Fatal() {
-						return &FatalError{Err: err}
-					}
-					qrows[idx], crows[idx] = qr, cr
-					n := done.Add(1)
-					if progress != nil {
-						progress(int(n), total, &qrows[idx])
-					}
-					return nil
-				})
 			}
 		}
 	}
-	if err := g.Wait(); err != nil {
-		return nil, err
+	err := g.Wait()
+	if fatal != nil {
+		return st, &FatalError{Err: fatal}
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	if err != nil {
+		return st, err
 	}
-	res := &Result{Questions: qrows}
-	for _, c := range crows {
-		res.Calls = append(res.Calls, c...)
+	if st.StoppedBy == "" && st.Skipped+st.Finished < st.Units {
+		if ctx.Err() != nil {
+			return st, ctx.Err()
+		}
 	}
-	return res, nil
+	return st, nil
 }
 
 // runOne deliberates on one question and builds its rows.
-func runOne(ctx context.Context, p Plan, arm Arm, rep int, q datasets.Question, proto Protocol, client llm.Client) (results.QuestionRow, []results.CallRow, error) {
-	meter := llm.NewMeter(client, p.Transcripts)
+func runOne(ctx context.Context, p Plan, u unit) (results.QuestionRow, []results.CallRow, error) {
+	team := &teamwork.Team{Config: u.arm.Config, Model: u.model.Request, Arm: u.arm.Label, RunSeed: p.Seed, Repeat: u.repeat}
+	meter := llm.NewMeter(u.memo, p.Transcripts)
 	start := time.Now()
-	out, err := proto.Run(ctx, meter, q.Item())
+	out, err := team.Run(ctx, meter, u.q.Item())
 	wall := time.Since(start)
 	calls := meter.Calls()
-	row := QuestionRow(p, arm, rep, q, out, err)
+	meta := RowMeta{RunID: p.RunID, Set: u.set, Model: u.model.Name, Arm: u.arm, Repeat: u.repeat, Seed: p.Seed}
+	row := QuestionRow(meta, *u.q, out, err)
 	row.WallMS = float64(wall.Microseconds()) / 1000
 	var notes []teamwork.ParseNote
 	if out != nil {
 		notes = out.Parses
 	}
-	crs := CallRows(p, arm, rep, q.ID, calls, notes)
+	crs := CallRows(meta, u.q.ID, calls, notes)
 	var t llm.Totals
 	for _, c := range calls {
 		t.Add(c)
@@ -139,4 +316,53 @@ func runOne(ctx context.Context, p Plan, arm Arm, rep int, q datasets.Question, 
 	row.CompletionTokens = int64(t.Usage.CompletionTokens)
 	row.CallLatencyMS = float64(t.Latency.Microseconds()) / 1000
 	return row, crs, err
+}
+
+// Result holds a run's rows in canonical order.
+type Result struct {
+	Questions []results.QuestionRow
+	Calls     []results.CallRow
+	Stats     Stats
+}
+
+// memorySink keeps rows in memory, indexed by unit order.
+type memorySink struct {
+	mu   sync.Mutex
+	rows map[int64]struct {
+		q     results.QuestionRow
+		calls []results.CallRow
+	}
+}
+
+func (m *memorySink) Put(_ string, ord int64, q results.QuestionRow, calls []results.CallRow) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.rows[ord] = struct {
+		q     results.QuestionRow
+		calls []results.CallRow
+	}{q, calls}
+	return nil
+}
+
+// Run executes the whole plan in memory and returns its rows in canonical
+// order (tests, small runs).
+func Run(ctx context.Context, p Plan, progress Progress) (*Result, error) {
+	sink := &memorySink{rows: map[int64]struct {
+		q     results.QuestionRow
+		calls []results.CallRow
+	}{}}
+	st, err := Execute(ctx, p, Options{Sink: sink, Progress: progress})
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Stats: st}
+	for i := range int64(p.Units()) {
+		r, ok := sink.rows[i]
+		if !ok {
+			continue
+		}
+		res.Questions = append(res.Questions, r.q)
+		res.Calls = append(res.Calls, r.calls...)
+	}
+	return res, nil
 }

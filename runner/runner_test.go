@@ -24,6 +24,11 @@ func simPlan(t testing.TB, profile string, presets []string, parallel int) (Plan
 	if err != nil {
 		t.Fatal(err)
 	}
+	return simPlanFor(t, qs, profile, presets, parallel)
+}
+
+func simPlanFor(t testing.TB, qs []datasets.Question, profile string, presets []string, parallel int) (Plan, *sim.Model) {
+	t.Helper()
 	p, err := sim.LookupProfile(profile)
 	if err != nil {
 		t.Fatal(err)
@@ -40,8 +45,10 @@ func simPlan(t testing.TB, profile string, presets []string, parallel int) (Plan
 		}
 		arms = append(arms, Arm{Label: c.Label(), Config: c})
 	}
-	return Plan{RunID: "test", Dataset: "medqa-sample", Questions: qs, Arms: arms, Model: "sim/" + profile,
-		ModelName: profile, Repeats: 1, Seed: 1, Parallel: parallel}, sim.New(p, items)
+	model := sim.New(p, items)
+	return Plan{RunID: "test", Sets: []QuestionSet{{Name: "medqa-sample", Questions: qs}}, Arms: arms,
+		Models:  []Model{{Name: "sim/" + profile, Request: profile, Client: model}},
+		Repeats: 1, Seed: 1, Parallel: parallel}, model
 }
 
 // goldenMetrics are the fixed-seed simulator figures per preset.
@@ -64,8 +71,8 @@ type goldenMetrics struct {
 // simulator that changes behaviour shows here; regenerate with
 // `go test ./runner -run Golden -update` and review the diff.
 func TestGoldenSimMetrics(t *testing.T) {
-	plan, model := simPlan(t, "default", teamwork.PresetNames(), 4)
-	res, err := Run(context.Background(), plan, model, nil)
+	plan, _ := simPlan(t, "default", teamwork.PresetNames(), 4)
+	res, err := Run(context.Background(), plan, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,8 +122,8 @@ func round4(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }
 func TestRowsIndependentOfParallelism(t *testing.T) {
 	var prev []string
 	for _, par := range []int{1, 3, 16} {
-		plan, model := simPlan(t, "noisy", []string{"base", "full"}, par)
-		res, err := Run(context.Background(), plan, model, nil)
+		plan, _ := simPlan(t, "noisy", []string{"base", "full"}, par)
+		res, err := Run(context.Background(), plan, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,8 +148,8 @@ func TestRowsIndependentOfParallelism(t *testing.T) {
 // TestCallRowsAddUp: every question's call count equals its call rows, and
 // token sums agree.
 func TestCallRowsAddUp(t *testing.T) {
-	plan, model := simPlan(t, "noisy", []string{"base", "c5", "full"}, 8)
-	res, err := Run(context.Background(), plan, model, nil)
+	plan, _ := simPlan(t, "noisy", []string{"base", "c5", "full"}, 8)
+	res, err := Run(context.Background(), plan, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 // runDir returns the single run directory under out.
 func runDir(t *testing.T, out string) string {
 	t.Helper()
-	runs, _ := filepath.Glob(filepath.Join(out, "2*"))
+	runs, _ := filepath.Glob(filepath.Join(out, "*"))
 	if len(runs) != 1 {
 		t.Fatalf("want one run directory in %s, got %v", out, runs)
 	}
@@ -254,7 +254,7 @@ func TestFatalErrorsStopRun(t *testing.T) {
 			if got := srv.ChatRequests(); got > 16 {
 				t.Fatalf("%d requests reached the server before the run stopped", got)
 			}
-			if runs, _ := filepath.Glob(filepath.Join(out, "2*")); len(runs) != 0 {
+			if runs, _ := filepath.Glob(filepath.Join(out, "*")); len(runs) != 0 {
 				t.Fatalf("an empty run directory was left: %v", runs)
 			}
 			t.Logf("stopped after %d requests in %s: %s", srv.ChatRequests(), took.Round(time.Millisecond), strings.TrimSpace(se[strings.Index(se, "medteam:"):]))

@@ -14,7 +14,7 @@ import (
 func runCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := execute(context.Background(), args, &out, &errb)
+	code := execute(context.Background(), nil, args, &out, &errb)
 	return code, out.String(), errb.String()
 }
 

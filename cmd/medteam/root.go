@@ -11,11 +11,25 @@ import (
 
 // Exit codes.
 const (
-	exitOK       = 0
-	exitError    = 1 // the run failed
-	exitUsage    = 2 // bad flags or input
-	exitCanceled = 130
+	exitOK          = 0
+	exitError       = 1   // the run failed
+	exitUsage       = 2   // bad flags or input
+	exitBudget      = 3   // stopped by --budget-tokens/--budget-usd; rerun to resume
+	exitInterrupted = 130 // stopped by SIGINT/SIGTERM after a clean flush; rerun to resume
+	exitKilled      = 131 // second signal: exited at once; rerun to resume
 )
+
+// stoppedError ends a run early but cleanly: everything finished is saved.
+type stoppedError struct {
+	why  string // "signal" or "budget"
+	done int
+	of   int
+	dir  string
+}
+
+func (e stoppedError) Error() string {
+	return fmt.Sprintf("stopped by %s after %d of %d units; results so far are in %s; rerun the same command to resume", e.why, e.done, e.of, e.dir)
+}
 
 // usageError marks errors in what the user asked for.
 type usageError struct{ err error }
@@ -25,7 +39,7 @@ func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
-func newRoot(stdout, stderr io.Writer) *cobra.Command {
+func newRoot(stop <-chan struct{}, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "medteam",
 		Short:         "Benchmark harness for multi-agent medical question answering",
@@ -35,12 +49,12 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newRunCmd(), newCallsCmd(), newModelsCmd())
+	root.AddCommand(newRunCmd(stop), newCallsCmd(), newModelsCmd(), newExportCmd())
 	return root
 }
 
-func execute(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	root := newRoot(stdout, stderr)
+func execute(ctx context.Context, stop <-chan struct{}, args []string, stdout, stderr io.Writer) int {
+	root := newRoot(stop, stdout, stderr)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
@@ -48,11 +62,14 @@ func execute(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, "medteam:", err)
 	var ue usageError
+	var se stoppedError
 	switch {
 	case errors.As(err, &ue):
 		return exitUsage
-	case errors.Is(err, context.Canceled):
-		return exitCanceled
+	case errors.As(err, &se) && se.why == "budget":
+		return exitBudget
+	case errors.As(err, &se), errors.Is(err, context.Canceled):
+		return exitInterrupted
 	}
 	return exitError
 }

@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,82 +16,136 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/journal"
 	"github.com/medteam-bench/medteam/report"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/runner"
 	"github.com/medteam-bench/medteam/teamwork"
 )
 
-type runFlags struct {
-	backendFlags
-	dataset     string
-	configs     []string
-	turns       int
-	agents      int
-	discussion  string
-	text        bool
-	limit       int
-	seed        int64
-	sampleSeed  int64
-	repeats     int
-	out         string
-	parallel    int
-	transcripts bool
-	agentTemp   float64
-	leaderTemp  float64
-	maxTokens   int
+// planFlags are the settings that determine a run's results. They are
+// stored in the journal (the plan), so --resume can rebuild the run; no
+// secret is among them.
+type planFlags struct {
+	Dataset     string   `json:"dataset"`
+	Model       string   `json:"model"`
+	BaseURL     string   `json:"base_url,omitempty"`
+	NumCtx      int      `json:"num_ctx"`
+	Configs     []string `json:"configs"`
+	Turns       int      `json:"turns"`
+	Agents      int      `json:"agents"`
+	Discussion  string   `json:"discussion"`
+	Text        bool     `json:"text"`
+	Limit       int      `json:"limit"`
+	Seed        int64    `json:"seed"`
+	SampleSeed  int64    `json:"sample_seed"`
+	Repeats     int      `json:"repeats"`
+	Transcripts bool     `json:"transcripts"`
+	AgentTemp   float64  `json:"agent_temperature"`
+	LeaderTemp  float64  `json:"leader_temperature"`
+	MaxTokens   int      `json:"max_tokens"`
 }
 
-func newRunCmd() *cobra.Command {
+type runFlags struct {
+	backendFlags
+	plan         planFlags
+	out          string
+	runName      string
+	resume       string
+	parallel     int
+	dryRun       bool
+	budgetTokens int64
+	budgetUSD    float64
+	prices       string
+}
+
+func newRunCmd(stop <-chan struct{}) *cobra.Command {
 	f := &runFlags{}
 	cmd := &cobra.Command{
 		Use:   "run",
-		Short: "Run teamwork arms over a dataset and write parquet results",
+		Short: "Run teamwork arms over a dataset and write parquet results (resumable)",
 		Long: `Runs every question of a dataset through each teamwork configuration (arm) and
-writes results/<run-id>/{questions.parquet,calls.parquet,manifest.json}.
+writes results/<run-name>/{journal.db,questions.parquet,calls.parquet,manifest.json}.
+
+Each finished question is committed to the journal as it completes. Rerunning the same
+command (or run --resume DIR) continues where an interrupted run stopped; a different plan
+is refused in the same directory. Ctrl-C stops taking new questions, lets those in flight
+finish for 20 s, saves, and exits with 130; a second Ctrl-C exits at once (still resumable).
 
 With no flags it runs the embedded 50-question MedQA sample with the full preset on the
 simulated model (sim/default) — a simulation for demos and tests, not a model result.`,
 		Example: `  medteam run
   medteam run --dataset ../shared/datasets/medqa/phrases_no_exclude_test.jsonl --config full --limit 200
-  medteam run --config base,c1,c6,full --turns 3 --agents 3 --model sim/weak`,
+  medteam run --config base,c1,c6,full --turns 3 --agents 3 --model sim/weak
+  medteam run --model ollama/llama3.1:8b --config base,full --limit 100 --dry-run
+  medteam run --model openai/gpt-4o-mini --config full --budget-usd 5 --prices configs/prices.yaml
+  medteam run --resume results/run-3f2a9c1b0d4e`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runRun(cmd.Context(), f, os.Args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runRun(cmd.Context(), cmd, f, stop, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.dataset, "dataset", datasets.SampleName, "dataset file (MedQA JSONL) or "+datasets.SampleName+" for the embedded sample")
 	f.backendFlags.register(fl)
-	fl.StringSliceVar(&f.configs, "config", []string{"full"}, "teamwork configurations, comma-separated: presets "+strings.Join(teamwork.PresetNames(), ", ")+" or components joined by '+' (smm, l, to, t, mm)")
-	fl.IntVar(&f.turns, "turns", 2, "discussion turns (2 or 3)")
-	fl.IntVar(&f.agents, "agents", 0, "team size 2–4; 0 lets the recruiter decide (dynamic)")
-	fl.StringVar(&f.discussion, "discussion", string(teamwork.RoundRobin), "discussion order: round_robin or parallel")
-	fl.BoolVar(&f.text, "text", false, "ask for labelled plain-text answers instead of JSON structured output")
-	fl.IntVar(&f.limit, "limit", 0, "run a deterministic sample of N questions (0 = all)")
-	fl.Int64Var(&f.seed, "seed", 1, "run seed: per-call seeds derive from it")
-	fl.Int64Var(&f.sampleSeed, "sample-seed", 1, "seed of the --limit sample")
-	fl.IntVar(&f.repeats, "repeats", 1, "repeats of every question × arm")
+	p := &f.plan
+	fl.StringVar(&p.Dataset, "dataset", datasets.SampleName, "dataset file (MedQA JSONL) or "+datasets.SampleName+" for the embedded sample")
+	fl.StringSliceVar(&p.Configs, "config", []string{"full"}, "teamwork configurations, comma-separated: presets "+strings.Join(teamwork.PresetNames(), ", ")+" or components joined by '+' (smm, l, to, t, mm)")
+	fl.IntVar(&p.Turns, "turns", 2, "discussion turns (2 or 3)")
+	fl.IntVar(&p.Agents, "agents", 0, "team size 2–4; 0 lets the recruiter decide (dynamic)")
+	fl.StringVar(&p.Discussion, "discussion", string(teamwork.RoundRobin), "discussion order: round_robin or parallel")
+	fl.BoolVar(&p.Text, "text", false, "ask for labelled plain-text answers instead of JSON structured output")
+	fl.IntVar(&p.Limit, "limit", 0, "run a deterministic sample of N questions (0 = all)")
+	fl.Int64Var(&p.Seed, "seed", 1, "run seed: per-call seeds derive from it")
+	fl.Int64Var(&p.SampleSeed, "sample-seed", 1, "seed of the --limit sample")
+	fl.IntVar(&p.Repeats, "repeats", 1, "repeats of every question × arm")
+	fl.BoolVar(&p.Transcripts, "transcripts", false, "keep every prompt and response text in calls.parquet")
+	fl.Float64Var(&p.AgentTemp, "agent-temperature", 0.7, "sampling temperature of the agents")
+	fl.Float64Var(&p.LeaderTemp, "leader-temperature", 0.5, "sampling temperature of the recruiter and leader")
+	fl.IntVar(&p.MaxTokens, "max-tokens", 0, "completion token cap per call (0 = backend default)")
 	fl.StringVar(&f.out, "out", "results", "directory that receives the run directory")
-	fl.IntVar(&f.parallel, "parallel", 8, "questions in flight")
-	fl.BoolVar(&f.transcripts, "transcripts", false, "keep every prompt and response text in calls.parquet")
-	fl.Float64Var(&f.agentTemp, "agent-temperature", 0.7, "sampling temperature of the agents")
-	fl.Float64Var(&f.leaderTemp, "leader-temperature", 0.5, "sampling temperature of the recruiter and leader")
-	fl.IntVar(&f.maxTokens, "max-tokens", 0, "completion token cap per call (0 = backend default)")
+	fl.StringVar(&f.runName, "run-name", "", "run directory name (default run-<plan hash>, so the same command resumes the same run)")
+	fl.StringVar(&f.resume, "resume", "", "resume the run in this directory with its recorded plan (other plan flags are ignored)")
+	fl.IntVar(&f.parallel, "parallel", 8, "questions in flight (the endpoint's limiter bounds model calls separately)")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "print the plan and its expected calls, tokens (and cost with --prices) without calling any model")
+	fl.Int64Var(&f.budgetTokens, "budget-tokens", 0, "stop cleanly (resumable) before this invocation exceeds this many prompt+completion tokens")
+	fl.Float64Var(&f.budgetUSD, "budget-usd", 0, "stop cleanly (resumable) before this invocation exceeds this cost (needs --prices)")
+	fl.StringVar(&f.prices, "prices", "", "price table (YAML, see configs/prices.yaml) for cost estimates and --budget-usd")
 	return cmd
 }
 
-// arms resolves the --config list with the shared settings.
-func (f *runFlags) arms() ([]runner.Arm, error) {
+// resolved is a run's plan with its inputs loaded.
+type resolved struct {
+	arms  []runner.Arm
+	qs    []datasets.Question
+	dref  results.DatasetRef
+	ep    *endpoint
+	doc   []byte // the plan document (JSON)
+	hash  string
+	flags planFlags
+}
+
+// planDoc is what identifies a plan: its settings, the dataset's content
+// hash, the model's digest, the prompts and the tool revision.
+type planDoc struct {
+	Flags         planFlags        `json:"flags"`
+	DatasetSHA256 string           `json:"dataset_sha256"`
+	Questions     int              `json:"questions"`
+	ModelDigest   string           `json:"model_digest,omitempty"`
+	PromptSetHash string           `json:"prompt_set_hash"`
+	ToolRevision  string           `json:"tool_revision"`
+	Arms          []results.ArmRef `json:"arms"`
+}
+
+func (p planFlags) arms() ([]runner.Arm, error) {
 	base := teamwork.Default()
-	base.Turns, base.Agents = f.turns, f.agents
-	base.Discussion = teamwork.DiscussionMode(f.discussion)
-	base.Structured = !f.text
-	base.AgentTemperature, base.LeaderTemperature = f.agentTemp, f.leaderTemp
-	base.MaxTokens = f.maxTokens
+	base.Turns, base.Agents = p.Turns, p.Agents
+	base.Discussion = teamwork.DiscussionMode(p.Discussion)
+	base.Structured = !p.Text
+	base.AgentTemperature, base.LeaderTemperature = p.AgentTemp, p.LeaderTemp
+	base.MaxTokens = p.MaxTokens
 	var arms []runner.Arm
 	seen := map[string]bool{}
-	for _, spec := range f.configs {
+	for _, spec := range p.Configs {
 		c, err := teamwork.ParseComponents(spec, base)
 		if err != nil {
 			return nil, usagef("--config %q: %v", spec, err)
@@ -106,11 +163,16 @@ func (f *runFlags) arms() ([]runner.Arm, error) {
 	return arms, nil
 }
 
-// loadDataset returns the questions, the dataset's name and its reference.
+// loadDataset returns the questions and the dataset's reference.
 func loadDataset(spec string) ([]datasets.Question, results.DatasetRef, error) {
 	if spec == datasets.SampleName {
 		qs, err := datasets.Sample()
-		return qs, results.DatasetRef{Name: datasets.SampleName, Questions: len(qs), Embedded: true}, err
+		if err != nil {
+			return nil, results.DatasetRef{}, err
+		}
+		b, err := json.Marshal(qs)
+		sum := sha256.Sum256(b)
+		return qs, results.DatasetRef{Name: datasets.SampleName, Questions: len(qs), Embedded: true, SHA256: hex.EncodeToString(sum[:])}, err
 	}
 	qs, err := datasets.LoadFile(spec)
 	if err != nil {
@@ -127,109 +189,249 @@ func loadDataset(spec string) ([]datasets.Question, results.DatasetRef, error) {
 	return qs, results.DatasetRef{Name: name, Path: spec, SHA256: sum, Questions: len(qs)}, nil
 }
 
-func runRun(ctx context.Context, f *runFlags, argv []string, stdout, stderr io.Writer) error {
-	arms, err := f.arms()
+func resolve(ctx context.Context, p planFlags, b *backendFlags) (*resolved, error) {
+	arms, err := p.arms()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if f.parallel < 1 || f.repeats < 1 || f.limit < 0 {
-		return usagef("--parallel and --repeats must be ≥ 1 and --limit ≥ 0")
+	if p.Repeats < 1 || p.Limit < 0 {
+		return nil, usagef("--repeats must be ≥ 1 and --limit ≥ 0")
 	}
-	qs, dref, err := loadDataset(f.dataset)
+	qs, dref, err := loadDataset(p.Dataset)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	qs = datasets.Limit(qs, f.limit, f.sampleSeed)
-	ep, err := openEndpoint(ctx, &f.backendFlags, qs)
+	qs = datasets.Limit(qs, p.Limit, p.SampleSeed)
+	bb := *b
+	bb.model, bb.baseURL, bb.numCtx = p.Model, p.BaseURL, p.NumCtx
+	ep, err := openEndpoint(ctx, &bb, qs)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer ep.close()
-	mref, simulated := ep.ref, ep.sim
-	start := time.Now().UTC()
-	runID := results.NewRunID(start, f.seed)
-	dir := filepath.Join(f.out, runID)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("creating run directory: %w", err)
-	}
-	if simulated {
-		fmt.Fprintf(stderr, "SIMULATION: model %s is medteam's simulated team, not a language model; its accuracy is not a model result.\n", f.model)
-	}
-	fmt.Fprintf(stderr, "run %s: %d questions × %d arm(s) × %d repeat(s) on %s → %s\n", runID, len(qs), len(arms), f.repeats, f.model, dir)
-
-	plan := runner.Plan{
-		RunID: runID, Dataset: dref.Name, Questions: qs, Arms: arms, Model: f.model,
-		ModelName: ep.name, Repeats: f.repeats, Seed: f.seed,
-		Parallel: f.parallel, Transcripts: f.transcripts,
-	}
-	prog := newProgress(stderr, len(qs)*len(arms)*f.repeats, "questions")
-	res, err := runner.Run(ctx, plan, ep.client, func(_, _ int, r *results.QuestionRow) { prog.add(r) })
-	prog.finish()
-	var fatal *runner.FatalError
-	if errors.As(err, &fatal) {
-		os.Remove(dir) // nothing was written; leave no empty run directory
-		return fmt.Errorf("%w\n%s", err, fatalHint(fatal.Err))
-	}
+	_, rev, _ := results.ToolInfo()
+	doc := planDoc{Flags: p, DatasetSHA256: dref.SHA256, Questions: len(qs), ModelDigest: ep.ref.Digest,
+		PromptSetHash: teamwork.PromptSetHash(), ToolRevision: rev, Arms: armRefs(arms)}
+	body, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
-		return err
+		ep.close()
+		return nil, err
 	}
-	if err := results.WriteQuestions(filepath.Join(dir, results.QuestionsFile), res.Questions); err != nil {
-		return err
-	}
-	if err := results.WriteCalls(filepath.Join(dir, results.CallsFile), res.Calls); err != nil {
-		return err
-	}
-	m := manifest(f, scrubArgs(argv), runID, start, dref, mref, arms, simulated, res)
-	m.Files = map[string]string{}
-	for _, name := range []string{results.QuestionsFile, results.CallsFile} {
-		if m.Files[name], err = results.FileSHA256(filepath.Join(dir, name)); err != nil {
-			return err
-		}
-	}
-	if err := results.WriteManifest(filepath.Join(dir, results.ManifestFile), m); err != nil {
-		return err
-	}
-	fmt.Fprintln(stdout)
-	if simulated {
-		fmt.Fprintln(stdout, "SIMULATED results (sim backend; not a model result):")
-	}
-	if err := report.WriteTable(stdout, report.Summarize(res.Questions)); err != nil {
-		return err
-	}
-	if ep.cache != nil {
-		st := ep.cache.Stats()
-		fmt.Fprintf(stdout, "\nresponse cache: %d hits, %d misses, %d writes\n", st.Hits+st.Shared, st.Misses, st.Writes)
-	}
-	fmt.Fprintf(stdout, "\nwrote %s (%d question rows, %d call rows)\n", dir, len(res.Questions), len(res.Calls))
-	return nil
+	sum := sha256.Sum256(body)
+	return &resolved{arms: arms, qs: qs, dref: dref, ep: ep, doc: body, hash: hex.EncodeToString(sum[:]), flags: p}, nil
 }
 
-func manifest(f *runFlags, argv []string, runID string, start time.Time, dref results.DatasetRef, mref results.ModelRef, arms []runner.Arm, simulated bool, res *runner.Result) results.Manifest {
-	version, rev, gover := results.ToolInfo()
-	m := results.Manifest{
-		SchemaVersion: results.SchemaVersion, RunID: runID,
-		Command:   argv,
-		StartedAt: start, FinishedAt: time.Now().UTC(),
-		Seed: f.seed, SampleSeed: f.sampleSeed, Limit: f.limit, Parallel: f.parallel,
-		Datasets: []results.DatasetRef{dref}, Models: []results.ModelRef{mref},
-		Repeats: f.repeats, PromptSetHash: teamwork.PromptSetHash(), Simulated: simulated,
-	}
-	m.Tool.Name, m.Tool.Version, m.Tool.GitRevision, m.Tool.GoVersion = "medteam", version, rev, gover
+func armRefs(arms []runner.Arm) []results.ArmRef {
+	var out []results.ArmRef
 	for _, a := range arms {
 		c := a.Config
-		m.Arms = append(m.Arms, results.ArmRef{
+		out = append(out, results.ArmRef{
 			Label: a.Label, Protocol: "teamwork", SMM: c.SMM, Leadership: c.Leadership, Orientation: c.Orientation,
 			Trust: c.Trust, Monitoring: c.Monitoring, Turns: c.Turns, Discussion: string(c.Discussion),
 			AgentPolicy: c.AgentPolicy(), StructuredOutput: c.Structured,
 			Temperatures: map[string]float64{"agent": c.AgentTemperature, "leader": c.LeaderTemperature},
 		})
 	}
-	m.Counts.Questions = len(res.Questions)
-	m.Counts.Calls = len(res.Calls)
-	for _, r := range res.Questions {
-		if r.Error != "" {
+	return out
+}
+
+// recordedPlan reads the plan flags of an existing run directory.
+func recordedPlan(dir string) (planFlags, error) {
+	if _, err := os.Stat(filepath.Join(dir, journal.FileName)); err != nil {
+		return planFlags{}, usagef("--resume %s: no %s there (%v)", dir, journal.FileName, err)
+	}
+	j, err := journal.OpenExisting(dir)
+	if err != nil {
+		return planFlags{}, err
+	}
+	defer j.Close()
+	body, _, err := j.PlanBody()
+	if err != nil {
+		return planFlags{}, err
+	}
+	var doc planDoc
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return planFlags{}, fmt.Errorf("--resume %s: the recorded plan does not decode: %w", dir, err)
+	}
+	return doc.Flags, nil
+}
+
+func runRun(ctx context.Context, cmd *cobra.Command, f *runFlags, stop <-chan struct{}, stdout, stderr io.Writer) error {
+	p := f.plan
+	p.Model, p.BaseURL, p.NumCtx = f.model, f.baseURL, f.numCtx
+	dir := ""
+	if f.resume != "" {
+		rp, err := recordedPlan(f.resume)
+		if err != nil {
+			return err
+		}
+		p, dir = rp, f.resume
+	}
+	if f.parallel < 1 {
+		return usagef("--parallel must be ≥ 1")
+	}
+	var prices priceTable
+	if f.prices != "" {
+		var err error
+		if prices, err = loadPrices(f.prices); err != nil {
+			return err
+		}
+	}
+	if f.budgetUSD > 0 && prices.price(p.Model) == nil {
+		return usagef("--budget-usd needs a price for %s: give --prices FILE with an entry for it (see configs/prices.yaml)", p.Model)
+	}
+	r, err := resolve(ctx, p, &f.backendFlags)
+	if err != nil {
+		return err
+	}
+	defer r.ep.close()
+	if dir == "" {
+		name := f.runName
+		if name == "" {
+			name = "run-" + r.hash[:12]
+		}
+		dir = filepath.Join(f.out, name)
+	}
+	runID := filepath.Base(dir)
+	plan := runner.Plan{
+		RunID: runID, Sets: []runner.QuestionSet{{Name: r.dref.Name, Questions: r.qs}}, Arms: r.arms,
+		Models:  []runner.Model{{Name: p.Model, Request: r.ep.name, Client: r.ep.client}},
+		Repeats: p.Repeats, Seed: p.Seed, Parallel: f.parallel, Transcripts: p.Transcripts,
+	}
+	if r.ep.sim {
+		fmt.Fprintf(stderr, "SIMULATION: model %s is medteam's simulated team, not a language model; its accuracy is not a model result.\n", p.Model)
+	}
+	if f.dryRun {
+		return dryRun(ctx, stdout, plan, r, prices)
+	}
+
+	j, err := journal.Open(dir, r.hash, r.doc)
+	var mismatch *journal.PlanMismatchError
+	if errors.As(err, &mismatch) {
+		return usageError{err}
+	}
+	if err != nil {
+		return err
+	}
+	defer j.Close()
+	done, err := j.Done()
+	if err != nil {
+		return err
+	}
+	start := time.Now().UTC()
+	verb := "run"
+	if len(done) > 0 {
+		verb = fmt.Sprintf("resuming run (%d of %d units already done)", len(done), plan.Units())
+	}
+	fmt.Fprintf(stderr, "%s %s: %d questions × %d arm(s) × %d repeat(s) on %s → %s\n", verb, runID, len(r.qs), len(r.arms), p.Repeats, p.Model, dir)
+
+	budget := runner.Budget{Tokens: f.budgetTokens, USD: f.budgetUSD}
+	if f.budgetTokens > 0 || f.budgetUSD > 0 {
+		est, err := runner.DryRun(ctx, plan)
+		if err != nil {
+			return err
+		}
+		budget.Estimate = func(arm string) int64 {
+			e := est.PerArm[arm].TokensPerUnit()
+			return e + e/2 // the first units of an arm are reserved generously
+		}
+		budget.Price = prices.price(p.Model)
+	}
+	prog := newProgress(stderr, plan.Units(), "questions")
+	prog.skip(len(done))
+	st, runErr := runner.Execute(ctx, plan, runner.Options{Sink: j, Done: done, Progress: prog.add, Stop: stop, Budget: budget})
+	prog.finish()
+	var fatal *runner.FatalError
+	if errors.As(runErr, &fatal) {
+		if len(done) == 0 && st.Finished == 0 {
+			j.Close()
+			os.RemoveAll(dir) // nothing was done; leave no empty run directory
+		}
+		return fmt.Errorf("%w\n%s", runErr, fatalHint(fatal.Err))
+	}
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		return runErr
+	}
+
+	rows, err := exportRun(j, dir)
+	if err != nil {
+		return err
+	}
+	if err := writeManifest(dir, scrubArgs(os.Args), runID, start, r, f.parallel, rows); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	if r.ep.sim {
+		fmt.Fprintln(stdout, "SIMULATED results (sim backend; not a model result):")
+	}
+	if err := report.WriteTable(stdout, report.Summarize(rows)); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\nthis invocation: %d units, %d logical calls (the sum over arms), %d served by an identical earlier request or the cache, %d sent to %s; %d tokens\n",
+		st.Finished, st.Calls, st.Shared, st.Calls-st.Shared, p.Model, st.Tokens)
+	if budget.Price != nil {
+		fmt.Fprintf(stdout, "cost this invocation: $%.4f\n", st.SpentUSD)
+	}
+	fmt.Fprintf(stdout, "wrote %s (%d question rows)\n", dir, len(rows))
+	if st.StoppedBy != "" || runErr != nil || st.Abandoned > 0 {
+		why := st.StoppedBy
+		if why == "" {
+			why = "signal"
+		}
+		return stoppedError{why: why, done: len(done) + st.Finished, of: plan.Units(), dir: dir}
+	}
+	return nil
+}
+
+// exportRun writes the parquet files from the journal and returns the
+// question rows (for the summary).
+func exportRun(j *journal.Journal, dir string) ([]results.QuestionRow, error) {
+	if _, _, err := j.Export(dir); err != nil {
+		return nil, err
+	}
+	return results.ReadQuestions(filepath.Join(dir, results.QuestionsFile))
+}
+
+func writeManifest(dir string, argv []string, runID string, start time.Time, r *resolved, parallel int, rows []results.QuestionRow) error {
+	version, rev, gover := results.ToolInfo()
+	p := r.flags
+	m := results.Manifest{
+		SchemaVersion: results.SchemaVersion, RunID: runID, Command: argv,
+		StartedAt: start, FinishedAt: time.Now().UTC(),
+		Seed: p.Seed, SampleSeed: p.SampleSeed, Limit: p.Limit, Parallel: parallel,
+		Datasets: []results.DatasetRef{r.dref}, Models: []results.ModelRef{r.ep.ref},
+		Repeats: p.Repeats, PromptSetHash: teamwork.PromptSetHash(), Simulated: r.ep.sim,
+		Arms: armRefs(r.arms),
+	}
+	m.Tool.Name, m.Tool.Version, m.Tool.GitRevision, m.Tool.GoVersion = "medteam", version, rev, gover
+	m.Counts.Questions = len(rows)
+	for _, q := range rows {
+		m.Counts.Calls += int(q.Calls)
+		if q.Error != "" {
 			m.Counts.Errors++
 		}
 	}
-	return m
+	var err error
+	if m.Files, err = results.FileHashes(dir, results.QuestionsFile, results.CallsFile); err != nil {
+		return err
+	}
+	return results.WriteManifest(filepath.Join(dir, results.ManifestFile), m)
+}
+
+func dryRun(ctx context.Context, w io.Writer, plan runner.Plan, r *resolved, prices priceTable) error {
+	est, err := runner.DryRun(ctx, plan)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "plan %.12s: dataset %s (%d questions) × %d arm(s) × %d repeat(s) on %s = %d units\n",
+		r.hash, r.dref.Name, len(r.qs), len(r.arms), plan.Repeats, plan.Models[0].Name, plan.Units())
+	if r.flags.Agents == 0 {
+		fmt.Fprintln(w, "team size is dynamic: the estimate assumes 3 agents (set --agents for exact call counts)")
+	}
+	fmt.Fprint(w, est.String())
+	if price := prices.price(plan.Models[0].Name); price != nil {
+		in := price(plan.Models[0].Name, usageOf(est.PromptTokens, est.Completion))
+		fmt.Fprintf(w, "expected cost: $%.4f (prices from the price table)\n", in)
+	}
+	fmt.Fprintln(w, "tokens are estimated as characters / 4 with typical answers; nothing was sent to any model")
+	return nil
 }

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"bytes"
+	"os"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/medteam-bench/medteam/llm"
+)
+
+// priceTable maps model names (provider/model) to USD per million tokens.
+type priceTable map[string]struct {
+	Prompt     float64 `yaml:"prompt"`
+	Completion float64 `yaml:"completion"`
+}
+
+// loadPrices reads a price table: a "models" mapping of provider/model to
+// {prompt, completion} USD per million tokens. Unknown keys are errors with
+// their line.
+func loadPrices(path string) (priceTable, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usagef("--prices: %v", err)
+	}
+	var doc struct {
+		Models priceTable `yaml:"models"`
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&doc); err != nil {
+		return nil, usagef("--prices %s: %v (expected: models: {provider/model: {prompt: USD per 1M, completion: USD per 1M}})", path, err)
+	}
+	for m, p := range doc.Models {
+		if p.Prompt < 0 || p.Completion < 0 {
+			return nil, usagef("--prices %s: model %s has a negative price", path, m)
+		}
+	}
+	return doc.Models, nil
+}
+
+// price returns the pricing function of model, nil when the table has none.
+func (t priceTable) price(model string) func(string, llm.Usage) float64 {
+	p, ok := t[model]
+	if !ok {
+		return nil
+	}
+	return func(_ string, u llm.Usage) float64 {
+		return (float64(u.PromptTokens)*p.Prompt + float64(u.CompletionTokens)*p.Completion) / 1e6
+	}
+}
+
+func usageOf(prompt, completion int64) llm.Usage {
+	return llm.Usage{PromptTokens: int(prompt), CompletionTokens: int(completion)}
+}
