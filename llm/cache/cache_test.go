@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -97,7 +98,7 @@ func TestHitMiss(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := llm.Response{Text: first.Text, Usage: first.Usage, Cached: true}
-	if second != want {
+	if !reflect.DeepEqual(second, want) {
 		t.Fatalf("hit = %+v, want %+v", second, want)
 	}
 	if be.calls.Load() != 1 {
