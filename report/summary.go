@@ -55,17 +55,27 @@ func ratio(a, b float64) float64 {
 	return a / b
 }
 
-// Summarize groups rows by arm, in the order arms first appear.
+// Summarize groups rows by arm, in the order arms first appear. When the
+// rows span several datasets or models, the groups are dataset · model · arm.
 func Summarize(rows []results.QuestionRow) []ArmSummary {
+	sets, models := map[string]bool{}, map[string]bool{}
+	for _, r := range rows {
+		sets[r.Dataset], models[r.Model] = true, true
+	}
+	label := func(r results.QuestionRow) string { return r.Arm }
+	if len(sets) > 1 || len(models) > 1 {
+		label = func(r results.QuestionRow) string { return r.Dataset + " · " + r.Model + " · " + r.Arm }
+	}
 	var order []string
 	by := map[string]*ArmSummary{}
 	answered := map[string]int{}
 	for _, r := range rows {
-		s, ok := by[r.Arm]
+		key := label(r)
+		s, ok := by[key]
 		if !ok {
-			s = &ArmSummary{Arm: r.Arm}
-			by[r.Arm] = s
-			order = append(order, r.Arm)
+			s = &ArmSummary{Arm: key}
+			by[key] = s
+			order = append(order, key)
 		}
 		s.Questions++
 		s.Calls += int64(r.Calls)
@@ -94,7 +104,7 @@ func Summarize(rows []results.QuestionRow) []ArmSummary {
 		}
 		s.AgreementInitial += r.AgreementInitial
 		s.AgreementFinal += r.AgreementFinal
-		answered[r.Arm]++
+		answered[key]++
 	}
 	out := make([]ArmSummary, 0, len(order))
 	for _, a := range order {

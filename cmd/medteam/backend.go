@@ -21,7 +21,6 @@ import (
 
 // backendFlags select and tune the model endpoint.
 type backendFlags struct {
-	model       string
 	baseURL     string
 	apiKey      string
 	numCtx      int
@@ -34,7 +33,6 @@ type backendFlags struct {
 }
 
 func (b *backendFlags) register(fl *pflag.FlagSet) {
-	fl.StringVar(&b.model, "model", "sim/default", "model as provider/name: sim/<profile> ("+strings.Join(sim.Profiles(), ", ")+"), ollama/<model>, openai/<model> (any OpenAI-compatible endpoint)")
 	fl.StringVar(&b.baseURL, "base-url", "", "endpoint: Ollama host (default $OLLAMA_HOST or http://127.0.0.1:11434) or OpenAI-compatible base URL ending in /v1 (default $OPENAI_BASE_URL or the OpenAI API)")
 	fl.StringVar(&b.apiKey, "api-key", "", "API key for openai/ models (default $OPENAI_API_KEY); never written anywhere")
 	fl.IntVar(&b.numCtx, "num-ctx", 8192, "Ollama context length (num_ctx); prompts longer than it fail with class context_length instead of being truncated")
@@ -71,21 +69,21 @@ func splitModel(model string) (provider, name string, err error) {
 
 // openEndpoint builds the client stack cache ▸ limiter ▸ retry ▸ backend
 // (the runner adds a meter per question outside it).
-func openEndpoint(ctx context.Context, b *backendFlags, qs []datasets.Question) (*endpoint, error) {
-	provider, name, err := splitModel(b.model)
+func openEndpoint(ctx context.Context, model string, b *backendFlags, qs []datasets.Question) (*endpoint, error) {
+	provider, name, err := splitModel(model)
 	if err != nil {
 		return nil, err
 	}
 	if b.maxAttempts < 1 || b.timeout < 0 || b.numCtx < 0 || b.inFlight < 0 {
 		return nil, usagef("--max-attempts must be ≥ 1; --timeout, --num-ctx and --in-flight must be ≥ 0")
 	}
-	ep := &endpoint{name: name, ref: results.ModelRef{Name: b.model, Provider: provider}, close: func() {}}
+	ep := &endpoint{name: name, ref: results.ModelRef{Name: model, Provider: provider}, close: func() {}}
 	var backend llm.Client
 	switch provider {
 	case "sim":
 		p, err := sim.LookupProfile(name)
 		if err != nil {
-			return nil, usagef("--model %q: %v", b.model, err)
+			return nil, usagef("--model %q: %v", model, err)
 		}
 		items := make(map[string]sim.Item, len(qs))
 		for _, q := range qs {
@@ -102,7 +100,7 @@ func openEndpoint(ctx context.Context, b *backendFlags, qs []datasets.Question) 
 		digest, err := c.Digest(pctx, name)
 		cancel()
 		if err != nil {
-			return nil, fmt.Errorf("model %s at %s: %w (is the server running and the model pulled? try: medteam models --model ollama/ --base-url %s)", b.model, c.Endpoint(), err, c.Endpoint())
+			return nil, fmt.Errorf("model %s at %s: %w (is the server running and the model pulled? try: medteam models --model ollama/ --base-url %s)", model, c.Endpoint(), err, c.Endpoint())
 		}
 		ep.ref.Digest = digest
 		backend = c
@@ -116,7 +114,7 @@ func openEndpoint(ctx context.Context, b *backendFlags, qs []datasets.Question) 
 		ep.ref.BaseURL = cache.CleanBaseURL(c.Endpoint())
 		backend = c
 	default:
-		return nil, usagef("--model %q: unknown provider %q; use sim, ollama or openai", b.model, provider)
+		return nil, usagef("--model %q: unknown provider %q; use sim, ollama or openai", model, provider)
 	}
 
 	rp := llm.DefaultRetryPolicy()

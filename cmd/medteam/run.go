@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,6 +18,8 @@ import (
 
 	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/journal"
+	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/llm/sim"
 	"github.com/medteam-bench/medteam/report"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/runner"
@@ -27,8 +30,8 @@ import (
 // stored in the journal (the plan), so --resume can rebuild the run; no
 // secret is among them.
 type planFlags struct {
-	Dataset     string   `json:"dataset"`
-	Model       string   `json:"model"`
+	Datasets    []string `json:"datasets"`
+	Models      []string `json:"models"`
 	BaseURL     string   `json:"base_url,omitempty"`
 	NumCtx      int      `json:"num_ctx"`
 	Configs     []string `json:"configs"`
@@ -60,6 +63,12 @@ type runFlags struct {
 }
 
 func newRunCmd(stop <-chan struct{}) *cobra.Command {
+	cmd, _ := runCommand(stop)
+	return cmd
+}
+
+// runCommand builds the run command and returns the flag values it binds.
+func runCommand(stop <-chan struct{}) (*cobra.Command, *runFlags) {
 	f := &runFlags{}
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -88,7 +97,8 @@ simulated model (sim/default) — a simulation for demos and tests, not a model 
 	fl := cmd.Flags()
 	f.backendFlags.register(fl)
 	p := &f.plan
-	fl.StringVar(&p.Dataset, "dataset", datasets.SampleName, "dataset file (MedQA JSONL) or "+datasets.SampleName+" for the embedded sample")
+	fl.StringArrayVar(&p.Datasets, "dataset", []string{datasets.SampleName}, "dataset file (MedQA JSONL) or "+datasets.SampleName+" for the embedded sample; repeat for several")
+	fl.StringArrayVar(&p.Models, "model", []string{"sim/default"}, "model as provider/name: sim/<profile> ("+strings.Join(sim.Profiles(), ", ")+"), ollama/<model>, openai/<model> (any OpenAI-compatible endpoint); repeat for several")
 	fl.StringSliceVar(&p.Configs, "config", []string{"full"}, "teamwork configurations, comma-separated: presets "+strings.Join(teamwork.PresetNames(), ", ")+" or components joined by '+' (smm, l, to, t, mm)")
 	fl.IntVar(&p.Turns, "turns", 2, "discussion turns (2 or 3)")
 	fl.IntVar(&p.Agents, "agents", 0, "team size 2–4; 0 lets the recruiter decide (dynamic)")
@@ -110,30 +120,53 @@ simulated model (sim/default) — a simulation for demos and tests, not a model 
 	fl.Int64Var(&f.budgetTokens, "budget-tokens", 0, "stop cleanly (resumable) before this invocation exceeds this many prompt+completion tokens")
 	fl.Float64Var(&f.budgetUSD, "budget-usd", 0, "stop cleanly (resumable) before this invocation exceeds this cost (needs --prices)")
 	fl.StringVar(&f.prices, "prices", "", "price table (YAML, see configs/prices.yaml) for cost estimates and --budget-usd")
-	return cmd
+	return cmd, f
 }
 
 // resolved is a run's plan with its inputs loaded.
 type resolved struct {
 	arms  []runner.Arm
-	qs    []datasets.Question
-	dref  results.DatasetRef
-	ep    *endpoint
+	sets  []runner.QuestionSet
+	drefs []results.DatasetRef
+	eps   []*endpoint
 	doc   []byte // the plan document (JSON)
 	hash  string
 	flags planFlags
 }
 
+func (r *resolved) close() {
+	for _, ep := range r.eps {
+		ep.close()
+	}
+}
+
+// simulated reports whether any model is the simulator.
+func (r *resolved) simulated() bool {
+	for _, ep := range r.eps {
+		if ep.sim {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *resolved) questions() int {
+	n := 0
+	for _, s := range r.sets {
+		n += len(s.Questions)
+	}
+	return n
+}
+
 // planDoc is what identifies a plan: its settings, the dataset's content
 // hash, the model's digest, the prompts and the tool revision.
 type planDoc struct {
-	Flags         planFlags        `json:"flags"`
-	DatasetSHA256 string           `json:"dataset_sha256"`
-	Questions     int              `json:"questions"`
-	ModelDigest   string           `json:"model_digest,omitempty"`
-	PromptSetHash string           `json:"prompt_set_hash"`
-	ToolRevision  string           `json:"tool_revision"`
-	Arms          []results.ArmRef `json:"arms"`
+	Flags         planFlags            `json:"flags"`
+	Datasets      []results.DatasetRef `json:"datasets"`
+	Models        []results.ModelRef   `json:"models"`
+	PromptSetHash string               `json:"prompt_set_hash"`
+	ToolRevision  string               `json:"tool_revision"`
+	Arms          []results.ArmRef     `json:"arms"`
 }
 
 func (p planFlags) arms() ([]runner.Arm, error) {
@@ -197,27 +230,48 @@ func resolve(ctx context.Context, p planFlags, b *backendFlags) (*resolved, erro
 	if p.Repeats < 1 || p.Limit < 0 {
 		return nil, usagef("--repeats must be ≥ 1 and --limit ≥ 0")
 	}
-	qs, dref, err := loadDataset(p.Dataset)
-	if err != nil {
-		return nil, err
+	if len(p.Datasets) == 0 || len(p.Models) == 0 {
+		return nil, usagef("give at least one --dataset and one --model")
 	}
-	qs = datasets.Limit(qs, p.Limit, p.SampleSeed)
+	r := &resolved{arms: arms, flags: p}
+	var all []datasets.Question
+	seen := map[string]bool{}
+	for _, spec := range p.Datasets {
+		qs, dref, err := loadDataset(spec)
+		if err != nil {
+			return nil, err
+		}
+		if seen[dref.Name] {
+			dref.Name += "#" + strconv.Itoa(len(r.sets)+1)
+		}
+		seen[dref.Name] = true
+		qs = datasets.Limit(qs, p.Limit, p.SampleSeed)
+		r.sets = append(r.sets, runner.QuestionSet{Name: dref.Name, Questions: qs})
+		r.drefs = append(r.drefs, dref)
+		all = append(all, qs...)
+	}
 	bb := *b
-	bb.model, bb.baseURL, bb.numCtx = p.Model, p.BaseURL, p.NumCtx
-	ep, err := openEndpoint(ctx, &bb, qs)
-	if err != nil {
-		return nil, err
+	bb.baseURL, bb.numCtx = p.BaseURL, p.NumCtx
+	var mrefs []results.ModelRef
+	for _, m := range p.Models {
+		ep, err := openEndpoint(ctx, m, &bb, all)
+		if err != nil {
+			r.close()
+			return nil, err
+		}
+		r.eps = append(r.eps, ep)
+		mrefs = append(mrefs, ep.ref)
 	}
 	_, rev, _ := results.ToolInfo()
-	doc := planDoc{Flags: p, DatasetSHA256: dref.SHA256, Questions: len(qs), ModelDigest: ep.ref.Digest,
+	doc := planDoc{Flags: p, Datasets: r.drefs, Models: mrefs,
 		PromptSetHash: teamwork.PromptSetHash(), ToolRevision: rev, Arms: armRefs(arms)}
-	body, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		ep.close()
+	if r.doc, err = json.MarshalIndent(doc, "", "  "); err != nil {
+		r.close()
 		return nil, err
 	}
-	sum := sha256.Sum256(body)
-	return &resolved{arms: arms, qs: qs, dref: dref, ep: ep, doc: body, hash: hex.EncodeToString(sum[:]), flags: p}, nil
+	sum := sha256.Sum256(r.doc)
+	r.hash = hex.EncodeToString(sum[:])
+	return r, nil
 }
 
 func armRefs(arms []runner.Arm) []results.ArmRef {
@@ -257,7 +311,7 @@ func recordedPlan(dir string) (planFlags, error) {
 
 func runRun(ctx context.Context, cmd *cobra.Command, f *runFlags, stop <-chan struct{}, stdout, stderr io.Writer) error {
 	p := f.plan
-	p.Model, p.BaseURL, p.NumCtx = f.model, f.baseURL, f.numCtx
+	p.BaseURL, p.NumCtx = f.baseURL, f.numCtx
 	dir := ""
 	if f.resume != "" {
 		rp, err := recordedPlan(f.resume)
@@ -276,14 +330,16 @@ func runRun(ctx context.Context, cmd *cobra.Command, f *runFlags, stop <-chan st
 			return err
 		}
 	}
-	if f.budgetUSD > 0 && prices.price(p.Model) == nil {
-		return usagef("--budget-usd needs a price for %s: give --prices FILE with an entry for it (see configs/prices.yaml)", p.Model)
+	for _, m := range p.Models {
+		if f.budgetUSD > 0 && prices.price(m) == nil {
+			return usagef("--budget-usd needs a price for %s: give --prices FILE with an entry for it (see configs/prices.yaml)", m)
+		}
 	}
 	r, err := resolve(ctx, p, &f.backendFlags)
 	if err != nil {
 		return err
 	}
-	defer r.ep.close()
+	defer r.close()
 	if dir == "" {
 		name := f.runName
 		if name == "" {
@@ -293,12 +349,14 @@ func runRun(ctx context.Context, cmd *cobra.Command, f *runFlags, stop <-chan st
 	}
 	runID := filepath.Base(dir)
 	plan := runner.Plan{
-		RunID: runID, Sets: []runner.QuestionSet{{Name: r.dref.Name, Questions: r.qs}}, Arms: r.arms,
-		Models:  []runner.Model{{Name: p.Model, Request: r.ep.name, Client: r.ep.client}},
+		RunID: runID, Sets: r.sets, Arms: r.arms,
 		Repeats: p.Repeats, Seed: p.Seed, Parallel: f.parallel, Transcripts: p.Transcripts,
 	}
-	if r.ep.sim {
-		fmt.Fprintf(stderr, "SIMULATION: model %s is medteam's simulated team, not a language model; its accuracy is not a model result.\n", p.Model)
+	for _, ep := range r.eps {
+		plan.Models = append(plan.Models, runner.Model{Name: ep.ref.Name, Request: ep.name, Client: ep.client})
+		if ep.sim {
+			fmt.Fprintf(stderr, "SIMULATION: model %s is medteam's simulated team, not a language model; its accuracy is not a model result.\n", ep.ref.Name)
+		}
 	}
 	if f.dryRun {
 		return dryRun(ctx, stdout, plan, r, prices)
@@ -322,7 +380,7 @@ func runRun(ctx context.Context, cmd *cobra.Command, f *runFlags, stop <-chan st
 	if len(done) > 0 {
 		verb = fmt.Sprintf("resuming run (%d of %d units already done)", len(done), plan.Units())
 	}
-	fmt.Fprintf(stderr, "%s %s: %d questions × %d arm(s) × %d repeat(s) on %s → %s\n", verb, runID, len(r.qs), len(r.arms), p.Repeats, p.Model, dir)
+	fmt.Fprintf(stderr, "%s %s: %d questions × %d arm(s) × %d model(s) × %d repeat(s) → %s\n", verb, runID, r.questions(), len(r.arms), len(r.eps), p.Repeats, dir)
 
 	budget := runner.Budget{Tokens: f.budgetTokens, USD: f.budgetUSD}
 	if f.budgetTokens > 0 || f.budgetUSD > 0 {
@@ -334,7 +392,12 @@ func runRun(ctx context.Context, cmd *cobra.Command, f *runFlags, stop <-chan st
 			e := est.PerArm[arm].TokensPerUnit()
 			return e + e/2 // the first units of an arm are reserved generously
 		}
-		budget.Price = prices.price(p.Model)
+		budget.Price = func(model string, u llm.Usage) float64 {
+			if f := prices.price(model); f != nil {
+				return f(model, u)
+			}
+			return 0
+		}
 	}
 	prog := newProgress(stderr, plan.Units(), "questions")
 	prog.skip(len(done))
@@ -360,14 +423,14 @@ func runRun(ctx context.Context, cmd *cobra.Command, f *runFlags, stop <-chan st
 		return err
 	}
 	fmt.Fprintln(stdout)
-	if r.ep.sim {
+	if r.simulated() {
 		fmt.Fprintln(stdout, "SIMULATED results (sim backend; not a model result):")
 	}
 	if err := report.WriteTable(stdout, report.Summarize(rows)); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "\nthis invocation: %d units, %d logical calls (the sum over arms), %d served by an identical earlier request or the cache, %d sent to %s; %d tokens\n",
-		st.Finished, st.Calls, st.Shared, st.Calls-st.Shared, p.Model, st.Tokens)
+	fmt.Fprintf(stdout, "\nthis invocation: %d units, %d logical calls (the sum over arms), %d served by an identical earlier request or the cache, %d sent to the model endpoints; %d tokens\n",
+		st.Finished, st.Calls, st.Shared, st.Calls-st.Shared, st.Tokens)
 	if budget.Price != nil {
 		fmt.Fprintf(stdout, "cost this invocation: $%.4f\n", st.SpentUSD)
 	}
@@ -398,9 +461,11 @@ func writeManifest(dir string, argv []string, runID string, start time.Time, r *
 		SchemaVersion: results.SchemaVersion, RunID: runID, Command: argv,
 		StartedAt: start, FinishedAt: time.Now().UTC(),
 		Seed: p.Seed, SampleSeed: p.SampleSeed, Limit: p.Limit, Parallel: parallel,
-		Datasets: []results.DatasetRef{r.dref}, Models: []results.ModelRef{r.ep.ref},
-		Repeats: p.Repeats, PromptSetHash: teamwork.PromptSetHash(), Simulated: r.ep.sim,
+		Datasets: r.drefs, Repeats: p.Repeats, PromptSetHash: teamwork.PromptSetHash(), Simulated: r.simulated(),
 		Arms: armRefs(r.arms),
+	}
+	for _, ep := range r.eps {
+		m.Models = append(m.Models, ep.ref)
 	}
 	m.Tool.Name, m.Tool.Version, m.Tool.GitRevision, m.Tool.GoVersion = "medteam", version, rev, gover
 	m.Counts.Questions = len(rows)
@@ -422,15 +487,16 @@ func dryRun(ctx context.Context, w io.Writer, plan runner.Plan, r *resolved, pri
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "plan %.12s: dataset %s (%d questions) × %d arm(s) × %d repeat(s) on %s = %d units\n",
-		r.hash, r.dref.Name, len(r.qs), len(r.arms), plan.Repeats, plan.Models[0].Name, plan.Units())
+	fmt.Fprintf(w, "plan %.12s: %d questions × %d arm(s) × %d model(s) × %d repeat(s) = %d units\n",
+		r.hash, r.questions(), len(r.arms), len(plan.Models), plan.Repeats, plan.Units())
 	if r.flags.Agents == 0 {
 		fmt.Fprintln(w, "team size is dynamic: the estimate assumes 3 agents (set --agents for exact call counts)")
 	}
 	fmt.Fprint(w, est.String())
-	if price := prices.price(plan.Models[0].Name); price != nil {
-		in := price(plan.Models[0].Name, usageOf(est.PromptTokens, est.Completion))
-		fmt.Fprintf(w, "expected cost: $%.4f (prices from the price table)\n", in)
+	if len(plan.Models) == 1 {
+		if price := prices.price(plan.Models[0].Name); price != nil {
+			fmt.Fprintf(w, "expected cost: $%.4f (prices from the price table)\n", price(plan.Models[0].Name, usageOf(est.PromptTokens, est.Completion)))
+		}
 	}
 	fmt.Fprintln(w, "tokens are estimated as characters / 4 with typical answers; nothing was sent to any model")
 	return nil

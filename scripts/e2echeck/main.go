@@ -1,0 +1,560 @@
+// Command e2echeck checks the output of medteam runs made against a real
+// Ollama server (see scripts/e2e-ollama.sh) and replays some of the recorded
+// calls to that server to check that the recorded prompt token counts are the
+// server's own.
+//
+// Usage:
+//
+//	go run ./scripts/e2echeck [flags] RUN_DIR...
+//
+// Checks on each run directory (questions.parquet, calls.parquet, manifest.json):
+//
+//   - questions.parquet has -rows rows, one per question × arm × repeat, and
+//     every question appears in every arm;
+//   - a question row either has no error, or an error with an error class;
+//   - every call row with status ok has prompt_tokens > 0 and
+//     completion_tokens > 0 (and completion_tokens ≤ -max-tokens when given),
+//     and prompt_tokens < -num-ctx (a prompt that fills the context window was
+//     silently truncated by the server); every error call has a class;
+//   - every ok call has a parse method, every unparseable call (parse_method
+//     "none") has a parse_error, and every abstaining question has a reason and,
+//     unless it failed, an unreadable call that explains it;
+//   - question rows agree with their calls (calls, prompt and completion token
+//     sums, parse failures) and the manifest agrees with the files (counts, sha256);
+//   - replay (with -server): a few recorded calls are sent again to the server's
+//     native /api/chat and the server's prompt_eval_count must equal the row's
+//     prompt_tokens.
+//
+// The replay rebuilds each call's messages from the transcript in the prompt
+// column (needs --transcripts). medteam renders messages as blocks
+// "[role]\ncontent" joined by a blank line (llm.RenderMessages), and teamwork
+// always sends exactly two messages, system then user. A prompt is replayed
+// only when it splits into exactly that: a content that itself contained a
+// "\n\n[user]\n" line would be ambiguous, and such a call is skipped (counted,
+// and another call is taken instead), never guessed.
+//
+// The replay is the exact request as far as the prompt is concerned: same
+// model, same messages, same num_ctx (so the same truncation rules), the row's
+// seed and the arm's temperature; it asks for one token (num_predict 1) since
+// only the prompt is compared, omits the structured-output schema (Ollama
+// applies it as a sampling grammar; it is not part of the prompt), and sends
+// "truncate": false, so a prompt longer than the context is an HTTP 400
+// instead of a silently shortened count. Ollama v0.17.4 reports
+// prompt_eval_count as the number of prompt tokens after tokenization and
+// truncation and before its prompt (KV) cache is consulted, so a cached prefix
+// does not lower it: the comparison does not depend on what the server
+// processed before. The first replayed call is sent twice to check exactly
+// that (the second time, sent at once, its whole prompt is in the cache).
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/medteam-bench/medteam/results"
+)
+
+type options struct {
+	server    string
+	model     string
+	rows      int
+	numCtx    int
+	maxTokens int
+	replay    int
+	timeout   time.Duration
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.server, "server", "", "Ollama base URL (e.g. http://127.0.0.1:11434) for the replay check; empty skips the replay")
+	flag.StringVar(&o.model, "model", "", "model name to replay with (default: the run's model without its provider prefix)")
+	flag.IntVar(&o.rows, "rows", 20, "expected rows of questions.parquet per run (0 = any)")
+	flag.IntVar(&o.numCtx, "num-ctx", 0, "num_ctx the run used: prompts must stay below it, and replays send it (0 = server default, no check)")
+	flag.IntVar(&o.maxTokens, "max-tokens", 0, "completion token cap the run used (0 = no check)")
+	flag.IntVar(&o.replay, "replay", 8, "calls to replay per run (0 = none; -1 = all)")
+	flag.DurationVar(&o.timeout, "timeout", 2*time.Minute, "timeout of one replayed request")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: e2echeck [flags] RUN_DIR...\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() == 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	var client *api.Client
+	if o.server != "" {
+		u, err := url.Parse(o.server)
+		if err != nil || u.Scheme == "" || u.Host == "" {
+			fmt.Fprintf(os.Stderr, "e2echeck: -server %q: want a URL such as http://127.0.0.1:11434\n", o.server)
+			os.Exit(2)
+		}
+		client = api.NewClient(u, &http.Client{Timeout: o.timeout})
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		v, err := client.Version(ctx)
+		cancel()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "e2echeck: server %s: %v\n", o.server, err)
+			os.Exit(1)
+		}
+		fmt.Printf("server %s (ollama %s)\n", o.server, v)
+	}
+	failed := 0
+	for _, dir := range flag.Args() {
+		c := &checker{opts: o, client: client, dir: dir}
+		c.run()
+		failed += len(c.violations)
+	}
+	if failed > 0 {
+		fmt.Printf("\ne2echeck: FAILED: %d violation(s)\n", failed)
+		os.Exit(1)
+	}
+	fmt.Printf("\ne2echeck: OK (%d run(s))\n", flag.NArg())
+}
+
+type checker struct {
+	opts       options
+	client     *api.Client
+	dir        string
+	violations []string
+	byKind     map[string]int
+}
+
+// maxPrinted caps the violations printed per kind and run; all are counted.
+const maxPrinted = 5
+
+// failf records a violation of kind what (a short label) and prints the
+// first few of each kind at once.
+func (c *checker) failf(what, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	c.violations = append(c.violations, msg)
+	if c.byKind == nil {
+		c.byKind = map[string]int{}
+	}
+	c.byKind[what]++
+	if c.byKind[what] <= maxPrinted {
+		fmt.Printf("  FAIL: %s\n", msg)
+	}
+}
+
+// summarize prints how many violations of each kind were not printed.
+func (c *checker) summarize() {
+	for _, what := range mapKeys(c.byKind) {
+		if n := c.byKind[what]; n > maxPrinted {
+			fmt.Printf("  FAIL: … %d more: %s\n", n-maxPrinted, what)
+		}
+	}
+}
+
+type qkey struct {
+	question, arm string
+	repeat        int32
+}
+
+func (c *checker) run() {
+	fmt.Printf("\nrun %s\n", c.dir)
+	qs, err := results.ReadQuestions(filepath.Join(c.dir, results.QuestionsFile))
+	if err != nil {
+		c.failf("reading questions", "reading questions: %v", err)
+		return
+	}
+	calls, err := results.ReadCalls(filepath.Join(c.dir, results.CallsFile))
+	if err != nil {
+		c.failf("reading calls", "reading calls: %v", err)
+		return
+	}
+	m, err := results.ReadManifest(filepath.Join(c.dir, results.ManifestFile))
+	if err != nil {
+		c.failf("reading manifest", "reading manifest: %v", err)
+	}
+	c.checkManifest(m, err == nil, len(qs), len(calls))
+	c.checkQuestions(qs, calls)
+	c.checkCalls(calls)
+	c.replay(m, calls)
+	c.summarize()
+	if n := len(c.violations); n > 0 {
+		fmt.Printf("  => %d violation(s)\n", n)
+	} else {
+		fmt.Println("  => ok")
+	}
+}
+
+func (c *checker) checkManifest(m results.Manifest, ok bool, nq, nc int) {
+	if !ok {
+		return
+	}
+	if m.Counts.Questions != nq || m.Counts.Calls != nc {
+		c.failf("manifest counts differ from the files", "manifest counts %d questions / %d calls, files have %d / %d", m.Counts.Questions, m.Counts.Calls, nq, nc)
+	}
+	for _, name := range []string{results.QuestionsFile, results.CallsFile} {
+		want, listed := m.Files[name]
+		if !listed {
+			continue
+		}
+		got, err := results.FileSHA256(filepath.Join(c.dir, name))
+		if err != nil || got != want {
+			c.failf("file sha256 differs from the manifest", "%s: sha256 %s, manifest says %s (%v)", name, got, want, err)
+		}
+	}
+	if m.Simulated {
+		c.failf("simulated run", "manifest says the run is simulated; this check is for real servers")
+	}
+}
+
+func (c *checker) checkQuestions(qs []results.QuestionRow, calls []results.CallRow) {
+	if c.opts.rows > 0 && len(qs) != c.opts.rows {
+		c.failf("question row count", "questions.parquet has %d rows, want %d", len(qs), c.opts.rows)
+	}
+	type sums struct {
+		calls, parseNone, abstainExplained int
+		prompt, completion                 int64
+	}
+	byQ := map[qkey]*sums{}
+	for _, r := range calls {
+		k := qkey{r.QuestionID, r.Arm, r.Repeat}
+		s := byQ[k]
+		if s == nil {
+			s = &sums{}
+			byQ[k] = s
+		}
+		s.calls++
+		s.prompt += r.PromptTokens
+		s.completion += r.CompletionTokens
+		if r.ParseMethod == "none" {
+			s.parseNone++
+		}
+		if r.ParseMethod == "none" || r.ParseError != "" || r.Status != "ok" {
+			s.abstainExplained++
+		}
+	}
+	seen := map[qkey]bool{}
+	arms := map[string]map[string]bool{} // arm → questions
+	questions := map[string]bool{}
+	var errs, abstained int
+	classes := map[string]int{}
+	reasons := map[string]int{}
+	var model string
+	for _, r := range qs {
+		k := qkey{r.QuestionID, r.Arm, r.Repeat}
+		where := fmt.Sprintf("question %s arm %s repeat %d", r.QuestionID, r.Arm, r.Repeat)
+		if seen[k] {
+			c.failf("duplicate row", "%s: duplicate row", where)
+		}
+		seen[k] = true
+		if arms[r.Arm] == nil {
+			arms[r.Arm] = map[string]bool{}
+		}
+		arms[r.Arm][r.QuestionID] = true
+		questions[r.QuestionID] = true
+		model = r.Model
+		if r.Error != "" {
+			errs++
+			classes[r.ErrorClass]++
+			if r.ErrorClass == "" {
+				c.failf("question error without a class", "%s: error without a class: %s", where, r.Error)
+			}
+		} else if r.ErrorClass != "" {
+			c.failf("error class without an error", "%s: error class %q without an error", where, r.ErrorClass)
+		}
+		s := byQ[k]
+		if s == nil {
+			s = &sums{}
+		}
+		if int(r.Calls) != s.calls {
+			c.failf("question calls differ from calls.parquet", "%s: calls = %d, calls.parquet has %d", where, r.Calls, s.calls)
+		}
+		if r.PromptTokens != s.prompt || r.CompletionTokens != s.completion {
+			c.failf("question tokens differ from the sum of its calls", "%s: tokens %d+%d, its calls sum to %d+%d", where, r.PromptTokens, r.CompletionTokens, s.prompt, s.completion)
+		}
+		if r.Error == "" && int(r.ParseFailures) != s.parseNone {
+			c.failf("parse_failures differ from unparseable calls", "%s: parse_failures = %d, %d calls have parse_method none", where, r.ParseFailures, s.parseNone)
+		}
+		if r.Abstained {
+			abstained++
+			reasons[r.AbstainReason]++
+			if r.AbstainReason == "" {
+				c.failf("abstained without a reason", "%s: abstained without a reason", where)
+			}
+			if r.Error == "" && s.abstainExplained == 0 {
+				c.failf("abstained but none of its calls failed to parse or errored", "%s: abstained (%s) but none of its calls failed to parse or errored", where, r.AbstainReason)
+			}
+		} else if r.Predicted == "" {
+			c.failf("no prediction but not abstained", "%s: no prediction but not abstained", where)
+		}
+	}
+	for arm, got := range arms {
+		if len(got) != len(questions) {
+			c.failf("arm misses questions", "arm %s has %d of the %d questions", arm, len(got), len(questions))
+		}
+	}
+	armNames := mapKeys(arms)
+	fmt.Printf("  questions: %d rows (%d questions × %d arms: %s), model %s\n", len(qs), len(questions), len(arms), strings.Join(armNames, ","), model)
+	fmt.Printf("  question errors: %d%s; abstained: %d%s\n", errs, countList(classes), abstained, countList(reasons))
+	for k := range byQ {
+		if !seen[k] {
+			c.failf("calls without a question row", "calls of question %s arm %s repeat %d have no question row", k.question, k.arm, k.repeat)
+		}
+	}
+}
+
+func (c *checker) checkCalls(calls []results.CallRow) {
+	var ok, errN, cached, parseNone int
+	var prompt, completion, maxPrompt, maxCompletion int64
+	classes := map[string]int{}
+	methods := map[string]int{}
+	for _, r := range calls {
+		where := fmt.Sprintf("call %s/%s/%d seq %d (%s)", r.QuestionID, r.Arm, r.Repeat, r.Seq, r.Kind)
+		if r.Cached {
+			cached++
+		}
+		switch r.Status {
+		case "ok":
+			ok++
+			prompt += r.PromptTokens
+			completion += r.CompletionTokens
+			maxPrompt = max(maxPrompt, r.PromptTokens)
+			maxCompletion = max(maxCompletion, r.CompletionTokens)
+			if r.PromptTokens <= 0 || r.CompletionTokens <= 0 {
+				c.failf("ok call without prompt or completion tokens", "%s: status ok with prompt_tokens %d, completion_tokens %d", where, r.PromptTokens, r.CompletionTokens)
+			}
+			if c.opts.maxTokens > 0 && r.CompletionTokens > int64(c.opts.maxTokens) {
+				c.failf("completion tokens over --max-tokens", "%s: completion_tokens %d > max tokens %d", where, r.CompletionTokens, c.opts.maxTokens)
+			}
+			if c.opts.numCtx > 0 && r.PromptTokens >= int64(c.opts.numCtx) {
+				c.failf("prompt filled num_ctx (truncated)", "%s: prompt_tokens %d ≥ num_ctx %d: the prompt filled the context window (silently truncated), or the run used another num_ctx", where, r.PromptTokens, c.opts.numCtx)
+			}
+			methods[cmp.Or(r.ParseMethod, "(none recorded)")]++
+			if r.ParseMethod == "" {
+				c.failf("ok call without a parse method", "%s: ok call without a parse method", where)
+			}
+			if r.ParseMethod == "none" {
+				parseNone++
+				if r.ParseError == "" {
+					c.failf("unparseable (parse_method none) without a parse_error", "%s: unparseable (parse_method none) without a parse_error", where)
+				}
+			}
+		case "error":
+			errN++
+			classes[r.ErrorClass]++
+			if r.ErrorClass == "" || r.Error == "" {
+				c.failf("error call without class or message", "%s: error call without class or message (%q, %q)", where, r.ErrorClass, r.Error)
+			}
+		default:
+			c.failf("unknown call status", "%s: status %q", where, r.Status)
+		}
+	}
+	fmt.Printf("  calls: %d (ok %d, error %d%s, cached %d)\n", len(calls), ok, errN, countList(classes), cached)
+	fmt.Printf("  tokens of ok calls: prompt %d (max %d), completion %d (max %d)\n", prompt, maxPrompt, completion, maxCompletion)
+	fmt.Printf("  parse methods:%s; unparseable %d (all with parse_error unless FAIL above)\n", countList(methods), parseNone)
+	if ok == 0 {
+		c.failf("no call succeeded", "no call succeeded")
+	}
+}
+
+// parseRendered turns a transcript prompt back into messages. See the
+// package comment for the format and why only system+user is accepted.
+func parseRendered(s string) ([]api.Message, error) {
+	roles := []string{"system", "user", "assistant", "tool"}
+	type hdr struct {
+		at, end int
+		role    string
+	}
+	var hs []hdr
+	for _, role := range roles {
+		h := "[" + role + "]\n"
+		if strings.HasPrefix(s, h) {
+			hs = append(hs, hdr{0, len(h), role})
+		}
+		sep := "\n\n" + h
+		for i := 0; ; {
+			j := strings.Index(s[i:], sep)
+			if j < 0 {
+				break
+			}
+			hs = append(hs, hdr{i + j, i + j + len(sep), role})
+			i += j + 1
+		}
+	}
+	sort.Slice(hs, func(a, b int) bool { return hs[a].at < hs[b].at })
+	if len(hs) != 2 || hs[0].at != 0 || hs[0].role != "system" || hs[1].role != "user" {
+		got := make([]string, len(hs))
+		for i, h := range hs {
+			got[i] = h.role
+		}
+		return nil, fmt.Errorf("prompt does not split into exactly [system] and [user] (headers found: %v)", got)
+	}
+	return []api.Message{
+		{Role: "system", Content: s[hs[0].end:hs[1].at]},
+		{Role: "user", Content: s[hs[1].end:]},
+	}, nil
+}
+
+// pickReplays chooses calls deterministically: the longest prompt first (the
+// one most at risk of truncation), then the longest of each kind, then the
+// longest of the rest.
+func pickReplays(calls []results.CallRow) []results.CallRow {
+	var cand []results.CallRow
+	for _, r := range calls {
+		if r.Status == "ok" && !r.Cached && r.PromptTokens > 0 {
+			cand = append(cand, r)
+		}
+	}
+	slices.SortStableFunc(cand, func(a, b results.CallRow) int {
+		return cmp.Or(cmp.Compare(b.PromptTokens, a.PromptTokens), cmp.Compare(a.QuestionID, b.QuestionID),
+			cmp.Compare(a.Arm, b.Arm), cmp.Compare(a.Repeat, b.Repeat), cmp.Compare(a.Seq, b.Seq))
+	})
+	var out, rest []results.CallRow
+	kinds := map[string]bool{}
+	for i, r := range cand {
+		if i == 0 || !kinds[r.Kind] {
+			kinds[r.Kind] = true
+			out = append(out, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	return append(out, rest...)
+}
+
+func (c *checker) replay(m results.Manifest, calls []results.CallRow) {
+	if c.client == nil || c.opts.replay == 0 {
+		fmt.Println("  replay: skipped (no -server, or -replay 0)")
+		return
+	}
+	temps := map[string]map[string]float64{}
+	for _, a := range m.Arms {
+		temps[a.Label] = a.Temperatures
+	}
+	want := c.opts.replay
+	if want < 0 {
+		want = len(calls)
+	}
+	var agreed, skipped, tried int
+	repeated := false
+	for _, r := range pickReplays(calls) {
+		if tried >= want {
+			break
+		}
+		where := fmt.Sprintf("replay of %s/%s/%d seq %d (%s, %d prompt tokens)", r.QuestionID, r.Arm, r.Repeat, r.Seq, r.Kind, r.PromptTokens)
+		if r.Prompt == "" {
+			c.failf("no prompt text recorded (run with --transcripts)", "%s: no prompt text recorded (run with --transcripts)", where)
+			return
+		}
+		msgs, err := parseRendered(r.Prompt)
+		if err != nil {
+			skipped++
+			continue
+		}
+		tried++
+		model := c.opts.model
+		if model == "" {
+			_, model, _ = strings.Cut(r.Model, "/")
+		}
+		temp := 0.7
+		role := "agent"
+		if r.Agent < 0 {
+			role, temp = "leader", 0.5
+		}
+		if t, ok := temps[r.Arm][role]; ok {
+			temp = t
+		}
+		opts := map[string]any{"num_predict": 1, "seed": r.Seed, "temperature": temp}
+		if c.opts.numCtx > 0 {
+			opts["num_ctx"] = c.opts.numCtx
+		}
+		stream, truncate := false, false
+		req := &api.ChatRequest{Model: model, Messages: msgs, Stream: &stream, Truncate: &truncate, Options: opts}
+		got, err := c.chat(req)
+		if err != nil {
+			c.failf("replay request failed", "%s: %v", where, err)
+			continue
+		}
+		if int64(got) != r.PromptTokens {
+			c.failf("replayed prompt tokens differ", "%s: server counts %d prompt tokens, the row says %d", where, got, r.PromptTokens)
+			continue
+		}
+		agreed++
+		if !repeated {
+			// The same request again at once: its whole prompt is now in
+			// the server's prompt cache, and the count must not change.
+			repeated = true
+			again, err := c.chat(req)
+			switch {
+			case err != nil:
+				c.failf("replay repeat failed", "%s, repeated: %v", where, err)
+			case again != got:
+				c.failf("replay repeat counted differently", "%s: the same request counted %d prompt tokens, then %d with its prompt cached", where, got, again)
+			default:
+				fmt.Printf("  replay repeat: the same request again, its prompt now cached, counts %d again\n", again)
+			}
+		}
+	}
+	fmt.Printf("  replay: %d/%d calls agree with the server's prompt_eval_count", agreed, tried)
+	if skipped > 0 {
+		fmt.Printf(" (%d ambiguous transcripts skipped)", skipped)
+	}
+	fmt.Println()
+	if tried == 0 {
+		c.failf("replay: no call could be replayed", "replay: no call could be replayed")
+	}
+}
+
+// chat sends one non-streaming request and returns prompt_eval_count.
+func (c *checker) chat(req *api.ChatRequest) (int, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), c.opts.timeout)
+	defer cancel()
+	var resp *api.ChatResponse
+	err := c.client.Chat(ctx, req, func(r api.ChatResponse) error {
+		resp = &r
+		return nil
+	})
+	if err != nil {
+		var se api.StatusError
+		if errors.As(err, &se) && se.StatusCode == http.StatusBadRequest {
+			return 0, fmt.Errorf("HTTP 400 with truncate=false (prompt longer than num_ctx?): %v", err)
+		}
+		return 0, err
+	}
+	if resp == nil || !resp.Done {
+		return 0, errors.New("no final response")
+	}
+	if resp.PromptEvalCount <= 0 {
+		return 0, fmt.Errorf("server reported prompt_eval_count %d", resp.PromptEvalCount)
+	}
+	return resp.PromptEvalCount, nil
+}
+
+func mapKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// countList renders {a: 2, b: 1} as " (a 2, b 1)", or "" when empty.
+func countList(m map[string]int) string {
+	if len(m) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(m))
+	for _, k := range mapKeys(m) {
+		parts = append(parts, cmp.Or(k, `""`)+" "+strconv.Itoa(m[k]))
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/results"
+)
+
+// The replay relies on llm.RenderMessages' format; this ties the two together.
+func TestParseRenderedRoundTrip(t *testing.T) {
+	for _, msgs := range [][]llm.Message{
+		{{Role: "system", Content: "You are an expert."}, {Role: "user", Content: "QUESTION:\nA 3-year-old…\n\nOPTIONS:\nA) x\n[user] inline is fine"}},
+		{{Role: "system", Content: ""}, {Role: "user", Content: ""}},
+		{{Role: "system", Content: "line\n\n"}, {Role: "user", Content: "\n\nlast\n"}},
+	} {
+		got, err := parseRendered(llm.RenderMessages(msgs))
+		if err != nil {
+			t.Fatalf("%q: %v", msgs, err)
+		}
+		want := []api.Message{{Role: msgs[0].Role, Content: msgs[0].Content}, {Role: msgs[1].Role, Content: msgs[1].Content}}
+		if len(got) != 2 || got[0].Role != want[0].Role || got[0].Content != want[0].Content ||
+			got[1].Role != want[1].Role || got[1].Content != want[1].Content {
+			t.Errorf("round trip of %q gave %+v", msgs, got)
+		}
+	}
+}
+
+func TestParseRenderedRejectsAmbiguity(t *testing.T) {
+	for _, msgs := range [][]llm.Message{
+		{{Role: "system", Content: "a\n\n[user]\nb"}, {Role: "user", Content: "c"}}, // header inside content
+		{{Role: "system", Content: "a"}, {Role: "user", Content: "b\n\n[assistant]\nc"}},
+		{{Role: "user", Content: "only user"}},
+		{{Role: "system", Content: "s"}, {Role: "user", Content: "u"}, {Role: "assistant", Content: "a"}},
+	} {
+		if got, err := parseRendered(llm.RenderMessages(msgs)); err == nil {
+			t.Errorf("%q: accepted as %+v", msgs, got)
+		}
+	}
+}
+
+func TestPickReplays(t *testing.T) {
+	calls := []results.CallRow{
+		{Seq: 0, Kind: "assess", Status: "ok", PromptTokens: 100},
+		{Seq: 1, Kind: "predict", Status: "ok", PromptTokens: 300},
+		{Seq: 2, Kind: "predict", Status: "ok", PromptTokens: 200},
+		{Seq: 3, Kind: "final", Status: "ok", PromptTokens: 900},
+		{Seq: 4, Kind: "final", Status: "error", PromptTokens: 0},
+		{Seq: 5, Kind: "final", Status: "ok", PromptTokens: 950, Cached: true},
+		{Seq: 6, Kind: "final", Status: "ok", PromptTokens: 800},
+	}
+	var seqs []int32
+	for _, r := range pickReplays(calls) {
+		seqs = append(seqs, r.Seq)
+	}
+	if want := []int32{3, 1, 0, 6, 2}; !slices.Equal(seqs, want) {
+		t.Errorf("order %v, want %v", seqs, want)
+	}
+}

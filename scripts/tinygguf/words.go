@@ -1,0 +1,53 @@
+// This list was derived once from word frequencies of MedQA questions and of
+// medteam's prompt templates; edit freely (its order fixes token ids and scores).
+
+package main
+
+// words are whole-word vocabulary pieces: common English and clinical words
+// and the words of medteam's prompt templates, most useful first.
+var words = []string{
+	"the", "sentences", "reasoning", "Reply", "medical", "option", "and", "one", "exactly", "experts",
+	"your", "team", "with", "concern", "answer", "object", "expert", "examination", "question",
+	"separated", "these", "only", "first", "most", "leader", "of", "patient", "lines", "specialty",
+	"following", "likely", "ranking", "letter", "to", "every", "ANALYSIS", "QUESTION", "facts",
+	"confidence", "JSON", "is", "correct", "quality", "letters", "in", "sentence", "this", "number",
+	"report", "choice", "focus", "best", "that", "CONCERN", "CONFIDENCE", "semicolons", "you",
+	"multiple", "where", "or", "answering", "REASONING", "for", "temperature", "are", "from",
+	"commas", "history", "The", "two", "evidence", "pressure", "disagree", "RESPONSE", "physician",
+	"year", "initial", "central", "short", "point", "agent", "answers", "turn", "mediate", "RANKING",
+	"QUALITY", "DEBATED", "FACTS", "Which", "presents", "blood", "completeness", "has", "shows",
+	"which", "independent", "choose", "TARGET", "SPECIALTIES", "specialties", "REPORT", "about",
+	"emergency", "each", "coordinate", "colleagues", "Discussion", "distractor", "ROLE", "synthesise",
+	"tied", "DISCUSSION", "respirations", "department", "given", "by", "check", "state", "order",
+	"analysis", "needs", "You", "old", "multi", "discusses", "carefully", "at", "final", "agree",
+	"rests", "summarise", "disagrees", "qualifier", "seniority", "recruiter", "supported",
+	"positions", "response", "step", "his", "specific", "clinical", "medications", "current",
+	"together", "accuracy", "because", "distinct", "VERIFIED", "Current", "symptoms", "on",
+	"respiratory", "between", "significant", "ordered", "her", "physical", "per", "finding",
+	"appropriate", "Physical", "She", "rate", "options", "how", "give", "summary", "towards",
+	"leaning", "reasons", "min", "recruit", "fact", "yes", "Respond", "SUMMARY", "LEANING", "weakest",
+	"justify", "accepts", "ACCEPTS", "debated", "Recruit", "Give", "matches", "CONTEXT", "OPTIONS",
+	"change", "pulse", "before", "pain", "hypertension", "brought", "past", "diagnosis", "it",
+	"reveal", "woman", "normal", "review", "easily", "recall", "system", "not", "abdominal",
+	"abnormalities", "missed", "agents", "assess", "raised", "right", "last", "agrees", "As",
+	"months", "Assess", "phrase", "Simple", "flawed", "Either", "accept", "revise", "debate",
+	"tricky", "AGENTS", "suited", "Expert", "Reason", "ANSWER", "formal", "POINTS", "FORMAL", "does",
+	"management", "Examination", "she", "condition", "their", "Laboratory", "never", "under",
+	"reports", "after", "reveals", "makes", "was", "least", "His", "false", "no", "raise", "why",
+	"tenderness", "whose", "FINAL", "AGENT", "roles", "break", "Write", "TRUST", "treatment", "This",
+	"more", "years", "He", "concentration", "medication", "count", "unremarkable", "work",
+	"increased", "weeks", "any", "left", "comes", "been", "disease", "positive", "extremities",
+	"findings", "started", "then", "decreased", "what", "saturation", "mother", "note", "true",
+	"case", "line", "Her", "over", "good", "many", "such", "negative", "name", "need", "evaluation",
+	"man", "sets", "bilaterally", "sure", "mind", "lean", "several", "TURN", "Then", "TEAM", "SIZE",
+	"RANK", "TIED", "vote", "Rank", "List", "Rate", "YOUR", "studies", "therapy", "diabetes", "exam",
+	"include", "he", "also", "an", "chest", "had", "Hemoglobin", "abdomen", "disorder", "use",
+	"infection", "up", "signs", "ago", "cells", "appears", "days", "There", "heart", "within",
+	"primary", "difficulty", "bilateral", "have", "recently", "lower", "weight", "Increased", "out",
+	"during", "gestation", "shortness", "performed", "month", "mm", "but", "auscultation",
+	"presentation", "episodes", "swelling", "hospital", "fatigue", "as", "Serum", "diagnosed",
+	"severe", "breath", "currently", "oxygen", "hours", "do", "Leukocyte", "cigarettes", "without",
+	"cause", "say", "associated", "pregnancy", "How", "key", "fever", "complaints", "Use", "let",
+	"complaining", "upper", "tie", "FAR", "vomiting", "demonstrates", "found", "show", "limits",
+	"when", "healthy", "denies", "states", "alcohol",
+}
