@@ -1,0 +1,311 @@
+package runner_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/llm/openai"
+	"github.com/medteam-bench/medteam/results"
+	"github.com/medteam-bench/medteam/runner"
+	"github.com/medteam-bench/medteam/teamwork"
+)
+
+// Throughput benchmark settings.
+const (
+	tpQuestions  = 60                    // questions per run (one benchmark iteration)
+	tpDelay      = 20 * time.Millisecond // fixed service time of the fake server
+	tpRunTimeout = 2 * time.Minute       // a run that takes longer fails the benchmark
+	tpCallTimout = 10 * time.Second      // per-attempt timeout of the retry layer
+	// tpAnswer is the content of every completion: a well-formed teamwork
+	// answer (the ranking, reasoning and facts keys every kind reads first).
+	tpAnswer = `{"reasoning":"r","ranking":["A","B","C","D"],"confidence":0.6,"facts":["f"]}`
+)
+
+// BenchmarkThroughputHTTP measures how close a run gets to the throughput an
+// OpenAI-compatible endpoint allows. One iteration is one whole run: 60
+// questions (the 50 of datasets.Sample, then the first 10 again under new
+// IDs) × the full preset with a fixed team of 3 agents (17 calls per
+// question), with 4·C questions in flight, through the CLI's client stack
+// (limiter ▸ retry ▸ openai client, limiter Initial = Max = C) to a loopback
+// server that answers every chat completion after a fixed 20 ms and serves at
+// most C requests at once (the rest wait in the handler, as on a real
+// server). The server's capacity is C/20 ms, the bound.
+//
+// Sub-benchmarks C=4 and C=16 report:
+//
+//   - req/s: requests the server answered per second of run wall time;
+//   - bound-req/s: C / 20 ms;
+//   - of-bound: req/s ÷ bound-req/s (target ≥ 0.9). What is lost is the time
+//     a call holds its limiter slot without being served (HTTP round trip and
+//     JSON on both sides), the run's ramp-up and tail (fewer than C calls
+//     ready), and CPU contention;
+//   - peak-conc: the most requests the server had at once, queued or served
+//     (≤ C when the limiter caps the client correctly);
+//   - new-conns/run: TCP connections the server accepted per run (connection
+//     reuse by the client's HTTP transport).
+//
+// Sub-benchmark overhead reports overhead-µs/call: the same run, at
+// Parallel 1, against a zero-delay in-process llm.ClientFunc behind the same
+// limiter ▸ retry, divided into wall time per call. It is what the harness
+// itself spends per call on a question's critical path — prompt rendering,
+// seeds and request hashing, meter, memo, limiter, retry, answer parsing,
+// aggregation and result rows, amortized over the calls — without the HTTP
+// transport. (Only the 3 prediction calls of a question overlap at Parallel
+// 1, so it is close to CPU time per call.) This work happens outside the
+// limiter's slots, so it does not lower of-bound unless the CPU saturates,
+// which happens near GOMAXPROCS / overhead calls per second.
+func BenchmarkThroughputHTTP(b *testing.B) {
+	qs := tpQuestionsFor(b, tpQuestions)
+	arm := tpFullArm(b)
+	for _, c := range []int{4, 16} {
+		b.Run(fmt.Sprintf("C=%d", c), func(b *testing.B) { tpBenchHTTP(b, qs, arm, c) })
+	}
+	b.Run("overhead", func(b *testing.B) { tpBenchOverhead(b, qs, arm) })
+}
+
+func tpBenchHTTP(b *testing.B, qs []datasets.Question, arm runner.Arm, c int) {
+	srv := newTPServer(c, tpDelay)
+	ts := httptest.NewUnstartedServer(srv)
+	ts.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			srv.conns.Add(1)
+		}
+	}
+	ts.Start()
+	b.Cleanup(ts.Close) // handlers return as soon as their client goes away
+
+	var wall time.Duration
+	var calls int64
+	runs := 0
+	for b.Loop() {
+		backend, err := openai.New(openai.Config{BaseURL: ts.URL + "/v1"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		client := tpStack(backend, c)
+		before := srv.requests.Load()
+		start := time.Now()
+		st := tpRun(b, qs, arm, client, 4*c)
+		wall += time.Since(start)
+		got := srv.requests.Load() - before
+		if sent := st.Calls - st.Shared; got != sent {
+			b.Fatalf("server answered %d requests, the run sent %d logical calls (retries?)", got, sent)
+		}
+		calls += got
+		runs++
+	}
+	rate := float64(calls) / wall.Seconds()
+	bound := float64(c) / tpDelay.Seconds()
+	b.ReportMetric(rate, "req/s")
+	b.ReportMetric(bound, "bound-req/s")
+	b.ReportMetric(rate/bound, "of-bound")
+	b.ReportMetric(float64(srv.peak.Load()), "peak-conc")
+	b.ReportMetric(float64(srv.conns.Load())/float64(runs), "new-conns/run")
+	b.ReportMetric(float64(calls)/float64(runs*len(qs)), "calls/question")
+	if p := srv.peak.Load(); p > int64(c) {
+		b.Errorf("the server saw %d requests at once; the limiter should cap them at %d", p, c)
+	}
+}
+
+func tpBenchOverhead(b *testing.B, qs []datasets.Question, arm runner.Arm) {
+	resp := llm.Response{Text: tpAnswer, Usage: llm.Usage{PromptTokens: 1000, CompletionTokens: 20}, Attempts: 1}
+	stub := llm.ClientFunc(func(ctx context.Context, _ llm.Request) (llm.Response, error) {
+		if err := ctx.Err(); err != nil {
+			return llm.Response{}, &llm.Error{Class: llm.ClassCanceled, Err: err}
+		}
+		return resp, nil
+	})
+	var wall time.Duration
+	var calls int64
+	for b.Loop() {
+		client := tpStack(stub, 4) // the cap does not matter at Parallel 1 (≤ 3 calls at once)
+		start := time.Now()
+		st := tpRun(b, qs, arm, client, 1)
+		wall += time.Since(start)
+		calls += st.Calls
+	}
+	b.ReportMetric(float64(wall.Microseconds())/float64(calls), "overhead-µs/call")
+}
+
+// tpStack is the CLI's stack (cmd/medteam openEndpoint) without the response
+// cache: limiter ▸ retry ▸ backend, the limiter fixed at c.
+func tpStack(backend llm.Client, c int) llm.Client {
+	rp := llm.DefaultRetryPolicy()
+	rp.PerCallTimeout = tpCallTimout
+	lp := llm.DefaultLimitPolicy("openai")
+	lp.Initial, lp.Max = c, c
+	return llm.NewLimiter(llm.NewRetry(backend, rp), lp)
+}
+
+// tpRun runs every question once through client and fails the benchmark on
+// any error, failed question or timeout.
+func tpRun(b *testing.B, qs []datasets.Question, arm runner.Arm, client llm.Client, parallel int) runner.Stats {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), tpRunTimeout)
+	defer cancel()
+	plan := runner.Plan{
+		RunID:    "throughput",
+		Sets:     []runner.QuestionSet{{Name: "medqa-sample", Questions: qs}},
+		Models:   []runner.Model{{Name: "openai/bench", Request: "bench", Client: client}},
+		Arms:     []runner.Arm{arm},
+		Repeats:  1,
+		Seed:     1,
+		Parallel: parallel,
+	}
+	sink := &tpSink{}
+	st, err := runner.Execute(ctx, plan, runner.Options{Sink: sink})
+	if err != nil {
+		b.Fatalf("run: %v", err)
+	}
+	if st.Finished != len(qs) || st.Failed > 0 {
+		b.Fatalf("run finished %d of %d questions, %d failed (first error: %s)", st.Finished, len(qs), st.Failed, sink.firstErr.Load())
+	}
+	if bad := sink.parseFailures.Load(); bad > 0 {
+		b.Fatalf("%d answers were not parsed; the fake answer should be well formed for every call kind", bad)
+	}
+	return st
+}
+
+// tpSink discards rows, keeping the first error and the parse failures.
+type tpSink struct {
+	firstErr      atomic.Value // string
+	parseFailures atomic.Int64
+}
+
+func (s *tpSink) Put(_ string, _ int64, q results.QuestionRow, _ []results.CallRow) error {
+	if q.Error != "" {
+		s.firstErr.CompareAndSwap(nil, q.Error)
+	}
+	s.parseFailures.Add(int64(q.ParseFailures))
+	return nil
+}
+
+// tpQuestionsFor returns n questions: the embedded sample, repeated under
+// new IDs when n exceeds it.
+func tpQuestionsFor(b *testing.B, n int) []datasets.Question {
+	b.Helper()
+	sample, err := datasets.Sample()
+	if err != nil {
+		b.Fatal(err)
+	}
+	qs := make([]datasets.Question, n)
+	for i := range qs {
+		qs[i] = sample[i%len(sample)]
+		if k := i / len(sample); k > 0 {
+			qs[i].ID = fmt.Sprintf("%s-copy%d", qs[i].ID, k)
+		}
+	}
+	return qs
+}
+
+func tpFullArm(b *testing.B) runner.Arm {
+	b.Helper()
+	c, err := teamwork.ParseComponents("full", teamwork.Default())
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.Agents = 3
+	return runner.Arm{Label: c.Label(), Config: c}
+}
+
+// tpServer is a minimal OpenAI-compatible chat-completion endpoint: every
+// POST /v1/chat/completions is answered with tpAnswer after delay, at most
+// cap requests being served at once (the rest wait in the handler).
+type tpServer struct {
+	delay    time.Duration
+	slots    chan struct{}
+	requests atomic.Int64 // answered
+	active   atomic.Int64 // in the handler now (queued or served)
+	peak     atomic.Int64 // most in the handler at once
+	conns    atomic.Int64 // TCP connections accepted
+}
+
+func newTPServer(cap int, delay time.Duration) *tpServer {
+	return &tpServer{delay: delay, slots: make(chan struct{}, cap)}
+}
+
+type tpRequest struct {
+	Model    string `json:"model"`
+	Messages []struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	} `json:"messages"`
+}
+
+type tpCompletion struct {
+	ID      string     `json:"id"`
+	Object  string     `json:"object"`
+	Created int64      `json:"created"`
+	Model   string     `json:"model"`
+	Choices []tpChoice `json:"choices"`
+	Usage   tpUsage    `json:"usage"`
+}
+
+type tpChoice struct {
+	Index        int       `json:"index"`
+	Message      tpMessage `json:"message"`
+	FinishReason string    `json:"finish_reason"`
+}
+
+type tpMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+type tpUsage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+func (s *tpServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
+		http.Error(w, `{"error":{"message":"not found","type":"invalid_request_error"}}`, http.StatusNotFound)
+		return
+	}
+	n := s.active.Add(1)
+	defer s.active.Add(-1)
+	for p := s.peak.Load(); n > p && !s.peak.CompareAndSwap(p, n); p = s.peak.Load() {
+	}
+	var req tpRequest
+	body, err := io.ReadAll(r.Body)
+	if err == nil {
+		err = json.Unmarshal(body, &req)
+	}
+	if err != nil || len(req.Messages) == 0 {
+		http.Error(w, `{"error":{"message":"bad request","type":"invalid_request_error"}}`, http.StatusBadRequest)
+		return
+	}
+	select {
+	case s.slots <- struct{}{}:
+	case <-r.Context().Done():
+		return
+	}
+	defer func() { <-s.slots }()
+	t := time.NewTimer(s.delay)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-r.Context().Done():
+		return
+	}
+	prompt := len(body) / 4
+	out, _ := json.Marshal(tpCompletion{
+		ID: "chatcmpl-bench", Object: "chat.completion", Created: 1, Model: req.Model,
+		Choices: []tpChoice{{Message: tpMessage{Role: "assistant", Content: tpAnswer}, FinishReason: "stop"}},
+		Usage:   tpUsage{PromptTokens: prompt, CompletionTokens: 20, TotalTokens: prompt + 20},
+	})
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(out)
+	s.requests.Add(1)
+}
