@@ -35,6 +35,7 @@ func needMedQA(t *testing.T) {
 // (with Retry-After), 500, hangs past the timeout, connection resets,
 // malformed JSON and truncated bodies.
 func TestFaultInjection(t *testing.T) {
+	t.Parallel() // mostly waiting on simulated latency or retries
 	needMedQA(t)
 	if testing.Short() {
 		t.Skip("-short")

@@ -53,6 +53,7 @@ func normalised(t *testing.T, dir string) ([]results.QuestionRow, []results.Call
 // random points, resuming after each; the final parquet equals that of an
 // uninterrupted run row for row, with no duplicate and no missing row.
 func TestKillAndResume(t *testing.T) {
+	t.Parallel() // mostly waiting on simulated latency or retries
 	needMedQA(t)
 	if testing.Short() {
 		t.Skip("-short")
@@ -195,6 +196,7 @@ func TestPlanMismatchRefused(t *testing.T) {
 // TestSigtermFlushesAndResumes: SIGTERM stops taking new questions, lets the
 // ones in flight finish, saves, and exits 130; rerunning completes the run.
 func TestSigtermFlushesAndResumes(t *testing.T) {
+	t.Parallel() // mostly waiting on simulated latency or retries
 	needMedQA(t)
 	if testing.Short() {
 		t.Skip("-short")
