@@ -17,12 +17,13 @@ func TestLoadFile(t *testing.T) {
 		{"ok_test.jsonl", "\n" + okLine + "\n" + okLine2 + "\n", 2, ""},
 		{"bom_dev.jsonl", "\xEF\xBB\xBF" + okLine + "\n", 1, ""},
 		{"bad_record.jsonl", okLine + "\n" + `{"question": "Q", "options": {"A": "x"}, "answer_idx": "A"}`, 0, `bad_record.jsonl:2: field "options": 1 option(s)`},
-		{"empty.jsonl", "\n\n", 0, "unrecognised dataset format in " + filepath.Join(dir, "empty.jsonl") + ": the file is empty; supported: MedQA JSONL"},
-		{"data.csv", "question,a,b\n", 0, "line 1 does not start a JSON object; supported: MedQA JSONL"},
-		{"other.jsonl", `{"id": 1, "question": "Q", "choices": ["a", "b"]}` + "\n", 0, `lacks the MedQA field(s) "options", "answer_idx"`},
-		{"medmcqa.jsonl", `{"question": "Q", "realidx": "x", "options": {"A": "a", "B": "b"}, "answer_idx": "A"}`, 0, `"realidx" field, as in the standardised MedMCQA export`},
+		{"empty.jsonl", "\n\n", 0, "unrecognised dataset format in " + filepath.Join(dir, "empty.jsonl") + ": the file is empty; name the format with --format"},
+		{"data.csv", "question,a,b\n", 0, "a CSV file with the header a, b, question, which matches no known format"},
+		{"other.jsonl", `{"id": 1, "question": "Q", "choices": ["a", "b"]}` + "\n", 0, "the record on line 1 has the fields choices, id, question, which match no known format"},
+		{"medmcqa_test.jsonl", `{"question": "Q", "realidx": "x", "options": {"A": "a", "B": "b"}, "answer_idx": "A"}`, 1, ""},
 		{"array.json", `[{"question": "Q"}]`, 0, "unrecognised dataset format"},
 		{"broken.jsonl", `{"question": "Q", "options"`, 0, "line 1 is not one JSON object"},
+		{"mmlu_x_test.csv", "Q?,a,b,c,d,B\n", 1, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -55,8 +56,14 @@ func TestLoadFileRealMedMCQA(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("%s not present", path)
 	}
-	if _, err := LoadFile(path); err == nil || !strings.Contains(err.Error(), "unrecognised dataset format") {
-		t.Errorf("MedMCQA file: got %v, want an unrecognised-format error rather than loading it as MedQA", err)
+	// The standardised copy (realidx) is no longer mistaken for MedQA: it is
+	// read as the standardised format, with the dataset's own ids.
+	qs, err := LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(qs) != 2816 || qs[0].Dataset != "medmcqa" || qs[0].ID != "medmcqa-b64a9cd7-d076-4c55-8be1-f9c44fece6cc" {
+		t.Errorf("got %d questions, first %s dataset %q", len(qs), qs[0].ID, qs[0].Dataset)
 	}
 }
 

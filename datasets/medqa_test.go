@@ -271,10 +271,12 @@ func TestParseErrorFormat(t *testing.T) {
 		err  ParseError
 		want string
 	}{
-		{ParseError{"medqa.jsonl", 17, "answer_idx", `"E" is not among the options A,B,C,D`}, `medqa.jsonl:17: field "answer_idx": "E" is not among the options A,B,C,D`},
-		{ParseError{"f", 2, "", "bad"}, "f:2: bad"},
-		{ParseError{"f", 0, "", "bad"}, "f: bad"},
-		{ParseError{"", 0, "x", "bad"}, `field "x": bad`},
+		{ParseError{Source: "medqa.jsonl", Line: 17, Field: "answer_idx", Msg: `"E" is not among the options A,B,C,D`}, `medqa.jsonl:17: field "answer_idx": "E" is not among the options A,B,C,D`},
+		{ParseError{Source: "f", Line: 2, Msg: "bad"}, "f:2: bad"},
+		{ParseError{Source: "f", Msg: "bad"}, "f: bad"},
+		{ParseError{Field: "x", Msg: "bad"}, `field "x": bad`},
+		{ParseError{Source: "t.parquet", Row: 7, Field: "cop", Msg: "bad"}, `t.parquet: row 7: field "cop": bad`},
+		{ParseError{Source: "t.csv", Line: 3, Row: 2, Msg: "bad"}, `t.csv:3: bad`},
 	}
 	for _, tc := range tests {
 		if got := tc.err.Error(); got != tc.want {

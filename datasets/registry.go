@@ -1,0 +1,243 @@
+package datasets
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// DataDirEnv names the environment variable that gives the data directory
+// when --data-dir is not set.
+const DataDirEnv = "MEDTEAM_DATA"
+
+// DataDir returns the data directory: flagValue if set, else $MEDTEAM_DATA,
+// else "".
+func DataDir(flagValue string) string {
+	if flagValue != "" {
+		return flagValue
+	}
+	return os.Getenv(DataDirEnv)
+}
+
+// Layout is one accepted arrangement of a dataset's files under the data
+// directory (relative paths, slash-separated).
+type Layout struct {
+	Files       []string // read in order as one dataset
+	GroundTruth string   // PubMedQA split file, if any
+}
+
+// Entry is a named dataset of the registry.
+type Entry struct {
+	Name        string
+	Description string
+	License     string
+	Expected    int    // the number of questions the named selection has
+	Format      Format // FormatAuto: detected from the files
+	Dataset     string // Question.Dataset override, if any
+	Split       string // keep only this split
+	Filter      map[string]string
+	Layouts     []Layout // the first layout whose files all exist is used
+	Embedded    bool     // the embedded sample: no files needed
+}
+
+// mmluMedicalSubjects are the six MMLU subjects of the medical selection
+// (as in Med-PaLM and most medical LLM papers).
+var mmluMedicalSubjects = []string{"anatomy", "clinical_knowledge", "college_biology", "college_medicine", "medical_genetics", "professional_medicine"}
+
+func mmluFiles(dir string) []string {
+	out := make([]string, len(mmluMedicalSubjects))
+	for i, s := range mmluMedicalSubjects {
+		out[i] = dir + "/" + s + "_test.csv"
+	}
+	return out
+}
+
+// Registry returns the named datasets, the embedded sample first. The
+// expected files under the data directory (first layout; the others are
+// also accepted):
+//
+//	medqa-sample     (embedded, 50 questions)
+//	medqa            medqa/phrases_no_exclude_test.jsonl                      1273
+//	medqa-5          medqa/test.jsonl (the 5-option US test file)             1273
+//	medmcqa          medmcqa/test.jsonl (standardised copy of the dev split)  2816
+//	pubmedqa         pubmedqa/ori_pqal.json + pubmedqa/test_ground_truth.json  500
+//	mmlu-medical     mmlu_medical/<subject>_test.csv for the six subjects     1099
+//	mmlu-pro-health  mmlu_pro/test-00000-of-00001.parquet, category health     818
+//	medbullets       medbullets/medbullets_op4.csv                             308
+//	medbullets-op5   medbullets/medbullets_op5.csv                             308
+func Registry() []Entry {
+	return []Entry{
+		{
+			Name: SampleName, Embedded: true, Format: FormatMedQA, Expected: 50, Split: "test",
+			Description: "50 MedQA (USMLE, 4 options) test questions embedded in the binary; for smoke tests, not for reporting accuracy",
+			License:     "MIT (MedQA, Jin et al. 2021)",
+		},
+		{
+			Name: "medqa", Format: FormatMedQA, Expected: 1273,
+			Description: "MedQA USMLE (US), 4 options, official test split",
+			License:     "MIT (MedQA, Jin et al. 2021)",
+			Layouts: []Layout{
+				{Files: []string{"medqa/phrases_no_exclude_test.jsonl"}},
+				{Files: []string{"medqa/data_clean/questions/US/4_options/phrases_no_exclude_test.jsonl"}},
+			},
+		},
+		{
+			Name: "medqa-5", Format: FormatMedQA, Expected: 1273,
+			Description: "MedQA USMLE (US), 5 options (A–E), official test split",
+			License:     "MIT (MedQA, Jin et al. 2021)",
+			Layouts: []Layout{
+				{Files: []string{"medqa/test.jsonl"}},
+				{Files: []string{"medqa/data_clean/questions/US/test.jsonl"}},
+			},
+		},
+		{
+			Name: "medmcqa", Dataset: DatasetMedMCQA, Expected: 2816,
+			Description: "MedMCQA dev split (the test split's answers are not published), single-answer items, 4 options; the standardised copy, or the original dev.json (multi-answer items are then reported, not guessed)",
+			License:     "MIT (MedMCQA, Pal et al. 2022); standardised copy Apache-2.0",
+			Layouts: []Layout{
+				{Files: []string{"medmcqa/test.jsonl"}},
+				{Files: []string{"medmcqa/dev.json"}},
+			},
+		},
+		{
+			Name: "pubmedqa", Format: FormatPubMedQA, Expected: 500, Split: "test",
+			Description: "PubMedQA PQA-L, official test split (500 of the 1000 labelled questions), yes/no/maybe with the abstract as context",
+			License:     "MIT (PubMedQA, Jin et al. 2019)",
+			Layouts: []Layout{
+				{Files: []string{"pubmedqa/ori_pqal.json"}, GroundTruth: "pubmedqa/test_ground_truth.json"},
+				{Files: []string{"pubmedqa/data/ori_pqal.json"}, GroundTruth: "pubmedqa/data/test_ground_truth.json"},
+			},
+		},
+		{
+			Name: "mmlu-medical", Format: FormatMMLU, Expected: 1099, Split: "test",
+			Description: "MMLU test questions of six medical subjects: " + strings.Join(mmluMedicalSubjects, ", "),
+			License:     "MIT (MMLU, Hendrycks et al. 2021)",
+			Layouts: []Layout{
+				{Files: mmluFiles("mmlu_medical")},
+				{Files: mmluFiles("mmlu/test")},
+				{Files: mmluFiles("mmlu/data/test")},
+			},
+		},
+		{
+			Name: "mmlu-pro-health", Expected: 818, Filter: map[string]string{"category": "health"},
+			Description: "MMLU-Pro test questions of the health category, up to 10 options (A–J)",
+			License:     "MIT (MMLU-Pro, Wang et al. 2024)",
+			Layouts: []Layout{
+				{Files: []string{"mmlu_pro/test-00000-of-00001.parquet"}},
+				{Files: []string{"mmlu_pro/data/test-00000-of-00001.parquet"}},
+				{Files: []string{"mmlu_pro/test.parquet"}},
+				{Files: []string{"mmlu_pro/test.jsonl"}},
+			},
+		},
+		{
+			Name: "medbullets", Format: FormatMedBullets, Expected: 308,
+			Description: "MedBullets USMLE Step 2/3 style questions, 4 options",
+			License:     "no licence stated by the authors (Chen et al. 2024); research use — check before redistributing",
+			Layouts:     []Layout{{Files: []string{"medbullets/medbullets_op4.csv"}}},
+		},
+		{
+			Name: "medbullets-op5", Format: FormatMedBullets, Expected: 308,
+			Description: "MedBullets USMLE Step 2/3 style questions, 5 options",
+			License:     "no licence stated by the authors (Chen et al. 2024); research use — check before redistributing",
+			Layouts:     []Layout{{Files: []string{"medbullets/medbullets_op5.csv"}}},
+		},
+	}
+}
+
+// LookupEntry finds a registry entry by name (ignoring case).
+func LookupEntry(name string) (Entry, bool) {
+	for _, e := range Registry() {
+		if strings.EqualFold(e.Name, name) {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
+// Names returns the registry names in order.
+func Names() []string {
+	var out []string
+	for _, e := range Registry() {
+		out = append(out, e.Name)
+	}
+	return out
+}
+
+// ErrNoDataDir is returned (wrapped) by Resolve for a registry name that
+// needs files when no data directory is set.
+var ErrNoDataDir = errors.New("no data directory: pass --data-dir or set " + DataDirEnv)
+
+// Resolve turns a --dataset value into a Source. "" and SampleName give the
+// embedded sample; a registry name gives its files under dataDir (the first
+// complete layout); anything else is taken as a file or directory path.
+// A registry name whose files are missing is an error that lists the
+// expected paths.
+func Resolve(name, dataDir string) (Source, error) {
+	if name == "" {
+		name = SampleName
+	}
+	e, ok := LookupEntry(name)
+	if !ok {
+		if _, err := os.Stat(name); err != nil {
+			return Source{}, fmt.Errorf("dataset %q is neither a registry name (%s) nor a readable path: %w", name, strings.Join(Names(), ", "), err)
+		}
+		return Source{Path: name}, nil
+	}
+	return e.Source(dataDir)
+}
+
+// Source returns the Source of the entry under dataDir.
+func (e Entry) Source(dataDir string) (Source, error) {
+	src := Source{
+		Name:    e.Name,
+		Format:  e.Format,
+		Dataset: e.Dataset,
+		Split:   e.Split,
+		Filter:  maps.Clone(e.Filter),
+	}
+	if e.Embedded {
+		src.Path = SampleFile
+		src.embedded = sampleMedQA
+		return src, nil
+	}
+	if dataDir == "" {
+		return Source{}, fmt.Errorf("dataset %s: %w (expected %s under it)", e.Name, ErrNoDataDir, strings.Join(e.Layouts[0].Files, ", "))
+	}
+	for _, l := range e.Layouts {
+		files := make([]string, len(l.Files))
+		complete := true
+		for i, f := range l.Files {
+			files[i] = filepath.Join(dataDir, filepath.FromSlash(f))
+			if _, err := os.Stat(files[i]); err != nil {
+				complete = false
+				break
+			}
+		}
+		if !complete {
+			continue
+		}
+		src.Files = files
+		src.Path = filepath.Dir(files[0])
+		if l.GroundTruth != "" {
+			src.GroundTruth = filepath.Join(dataDir, filepath.FromSlash(l.GroundTruth))
+			if _, err := os.Stat(src.GroundTruth); err != nil {
+				return Source{}, fmt.Errorf("dataset %s: %s is missing (the split file that goes with %s)", e.Name, src.GroundTruth, files[0])
+			}
+		}
+		return src, nil
+	}
+	var want []string
+	for _, l := range e.Layouts {
+		fs := slices.Clone(l.Files)
+		if l.GroundTruth != "" {
+			fs = append(fs, l.GroundTruth)
+		}
+		want = append(want, strings.Join(fs, " + "))
+	}
+	return Source{}, fmt.Errorf("dataset %s: files not found under %s; expected %s",
+		e.Name, dataDir, strings.Join(want, ", or "))
+}
