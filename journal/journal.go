@@ -204,14 +204,22 @@ func (j *Journal) Put(key string, ord int64, q results.QuestionRow, calls []resu
 
 // Each calls fn for every committed unit in plan order.
 func (j *Journal) Each(fn func(q results.QuestionRow, calls []results.CallRow) error) error {
-	rows, err := j.db.Query("SELECT question, calls FROM units ORDER BY ord")
+	return j.EachUnit(func(_ string, _ int64, q results.QuestionRow, calls []results.CallRow) error { return fn(q, calls) })
+}
+
+// EachUnit calls fn for every committed unit in plan order, with its key
+// and position.
+func (j *Journal) EachUnit(fn func(key string, ord int64, q results.QuestionRow, calls []results.CallRow) error) error {
+	rows, err := j.db.Query("SELECT key, ord, question, calls FROM units ORDER BY ord")
 	if err != nil {
 		return fmt.Errorf("journal %s: %w", j.path, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
+		var key string
+		var ord int64
 		var qb, cb []byte
-		if err := rows.Scan(&qb, &cb); err != nil {
+		if err := rows.Scan(&key, &ord, &qb, &cb); err != nil {
 			return err
 		}
 		var q results.QuestionRow
@@ -222,7 +230,7 @@ func (j *Journal) Each(fn func(q results.QuestionRow, calls []results.CallRow) e
 		if err := json.Unmarshal(cb, &calls); err != nil {
 			return fmt.Errorf("journal %s: %w", j.path, err)
 		}
-		if err := fn(q, calls); err != nil {
+		if err := fn(key, ord, q, calls); err != nil {
 			return err
 		}
 	}

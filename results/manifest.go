@@ -61,11 +61,19 @@ type Counts struct {
 
 // DatasetRef identifies one dataset file used by a run.
 type DatasetRef struct {
-	Name      string `json:"name"`
-	Path      string `json:"path"`
-	SHA256    string `json:"sha256"`
-	Questions int    `json:"questions"` // questions used (after sampling/limit/shard)
-	Embedded  bool   `json:"embedded"`  // the sample shipped inside the binary
+	Name      string   `json:"name"`
+	Path      string   `json:"path"`
+	SHA256    string   `json:"sha256"`
+	Questions int      `json:"questions"` // questions used (after sampling/limit/shard)
+	Embedded  bool     `json:"embedded"`  // the sample shipped inside the binary
+	Format    string   `json:"format,omitempty"`
+	Files     []string `json:"files,omitempty"`
+	Records   int      `json:"records,omitempty"` // valid questions in the source before sampling
+	// Skipped counts invalid records left out with --skip-invalid, by reason.
+	Skipped     int            `json:"skipped,omitempty"`
+	SkipReasons map[string]int `json:"skip_reasons,omitempty"`
+	Shard       string         `json:"shard,omitempty"` // "i/n" when the run is one shard of a plan
+	Notes       []string       `json:"notes,omitempty"` // decisions the loader took from the data
 }
 
 // ModelRef identifies one model used by a run.

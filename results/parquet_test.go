@@ -41,10 +41,11 @@ func fullQuestion(i int) QuestionRow {
 		Repeat:        n%3 + 1,
 		Seed:          -int64(i) - 1<<40,
 
-		Gold:     "C",
-		NOptions: 5,
-		Subject:  "step1 — Kardiologie",
-		MetaJSON: `{"step":"1","note":"naïve 医生 🩺"}`,
+		Gold:        "C",
+		NOptions:    5,
+		Subject:     "step1 — Kardiologie",
+		OptionOrder: "CADB",
+		MetaJSON:    `{"step":"1","note":"naïve 医生 🩺"}`,
 
 		NAgents: 3,
 		Roles:   []string{"Cardiologist", "Médecin généraliste", "内科医"},

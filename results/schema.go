@@ -35,8 +35,11 @@ type QuestionRow struct {
 
 	Gold     string `parquet:"gold"`
 	NOptions int32  `parquet:"n_options"`
-	Subject  string `parquet:"subject"`   // dataset subject/step metadata when present
-	MetaJSON string `parquet:"meta_json"` // all item metadata as a JSON object
+	// OptionOrder is the option permutation under --shuffle-options: the
+	// original letter shown at each position (e.g. "CADB"); "" when unshuffled.
+	OptionOrder string `parquet:"option_order"`
+	Subject     string `parquet:"subject"`   // dataset subject/step metadata when present
+	MetaJSON    string `parquet:"meta_json"` // all item metadata as a JSON object
 
 	NAgents int32     `parquet:"n_agents"`
 	Roles   []string  `parquet:"roles,list"`

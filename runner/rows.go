@@ -31,7 +31,7 @@ func QuestionRow(m RowMeta, q datasets.Question, out *teamwork.Outcome, err erro
 		SMM: c.SMM, Leadership: c.Leadership, Orientation: c.Orientation, Trust: c.Trust, Monitoring: c.Monitoring,
 		Turns: int32(c.Turns), Discussion: string(c.Discussion), AgentPolicy: c.AgentPolicy(), StructuredOut: c.Structured,
 		Model: m.Model, Repeat: int32(m.Repeat), Seed: m.Seed,
-		Gold: q.Gold, NOptions: int32(len(q.Options)),
+		Gold: q.Gold, NOptions: int32(len(q.Options)), OptionOrder: q.Meta["option_order"],
 		Subject:          subject(q.Meta),
 		MetaJSON:         metaJSON(q.Meta),
 		ConfidenceMean:   -1,

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -32,10 +33,24 @@ type Arm struct {
 	Config teamwork.Config
 }
 
-// QuestionSet is one dataset's questions, in their canonical order.
+// QuestionSet is one dataset's questions, in their canonical order. A shard
+// of a plan holds a subset: Index gives each question's position in the
+// unsharded set and Total that set's size, so unit order (and merged
+// journals) follow the whole plan. Nil Index means positions 0…n−1.
 type QuestionSet struct {
 	Name      string
 	Questions []datasets.Question
+	Index     []int
+	Total     int
+}
+
+func (s QuestionSet) total() int { return max(s.Total, len(s.Questions)) }
+
+func (s QuestionSet) position(i int) int {
+	if s.Index != nil {
+		return s.Index[i]
+	}
+	return i
 }
 
 // Model is one model of the plan with its client stack.
@@ -176,7 +191,7 @@ func Execute(ctx context.Context, p Plan, opt Options) (Stats, error) {
 		return opt.Budget.Price(model, llm.Usage{PromptTokens: int(tokens)})
 	}
 
-	var ord int64
+	nm, na, nr := int64(len(p.Models)), int64(len(p.Arms)), int64(p.Repeats)
 	stopped := func() string {
 		select {
 		case <-opt.Stop:
@@ -185,18 +200,20 @@ func Execute(ctx context.Context, p Plan, opt Options) (Stats, error) {
 		}
 		return ""
 	}
+	var base int64 // position of the current set's first question in the plan
 schedule:
 	for si := range p.Sets {
 		set := &p.Sets[si]
 		for qi := range set.Questions {
 			q := &set.Questions[qi]
+			gq := base + int64(set.position(qi))
 			for mi := range p.Models {
 				m := &p.Models[mi]
 				var shared *memo
-				for _, arm := range p.Arms {
+				for ai, arm := range p.Arms {
 					for rep := range p.Repeats {
+						ord := ((gq*nm+int64(mi))*na+int64(ai))*nr + int64(rep)
 						u := unit{ord: ord, set: set.Name, q: q, model: m, arm: arm, repeat: rep}
-						ord++
 						u.key = UnitKey(u.set, q.ID, m.Name, arm.Label, rep)
 						if opt.Done[u.key] {
 							st.Skipped++
@@ -273,6 +290,7 @@ schedule:
 				}
 			}
 		}
+		base += int64(set.total())
 	}
 	err := g.Wait()
 	if fatal != nil {
@@ -356,11 +374,13 @@ func Run(ctx context.Context, p Plan, progress Progress) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Stats: st}
-	for i := range int64(p.Units()) {
-		r, ok := sink.rows[i]
-		if !ok {
-			continue
-		}
+	ords := make([]int64, 0, len(sink.rows))
+	for o := range sink.rows {
+		ords = append(ords, o)
+	}
+	slices.Sort(ords)
+	for _, o := range ords {
+		r := sink.rows[o]
 		res.Questions = append(res.Questions, r.q)
 		res.Calls = append(res.Calls, r.calls...)
 	}

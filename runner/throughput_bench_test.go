@@ -26,10 +26,24 @@ const (
 	tpDelay      = 20 * time.Millisecond // fixed service time of the fake server
 	tpRunTimeout = 2 * time.Minute       // a run that takes longer fails the benchmark
 	tpCallTimout = 10 * time.Second      // per-attempt timeout of the retry layer
-	// tpAnswer is the content of every completion: a well-formed teamwork
-	// answer (the ranking, reasoning and facts keys every kind reads first).
+	// tpAnswer is the content of an agent's answer (predict, discuss, final),
+	// and of any request without a known schema.
 	tpAnswer = `{"reasoning":"r","ranking":["A","B","C","D"],"confidence":0.6,"facts":["f"]}`
 )
+
+// tpAnswers are well-formed answers of the other call kinds (see
+// teamwork/FORMATS.md), by the schema name the request carries, so that every
+// call parses and the protocol takes its full path (monitoring included).
+var tpAnswers = map[string]string{
+	"medteam_assess":          `{"agents":3,"analysis":"a"}`,
+	"medteam_recruit":         `{"roles":[{"name":"Cardiologist","focus":"f"},{"name":"Internist","focus":"f"},{"name":"Pharmacologist","focus":"f"}]}`,
+	"medteam_synthesize":      `{"facts":["f"],"report":"r","quality":[0.8,0.6,0.7]}`,
+	"medteam_mediate":         `{"summary":"s","leaning":"A"}`,
+	"medteam_monitor_select":  `{"agent":2,"concern":"c"}`,
+	"medteam_monitor_respond": `{"response":"r","accepts":true,"ranking":["A","B","C","D"],"confidence":0.6}`,
+	"medteam_monitor_rate":    `{"quality":0.7,"debated_point":"d"}`,
+	"medteam_tiebreak":        `{"answer":"A","reasoning":"r"}`,
+}
 
 // BenchmarkThroughputHTTP measures how close a run gets to the throughput an
 // OpenAI-compatible endpoint allows. One iteration is one whole run: 60
@@ -47,8 +61,18 @@ const (
 //   - bound-req/s: C / 20 ms;
 //   - of-bound: req/s ÷ bound-req/s (target ≥ 0.9). What is lost is the time
 //     a call holds its limiter slot without being served (HTTP round trip and
-//     JSON on both sides), the run's ramp-up and tail (fewer than C calls
-//     ready), and CPU contention;
+//     JSON on both sides), the run's tail (fewer than C calls ready), the
+//     server's timer lateness and CPU contention;
+//   - served-ms/req: the server's mean service time, slot taken to answer
+//     written: 20 ms plus its timer's lateness, which lowers of-bound
+//     without being the harness's doing;
+//   - server-util: the share of the server's C slots spent serving,
+//     Σ service time ÷ (C × wall); 1 − server-util is what the client side
+//     (transport, limiter hand-off, ramp-up and tail) leaves idle;
+//   - transport-ms/req: the mean time of a backend call (timed inside the
+//     retry: one HTTP exchange) minus the server's service time — request
+//     and response encoding, decoding and loopback transfer on both sides,
+//     held under the limiter's slot;
 //   - peak-conc: the most requests the server had at once, queued or served
 //     (≤ C when the limiter caps the client correctly);
 //   - new-conns/run: TCP connections the server accepted per run (connection
@@ -84,19 +108,29 @@ func tpBenchHTTP(b *testing.B, qs []datasets.Question, arm runner.Arm, c int) {
 	ts.Start()
 	b.Cleanup(ts.Close) // handlers return as soon as their client goes away
 
-	var wall time.Duration
+	var wall, busy time.Duration
 	var calls int64
+	var exchange atomic.Int64 // ns spent in backend calls, summed
 	runs := 0
 	for b.Loop() {
 		backend, err := openai.New(openai.Config{BaseURL: ts.URL + "/v1"})
 		if err != nil {
 			b.Fatal(err)
 		}
-		client := tpStack(backend, c)
-		before := srv.requests.Load()
+		// timed measures each backend call (one HTTP exchange) from inside
+		// the retry: the server's service time plus the transport.
+		timed := llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+			t0 := time.Now()
+			resp, err := backend.Chat(ctx, req)
+			exchange.Add(int64(time.Since(t0)))
+			return resp, err
+		})
+		client := tpStack(timed, c)
+		before, busy0 := srv.requests.Load(), srv.busy.Load()
 		start := time.Now()
 		st := tpRun(b, qs, arm, client, 4*c)
 		wall += time.Since(start)
+		busy += time.Duration(srv.busy.Load() - busy0)
 		got := srv.requests.Load() - before
 		if sent := st.Calls - st.Shared; got != sent {
 			b.Fatalf("server answered %d requests, the run sent %d logical calls (retries?)", got, sent)
@@ -109,6 +143,9 @@ func tpBenchHTTP(b *testing.B, qs []datasets.Question, arm runner.Arm, c int) {
 	b.ReportMetric(rate, "req/s")
 	b.ReportMetric(bound, "bound-req/s")
 	b.ReportMetric(rate/bound, "of-bound")
+	b.ReportMetric(busy.Seconds()*1000/float64(calls), "served-ms/req")
+	b.ReportMetric(busy.Seconds()/(float64(c)*wall.Seconds()), "server-util")
+	b.ReportMetric((time.Duration(exchange.Load())-busy).Seconds()*1000/float64(calls), "transport-ms/req")
 	b.ReportMetric(float64(srv.peak.Load()), "peak-conc")
 	b.ReportMetric(float64(srv.conns.Load())/float64(runs), "new-conns/run")
 	b.ReportMetric(float64(calls)/float64(runs*len(qs)), "calls/question")
@@ -118,12 +155,17 @@ func tpBenchHTTP(b *testing.B, qs []datasets.Question, arm runner.Arm, c int) {
 }
 
 func tpBenchOverhead(b *testing.B, qs []datasets.Question, arm runner.Arm) {
-	resp := llm.Response{Text: tpAnswer, Usage: llm.Usage{PromptTokens: 1000, CompletionTokens: 20}, Attempts: 1}
-	stub := llm.ClientFunc(func(ctx context.Context, _ llm.Request) (llm.Response, error) {
+	stub := llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		if err := ctx.Err(); err != nil {
 			return llm.Response{}, &llm.Error{Class: llm.ClassCanceled, Err: err}
 		}
-		return resp, nil
+		text := tpAnswer
+		if req.Schema != nil {
+			if a, ok := tpAnswers[req.Schema.Name]; ok {
+				text = a
+			}
+		}
+		return llm.Response{Text: text, Usage: llm.Usage{PromptTokens: 1000, CompletionTokens: len(text) / 4}, Attempts: 1}, nil
 	})
 	var wall time.Duration
 	var calls int64
@@ -219,7 +261,8 @@ func tpFullArm(b *testing.B) runner.Arm {
 }
 
 // tpServer is a minimal OpenAI-compatible chat-completion endpoint: every
-// POST /v1/chat/completions is answered with tpAnswer after delay, at most
+// POST /v1/chat/completions is answered after delay with a well-formed answer
+// of the requested kind (tpAnswers, else tpAnswer) and token usage, at most
 // cap requests being served at once (the rest wait in the handler).
 type tpServer struct {
 	delay    time.Duration
@@ -228,6 +271,7 @@ type tpServer struct {
 	active   atomic.Int64 // in the handler now (queued or served)
 	peak     atomic.Int64 // most in the handler at once
 	conns    atomic.Int64 // TCP connections accepted
+	busy     atomic.Int64 // total service time (ns): slot taken to answer written
 }
 
 func newTPServer(cap int, delay time.Duration) *tpServer {
@@ -240,6 +284,11 @@ type tpRequest struct {
 		Role    string `json:"role"`
 		Content string `json:"content"`
 	} `json:"messages"`
+	ResponseFormat *struct {
+		JSONSchema *struct {
+			Name string `json:"name"`
+		} `json:"json_schema"`
+	} `json:"response_format"`
 }
 
 type tpCompletion struct {
@@ -291,7 +340,11 @@ func (s *tpServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case <-r.Context().Done():
 		return
 	}
-	defer func() { <-s.slots }()
+	taken := time.Now()
+	defer func() {
+		s.busy.Add(int64(time.Since(taken)))
+		<-s.slots
+	}()
 	t := time.NewTimer(s.delay)
 	defer t.Stop()
 	select {
@@ -299,13 +352,19 @@ func (s *tpServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case <-r.Context().Done():
 		return
 	}
+	content := tpAnswer
+	if f := req.ResponseFormat; f != nil && f.JSONSchema != nil {
+		if a, ok := tpAnswers[f.JSONSchema.Name]; ok {
+			content = a
+		}
+	}
 	prompt := len(body) / 4
 	out, _ := json.Marshal(tpCompletion{
 		ID: "chatcmpl-bench", Object: "chat.completion", Created: 1, Model: req.Model,
-		Choices: []tpChoice{{Message: tpMessage{Role: "assistant", Content: tpAnswer}, FinishReason: "stop"}},
-		Usage:   tpUsage{PromptTokens: prompt, CompletionTokens: 20, TotalTokens: prompt + 20},
+		Choices: []tpChoice{{Message: tpMessage{Role: "assistant", Content: content}, FinishReason: "stop"}},
+		Usage:   tpUsage{PromptTokens: prompt, CompletionTokens: len(content) / 4, TotalTokens: prompt + len(content)/4},
 	})
+	s.requests.Add(1) // before the answer leaves, so a finished run has counted it
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(out)
-	s.requests.Add(1)
 }

@@ -49,7 +49,7 @@ func newRoot(stop <-chan struct{}, stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newRunCmd(stop), newSweepCmd(stop), newCallsCmd(), newModelsCmd(), newExportCmd())
+	root.AddCommand(newRunCmd(stop), newSweepCmd(stop), newCallsCmd(), newModelsCmd(), newExportCmd(), newDatasetsCmd(), newMergeCmd())
 	return root
 }
 

@@ -47,6 +47,14 @@ type planFlags struct {
 	AgentTemp   float64  `json:"agent_temperature"`
 	LeaderTemp  float64  `json:"leader_temperature"`
 	MaxTokens   int      `json:"max_tokens"`
+
+	Format         string `json:"format,omitempty"`
+	Map            string `json:"map,omitempty"`
+	DataDir        string `json:"data_dir,omitempty"`
+	SkipInvalid    bool   `json:"skip_invalid,omitempty"`
+	Stratify       string `json:"stratify,omitempty"`
+	Shard          string `json:"shard,omitempty"`
+	ShuffleOptions bool   `json:"shuffle_options,omitempty"`
 }
 
 type runFlags struct {
@@ -97,7 +105,14 @@ simulated model (sim/default) — a simulation for demos and tests, not a model 
 	fl := cmd.Flags()
 	f.backendFlags.register(fl)
 	p := &f.plan
-	fl.StringArrayVar(&p.Datasets, "dataset", []string{datasets.SampleName}, "dataset file (MedQA JSONL) or "+datasets.SampleName+" for the embedded sample; repeat for several")
+	fl.StringArrayVar(&p.Datasets, "dataset", []string{datasets.SampleName}, "dataset: a registry name ("+strings.Join(datasets.Names(), ", ")+"), a file or a folder in any supported format; repeat for several")
+	fl.StringVar(&p.Format, "format", "", "dataset format instead of detection from content (see 'medteam datasets list')")
+	fl.StringVar(&p.Map, "map", "", "field mapping for generic JSONL/CSV/parquet, e.g. question=stem,answer=label,options=choices")
+	fl.StringVar(&p.DataDir, "data-dir", "", "folder holding registry datasets (default $MEDTEAM_DATA)")
+	fl.BoolVar(&p.SkipInvalid, "skip-invalid", false, "run the valid items of a file with invalid ones (the skipped count and reasons go into the manifest) instead of refusing it")
+	fl.StringVar(&p.Stratify, "stratify", "", "with --limit, sample proportionally to this metadata field (e.g. step, subject)")
+	fl.StringVar(&p.Shard, "shard", "", "run shard i/n of the plan (1 ≤ i ≤ n, by question-id hash); join shards with 'medteam merge'")
+	fl.BoolVar(&p.ShuffleOptions, "shuffle-options", false, "permute each question's options with a seeded permutation (gold remapped; the order is kept in option_order) to measure position bias")
 	fl.StringArrayVar(&p.Models, "model", []string{"sim/default"}, "model as provider/name: sim/<profile> ("+strings.Join(sim.Profiles(), ", ")+"), ollama/<model>, openai/<model> (any OpenAI-compatible endpoint); repeat for several")
 	fl.StringSliceVar(&p.Configs, "config", []string{"full"}, "teamwork configurations, comma-separated: presets "+strings.Join(teamwork.PresetNames(), ", ")+" or components joined by '+' (smm, l, to, t, mm)")
 	fl.IntVar(&p.Turns, "turns", 2, "discussion turns (2 or 3)")
@@ -196,30 +211,89 @@ func (p planFlags) arms() ([]runner.Arm, error) {
 	return arms, nil
 }
 
-// loadDataset returns the questions and the dataset's reference.
-func loadDataset(spec string) ([]datasets.Question, results.DatasetRef, error) {
-	if spec == datasets.SampleName {
-		qs, err := datasets.Sample()
-		if err != nil {
-			return nil, results.DatasetRef{}, err
+// loadDataset reads a dataset (registry name, file or folder) and returns
+// its questions and reference.
+func loadDataset(spec string, p planFlags) ([]datasets.Question, results.DatasetRef, error) {
+	src, err := datasets.Resolve(spec, datasets.DataDir(p.DataDir))
+	if err != nil {
+		return nil, results.DatasetRef{}, usagef("--dataset %s: %v", spec, err)
+	}
+	if p.Format != "" {
+		if src.Format, err = datasets.ParseFormat(p.Format); err != nil {
+			return nil, results.DatasetRef{}, usagef("--format: %v", err)
 		}
+	}
+	if p.Map != "" {
+		if src.Map, err = datasets.ParseFieldMap(p.Map); err != nil {
+			return nil, results.DatasetRef{}, usagef("--map: %v", err)
+		}
+		if src.Format == datasets.FormatAuto {
+			src.Format = datasets.FormatMapped
+		}
+	}
+	res, err := datasets.Load(src, datasets.LoadOptions{SkipInvalid: p.SkipInvalid})
+	if err != nil {
+		return nil, results.DatasetRef{}, usageError{fmt.Errorf("%w\n(fix the file, or pass --skip-invalid to run the valid items and record the rest)", err)}
+	}
+	qs := res.Questions
+	ref := results.DatasetRef{Name: spec, Path: src.Path, Questions: len(qs), Format: string(res.Format), Files: res.Files,
+		Records: res.Valid, Skipped: res.Skipped, Notes: res.Notes}
+	if res.Skipped > 0 {
+		ref.SkipReasons = res.Reasons
+	}
+	if len(qs) > 0 && qs[0].Dataset != "" && spec != datasets.SampleName {
+		ref.Name = qs[0].Dataset
+	}
+	h := sha256.New()
+	if spec == datasets.SampleName || len(res.Files) == 0 {
+		ref.Embedded = spec == datasets.SampleName
 		b, err := json.Marshal(qs)
-		sum := sha256.Sum256(b)
-		return qs, results.DatasetRef{Name: datasets.SampleName, Questions: len(qs), Embedded: true, SHA256: hex.EncodeToString(sum[:])}, err
+		if err != nil {
+			return nil, ref, err
+		}
+		h.Write(b)
+	} else {
+		for _, f := range res.Files {
+			sum, err := results.FileSHA256(f)
+			if err != nil {
+				return nil, ref, err
+			}
+			fmt.Fprintf(h, "%s\n", sum)
+		}
 	}
-	qs, err := datasets.LoadFile(spec)
-	if err != nil {
-		return nil, results.DatasetRef{}, usageError{err}
+	ref.SHA256 = hex.EncodeToString(h.Sum(nil))
+	return qs, ref, nil
+}
+
+// selectQuestions applies the plan's sampling, option shuffling and shard to
+// a loaded set.
+func selectQuestions(name string, qs []datasets.Question, p planFlags) (runner.QuestionSet, error) {
+	if p.Stratify != "" && p.Limit > 0 {
+		qs = datasets.StratifiedLimit(qs, p.Limit, p.SampleSeed, p.Stratify)
+	} else {
+		qs = datasets.Limit(qs, p.Limit, p.SampleSeed)
 	}
-	sum, err := results.FileSHA256(spec)
-	if err != nil {
-		return nil, results.DatasetRef{}, err
+	if p.ShuffleOptions {
+		for i := range qs {
+			qs[i], _ = datasets.ShuffleOptions(qs[i], p.SampleSeed)
+		}
 	}
-	name := "medqa"
-	if len(qs) > 0 && qs[0].Dataset != "" {
-		name = qs[0].Dataset
+	set := runner.QuestionSet{Name: name, Questions: qs}
+	if p.Shard != "" {
+		i, n, err := datasets.ParseShard(p.Shard)
+		if err != nil {
+			return set, usagef("--shard: %v", err)
+		}
+		set.Total = len(qs)
+		set.Questions = nil
+		for k, q := range qs {
+			if datasets.InShard(q.ID, i, n) {
+				set.Questions = append(set.Questions, q)
+				set.Index = append(set.Index, k)
+			}
+		}
 	}
-	return qs, results.DatasetRef{Name: name, Path: spec, SHA256: sum, Questions: len(qs)}, nil
+	return set, nil
 }
 
 func resolve(ctx context.Context, p planFlags, b *backendFlags) (*resolved, error) {
@@ -237,7 +311,7 @@ func resolve(ctx context.Context, p planFlags, b *backendFlags) (*resolved, erro
 	var all []datasets.Question
 	seen := map[string]bool{}
 	for _, spec := range p.Datasets {
-		qs, dref, err := loadDataset(spec)
+		qs, dref, err := loadDataset(spec, p)
 		if err != nil {
 			return nil, err
 		}
@@ -245,10 +319,14 @@ func resolve(ctx context.Context, p planFlags, b *backendFlags) (*resolved, erro
 			dref.Name += "#" + strconv.Itoa(len(r.sets)+1)
 		}
 		seen[dref.Name] = true
-		qs = datasets.Limit(qs, p.Limit, p.SampleSeed)
-		r.sets = append(r.sets, runner.QuestionSet{Name: dref.Name, Questions: qs})
+		set, err := selectQuestions(dref.Name, qs, p)
+		if err != nil {
+			return nil, err
+		}
+		dref.Questions, dref.Shard = len(set.Questions), p.Shard
+		r.sets = append(r.sets, set)
 		r.drefs = append(r.drefs, dref)
-		all = append(all, qs...)
+		all = append(all, set.Questions...)
 	}
 	bb := *b
 	bb.baseURL, bb.numCtx = p.BaseURL, p.NumCtx

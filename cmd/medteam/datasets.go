@@ -1,0 +1,164 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/medteam-bench/medteam/datasets"
+)
+
+type datasetFlags struct {
+	format, mapping, dataDir string
+	skipInvalid              bool
+}
+
+func (d *datasetFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&d.format, "format", "", "format instead of detection from content")
+	cmd.Flags().StringVar(&d.mapping, "map", "", "field mapping for generic files, e.g. question=stem,answer=label,options=choices")
+	cmd.Flags().StringVar(&d.dataDir, "data-dir", "", "folder holding registry datasets (default $MEDTEAM_DATA)")
+}
+
+func (d *datasetFlags) source(spec string) (datasets.Source, error) {
+	src, err := datasets.Resolve(spec, datasets.DataDir(d.dataDir))
+	if err != nil {
+		return src, usagef("%v", err)
+	}
+	if d.format != "" {
+		if src.Format, err = datasets.ParseFormat(d.format); err != nil {
+			return src, usagef("--format: %v", err)
+		}
+	}
+	if d.mapping != "" {
+		if src.Map, err = datasets.ParseFieldMap(d.mapping); err != nil {
+			return src, usagef("--map: %v", err)
+		}
+		if src.Format == datasets.FormatAuto {
+			src.Format = datasets.FormatMapped
+		}
+	}
+	return src, nil
+}
+
+func newDatasetsCmd() *cobra.Command {
+	root := &cobra.Command{Use: "datasets", Short: "List, show, validate and convert datasets"}
+
+	list := &cobra.Command{
+		Use: "list", Short: "List the dataset registry and the supported formats", Args: cobra.NoArgs,
+		Example: "  medteam datasets list",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			fmt.Fprintln(w, "name\tquestions\tlicence\tdescription")
+			for _, e := range datasets.Registry() {
+				fmt.Fprintf(w, "%s\t%d\t%s\t%s\n", e.Name, e.Expected, e.License, e.Description)
+			}
+			fmt.Fprintln(w, "\nformat\tdescription")
+			for _, f := range datasets.Formats() {
+				fmt.Fprintf(w, "%s\t%s\n", f.Format, f.Description)
+			}
+			return w.Flush()
+		},
+	}
+
+	var show datasetFlags
+	var n int
+	showCmd := &cobra.Command{
+		Use: "show DATASET", Short: "Show the first items of a dataset as the protocol sees them (plus the gold)", Args: cobra.ExactArgs(1),
+		Example: "  medteam datasets show ../shared/datasets/pubmedqa/ori_pqal.json -n 2",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			src, err := show.source(args[0])
+			if err != nil {
+				return err
+			}
+			res, err := datasets.Load(src, datasets.LoadOptions{SkipInvalid: true})
+			if err != nil {
+				return err
+			}
+			for i, q := range res.Questions {
+				if i >= n {
+					break
+				}
+				writeQuestion(cmd.OutOrStdout(), q)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s\n", res.Summary())
+			return nil
+		},
+	}
+	show.register(showCmd)
+	showCmd.Flags().IntVarP(&n, "n", "n", 3, "items to show")
+
+	var val datasetFlags
+	validate := &cobra.Command{
+		Use: "validate DATASET", Short: "Validate a dataset; exit code 1 with a report of every problem (file:line, field)", Args: cobra.ExactArgs(1),
+		Example: "  medteam datasets validate ../shared/datasets/medmcqa/test.jsonl",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			src, err := val.source(args[0])
+			if err != nil {
+				return err
+			}
+			st, err := datasets.Check(src, datasets.LoadOptions{SkipInvalid: true, MaxProblems: -1})
+			fmt.Fprintln(cmd.OutOrStdout(), st.Summary())
+			for _, p := range st.Problems {
+				fmt.Fprintln(cmd.OutOrStdout(), " ", p.Error())
+			}
+			if err != nil {
+				return err
+			}
+			if st.TotalProblems > 0 {
+				return fmt.Errorf("%s: %d problem(s)", args[0], st.TotalProblems)
+			}
+			return nil
+		},
+	}
+	val.register(validate)
+
+	var conv datasetFlags
+	convert := &cobra.Command{
+		Use: "convert DATASET OUT.{jsonl,parquet}", Short: "Convert any supported dataset to canonical JSONL or parquet", Args: cobra.ExactArgs(2),
+		Example: "  medteam datasets convert ../shared/datasets/mmlu_medical mmlu_medical.parquet",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			src, err := conv.source(args[0])
+			if err != nil {
+				return err
+			}
+			st, err := datasets.Convert(src, args[1], datasets.LoadOptions{SkipInvalid: conv.skipInvalid})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %s\n", args[1], st.Summary())
+			return nil
+		},
+	}
+	conv.register(convert)
+	convert.Flags().BoolVar(&conv.skipInvalid, "skip-invalid", false, "convert the valid items and skip the rest")
+
+	root.AddCommand(list, showCmd, validate, convert)
+	return root
+}
+
+func writeQuestion(w io.Writer, q datasets.Question) {
+	fmt.Fprintf(w, "── %s (%s/%s)\n%s\n", q.ID, q.Dataset, q.Split, q.Stem)
+	for _, c := range q.Context {
+		fmt.Fprintf(w, "  context: %s\n", truncateText(c, 200))
+	}
+	for _, o := range q.Options {
+		fmt.Fprintf(w, "  %s) %s\n", o.Letter, o.Text)
+	}
+	var meta []string
+	for k, v := range q.Meta {
+		meta = append(meta, k+"="+v)
+	}
+	sort.Strings(meta)
+	fmt.Fprintf(w, "  gold: %s   %s\n\n", q.Gold, strings.Join(meta, " "))
+}
+
+func truncateText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/medteam-bench/medteam/results"
+)
+
+// TestShardsMergeToTheWholeRun: three shards of a plan, merged, give the
+// rows of the unsharded run; shards are disjoint and cover the plan.
+func TestShardsMergeToTheWholeRun(t *testing.T) {
+	needMedQA(t)
+	out := t.TempDir()
+	plan := []string{"run", "--dataset", medqaTest, "--limit", "30", "--config", "base,c2", "--out", out}
+	if code, so, se := runCLI(t, append(plan, "--run-name", "whole")...); code != 0 {
+		t.Fatalf("%d %s %s", code, so, se)
+	}
+	var shards []string
+	total := 0
+	for _, s := range []string{"1/3", "2/3", "3/3"} {
+		name := "shard" + s[:1]
+		if code, so, se := runCLI(t, append(plan, "--shard", s, "--run-name", name)...); code != 0 {
+			t.Fatalf("shard %s: %d %s %s", s, code, so, se)
+		}
+		rows, err := results.ReadQuestions(filepath.Join(out, name, results.QuestionsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += len(rows)
+		shards = append(shards, filepath.Join(out, name))
+	}
+	if total != 60 {
+		t.Fatalf("shards hold %d rows together, want 60 (disjoint and covering)", total)
+	}
+	merged := filepath.Join(out, "merged")
+	code, so, se := runCLI(t, append([]string{"merge", "--out", merged}, shards...)...)
+	if code != 0 || !strings.Contains(so, "60 question rows") {
+		t.Fatalf("merge: %d %s %s", code, so, se)
+	}
+	wantQ, wantC := normalised(t, filepath.Join(out, "whole"))
+	gotQ, gotC := normalised(t, merged)
+	for i := range wantQ {
+		wantQ[i].RunID, gotQ[i].RunID = "", ""
+	}
+	for i := range wantC {
+		wantC[i].RunID, gotC[i].RunID = "", ""
+	}
+	if !reflect.DeepEqual(gotQ, wantQ) || !reflect.DeepEqual(gotC, wantC) {
+		t.Fatal("merged shards differ from the unsharded run")
+	}
+	// A directory of another plan is refused.
+	if code, _, _ := runCLI(t, "run", "--limit", "3", "--config", "full", "--out", out, "--run-name", "other"); code != 0 {
+		t.Fatal("other run failed")
+	}
+	code, _, se = runCLI(t, "merge", "--out", filepath.Join(out, "bad"), shards[0], filepath.Join(out, "other"))
+	if code != exitUsage || !strings.Contains(se, "different plan") {
+		t.Fatalf("mismatched merge: exit %d, %s", code, se)
+	}
+}
+
+func TestDatasetsCommands(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.jsonl")
+	os.WriteFile(bad, []byte(`{"question": "Q?", "options": {"A": "x", "B": "y"}, "answer_idx": "C", "answer": "z"}`+"\n"), 0o644)
+	if code, so, se := runCLI(t, "datasets", "validate", bad); code != exitError || !strings.Contains(so+se, "bad.jsonl:1") {
+		t.Fatalf("validate bad file: exit %d\n%s%s", code, so, se)
+	}
+	if code, so, se := runCLI(t, "datasets", "validate", "../../../shared/datasets/pubmedqa/ori_pqal.json"); code != 0 || !strings.Contains(so, "500") {
+		t.Fatalf("validate pubmedqa: exit %d\n%s%s", code, so, se)
+	}
+	pq := filepath.Join(dir, "sample.parquet")
+	if code, so, se := runCLI(t, "datasets", "convert", "medqa-sample", pq); code != 0 {
+		t.Fatalf("convert: %d %s %s", code, so, se)
+	}
+	if code, so, se := runCLI(t, "datasets", "show", pq, "-n", "1"); code != 0 || !strings.Contains(so, "gold:") {
+		t.Fatalf("show: %d %s %s", code, so, se)
+	}
+	if code, so, _ := runCLI(t, "datasets", "list"); code != 0 || !strings.Contains(so, "pubmedqa") {
+		t.Fatalf("list: %d %s", code, so)
+	}
+}
