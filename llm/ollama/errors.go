@@ -5,15 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"math"
-	"net"
 	"net/http"
-	"net/url"
-	"os"
-	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/ollama/ollama/api"
@@ -75,7 +68,7 @@ func mapError(err, ctxErr error, ex exchange, now time.Time) *llm.Error {
 		e.Status = se.StatusCode
 		e.Class = classifyStatus(se.StatusCode, se.ErrorMessage)
 		if e.Class.Retryable() {
-			e.Retry = retryAfter(ex.header, now)
+			e.Retry = llm.RetryAfter(ex.header, now)
 		}
 		return e
 	case errors.As(err, &re):
@@ -90,7 +83,7 @@ func mapError(err, ctxErr error, ex exchange, now time.Time) *llm.Error {
 
 	if ex.bodyErr != nil {
 		e.Class = llm.ClassNetwork
-		if c, ok := transportClass(ex.bodyErr); ok && c == llm.ClassTimeout {
+		if c, ok := llm.TransportClass(ex.bodyErr); ok && c == llm.ClassTimeout {
 			e.Class = c
 		}
 		if errors.Is(err, ex.bodyErr) {
@@ -100,7 +93,7 @@ func mapError(err, ctxErr error, ex exchange, now time.Time) *llm.Error {
 		}
 		return e
 	}
-	if c, ok := transportClass(err); ok {
+	if c, ok := llm.TransportClass(err); ok {
 		e.Class = c
 		return e
 	}
@@ -142,90 +135,11 @@ func classifyMessage(msg string, def llm.ErrorClass) llm.ErrorClass {
 	switch {
 	case strings.Contains(m, "not found") && (strings.Contains(m, "model") || strings.Contains(m, "pull")):
 		return llm.ClassNotFound
-	case def == llm.ClassBadRequest && contextWording(m),
+	case def == llm.ClassBadRequest && llm.ContextLengthWording(m),
 		strings.Contains(m, "context length"), strings.Contains(m, "context size"), strings.Contains(m, "context window"):
 		// Broad wording ("too long", "exceeds") only for client errors; a
 		// server error must name the context.
 		return llm.ClassContextLength
 	}
 	return def
-}
-
-// contextWording reports whether a (lower-case) message says the prompt
-// does not fit the model's context.
-func contextWording(m string) bool {
-	for _, w := range []string{
-		"maximum context length", "context length", "context_length", "context window",
-		"context size", "too long", "exceeds", "exceed_context", "reduce the length",
-	} {
-		if strings.Contains(m, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// maxRetryAfter caps a server-requested wait.
-const maxRetryAfter = 24 * time.Hour
-
-// retryAfter is the wait a response asks for: Retry-After-Ms (milliseconds),
-// else Retry-After in delay seconds or as an HTTP date (relative to now).
-// 0 when absent, unparsable or in the past.
-func retryAfter(h http.Header, now time.Time) time.Duration {
-	if h == nil {
-		return 0
-	}
-	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil {
-			return clampWait(ms / 1e3)
-		}
-	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if secs, err := strconv.ParseFloat(v, 64); err == nil {
-		return clampWait(secs)
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return clampWait(t.Sub(now).Seconds())
-	}
-	return 0
-}
-
-func clampWait(secs float64) time.Duration {
-	switch {
-	case math.IsNaN(secs) || secs <= 0:
-		return 0
-	case secs >= maxRetryAfter.Seconds():
-		return maxRetryAfter
-	}
-	return time.Duration(secs * float64(time.Second))
-}
-
-// transportClass classifies a failure below HTTP.
-func transportClass(err error) (llm.ErrorClass, bool) {
-	var ne net.Error
-	switch {
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
-		return llm.ClassTimeout, true
-	case errors.As(err, &ne) && ne.Timeout():
-		return llm.ClassTimeout, true
-	case errors.Is(err, context.Canceled):
-		return llm.ClassCanceled, true
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
-		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNREFUSED),
-		errors.Is(err, syscall.ECONNABORTED), errors.Is(err, syscall.EPIPE),
-		errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH),
-		errors.Is(err, net.ErrClosed):
-		return llm.ClassNetwork, true
-	}
-	var oe *net.OpError
-	var de *net.DNSError
-	var ue *url.Error
-	switch {
-	case errors.As(err, &oe), errors.As(err, &de), errors.As(err, &ue):
-		return llm.ClassNetwork, true
-	}
-	return "", false
 }

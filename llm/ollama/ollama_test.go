@@ -457,14 +457,14 @@ func TestRetryAfter(t *testing.T) {
 		"3":     3 * time.Second,
 		"0.25":  250 * time.Millisecond,
 		"-1":    0,
-		"Inf":   maxRetryAfter,
+		"Inf":   llm.MaxServerWait,
 		"later": 0,
 		now.Add(45 * time.Second).Format(http.TimeFormat):  45 * time.Second,
 		now.Add(-45 * time.Second).Format(http.TimeFormat): 0,
 	} {
 		h := http.Header{}
 		h.Set("Retry-After", in)
-		if got := retryAfter(h, now); got != want {
+		if got := llm.RetryAfter(h, now); got != want {
 			t.Errorf("retryAfter(%q) = %v, want %v", in, got, want)
 		}
 	}

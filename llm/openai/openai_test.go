@@ -540,7 +540,7 @@ func TestRetryAfter(t *testing.T) {
 		{map[string]string{"Retry-After": "-4"}, 0},
 		{map[string]string{"Retry-After": "NaN"}, 0},
 		{map[string]string{"Retry-After": "soon"}, 0},
-		{map[string]string{"Retry-After": "1e30"}, maxRetryAfter},
+		{map[string]string{"Retry-After": "1e30"}, llm.MaxServerWait},
 		{map[string]string{"Retry-After": now.Add(10 * time.Second).Format(http.TimeFormat)}, 10 * time.Second},
 		{map[string]string{"Retry-After": "Thursday, 02-Jan-25 03:05:05 UTC"}, time.Minute},
 		{map[string]string{"Retry-After": now.Add(-time.Hour).Format(http.TimeFormat)}, 0},
@@ -555,7 +555,7 @@ func TestRetryAfter(t *testing.T) {
 		if tc.h == nil {
 			h = nil
 		}
-		if got := retryAfter(h, now); got != tc.want {
+		if got := llm.RetryAfter(h, now); got != tc.want {
 			t.Errorf("retryAfter(%v) = %v, want %v", tc.h, got, tc.want)
 		}
 	}
@@ -604,7 +604,7 @@ func FuzzMapError(f *testing.F) {
 		if e == nil || e.Class == "" {
 			t.Fatalf("no class for %v", err)
 		}
-		if e.Retry < 0 || e.Retry > maxRetryAfter {
+		if e.Retry < 0 || e.Retry > llm.MaxServerWait {
 			t.Fatalf("Retry = %v", e.Retry)
 		}
 		if strings.Contains(e.Error(), testKey) {

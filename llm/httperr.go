@@ -1,0 +1,99 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Helpers every HTTP backend uses to classify failures the same way.
+
+// ContextLengthWording reports whether an error message says the prompt does not
+// fit the model's context (vLLM, llama.cpp, Ollama, hosted APIs).
+func ContextLengthWording(msg string) bool {
+	m := strings.ToLower(msg)
+	for _, w := range []string{
+		"maximum context length", "context length", "context_length", "context window",
+		"context size", "too long", "exceeds", "exceed_context", "reduce the length",
+	} {
+		if strings.Contains(m, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// MaxServerWait caps a server-requested wait (Retry-After).
+const MaxServerWait = 24 * time.Hour
+
+// RetryAfter is the wait a response asks for: Retry-After-Ms (milliseconds,
+// sent by some APIs), else Retry-After in delay seconds or as an HTTP date
+// (relative to now). 0 when absent, unparsable or in the past.
+func RetryAfter(h http.Header, now time.Time) time.Duration {
+	if h == nil {
+		return 0
+	}
+	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil {
+			return clampWait(ms / 1e3)
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil {
+		return clampWait(secs)
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return clampWait(t.Sub(now).Seconds())
+	}
+	return 0
+}
+
+func clampWait(secs float64) time.Duration {
+	switch {
+	case math.IsNaN(secs) || secs <= 0:
+		return 0
+	case secs >= MaxServerWait.Seconds():
+		return MaxServerWait
+	}
+	return time.Duration(secs * float64(time.Second))
+}
+
+// TransportClass classifies a failure below HTTP.
+func TransportClass(err error) (ErrorClass, bool) {
+	var ne net.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
+		return ClassTimeout, true
+	case errors.As(err, &ne) && ne.Timeout():
+		return ClassTimeout, true
+	case errors.Is(err, context.Canceled):
+		return ClassCanceled, true
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNREFUSED),
+		errors.Is(err, syscall.ECONNABORTED), errors.Is(err, syscall.EPIPE),
+		errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH),
+		errors.Is(err, net.ErrClosed):
+		return ClassNetwork, true
+	}
+	var oe *net.OpError
+	var de *net.DNSError
+	var ue *url.Error
+	switch {
+	case errors.As(err, &oe), errors.As(err, &de), errors.As(err, &ue):
+		// Any other failure of the round trip (TLS, a broken HTTP response, …).
+		return ClassNetwork, true
+	}
+	return "", false
+}
