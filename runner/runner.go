@@ -184,11 +184,15 @@ func Execute(ctx context.Context, p Plan, opt Options) (Stats, error) {
 		}
 		return 0
 	}
+	// usdOf prices an estimate of tokens whose prompt/completion split is
+	// unknown at the dearer of the two rates, so a reservation never
+	// under-prices.
 	usdOf := func(model string, tokens int64) float64 {
 		if opt.Budget.Price == nil {
 			return 0
 		}
-		return opt.Budget.Price(model, llm.Usage{PromptTokens: int(tokens)})
+		return max(opt.Budget.Price(model, llm.Usage{PromptTokens: int(tokens)}),
+			opt.Budget.Price(model, llm.Usage{CompletionTokens: int(tokens)}))
 	}
 
 	nm, na, nr := int64(len(p.Models)), int64(len(p.Arms)), int64(p.Repeats)
@@ -243,6 +247,14 @@ schedule:
 						}
 						u.memo = shared
 						g.Go(func() error {
+							// g.Go may have waited for a slot: look again before spending.
+							if runCtx.Err() != nil || stopped() != "" {
+								mu.Lock()
+								reserved -= est
+								reservedUSD -= usdOf(m.Name, est)
+								mu.Unlock()
+								return nil
+							}
 							qr, cr, err := runOne(runCtx, p, u)
 							mu.Lock()
 							reserved -= est
@@ -267,7 +279,16 @@ schedule:
 								cancel(err)
 								return err
 							}
-							tokens := qr.PromptTokens + qr.CompletionTokens
+							// Spending counts what reached the endpoint: calls served by
+							// an identical earlier request or the cache cost nothing.
+							var spent llm.Usage
+							for _, c := range cr {
+								if !c.Cached {
+									spent.PromptTokens += int(c.PromptTokens)
+									spent.CompletionTokens += int(c.CompletionTokens)
+								}
+							}
+							tokens := int64(spent.Total())
 							mu.Lock()
 							st.Finished++
 							if qr.Error != "" {
@@ -277,9 +298,9 @@ schedule:
 							st.Shared += int64(qr.CachedCalls)
 							st.Tokens += tokens
 							if opt.Budget.Price != nil {
-								st.SpentUSD += opt.Budget.Price(m.Name, llm.Usage{PromptTokens: int(qr.PromptTokens), CompletionTokens: int(qr.CompletionTokens)})
+								st.SpentUSD += opt.Budget.Price(m.Name, spent)
 							}
-							armMax[arm.Label] = max(armMax[arm.Label], tokens)
+							armMax[arm.Label] = max(armMax[arm.Label], qr.PromptTokens+qr.CompletionTokens)
 							mu.Unlock()
 							if opt.Progress != nil {
 								opt.Progress(&qr)

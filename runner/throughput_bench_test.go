@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/llm/openai"
+	"github.com/medteam-bench/medteam/llm/sim"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/runner"
 	"github.com/medteam-bench/medteam/teamwork"
@@ -22,10 +25,10 @@ import (
 
 // Throughput benchmark settings.
 const (
-	tpQuestions  = 60                    // questions per run (one benchmark iteration)
-	tpDelay      = 20 * time.Millisecond // fixed service time of the fake server
-	tpRunTimeout = 2 * time.Minute       // a run that takes longer fails the benchmark
-	tpCallTimout = 10 * time.Second      // per-attempt timeout of the retry layer
+	tpQuestions   = 60                    // questions per run (one benchmark iteration)
+	tpDelay       = 20 * time.Millisecond // fixed service time of the fake server
+	tpRunTimeout  = 2 * time.Minute       // a run that takes longer fails the benchmark
+	tpCallTimeout = 10 * time.Second      // per-attempt timeout of the retry layer
 	// tpAnswer is the content of an agent's answer (predict, discuss, final),
 	// and of any request without a known schema.
 	tpAnswer = `{"reasoning":"r","ranking":["A","B","C","D"],"confidence":0.6,"facts":["f"]}`
@@ -78,14 +81,15 @@ var tpAnswers = map[string]string{
 //   - new-conns/run: TCP connections the server accepted per run (connection
 //     reuse by the client's HTTP transport).
 //
-// Sub-benchmark overhead reports overhead-µs/call: the same run, at
-// Parallel 1, against a zero-delay in-process llm.ClientFunc behind the same
-// limiter ▸ retry, divided into wall time per call. It is what the harness
+// Sub-benchmark overhead reports overhead-µs/call: the wall time of the same
+// run at Parallel 1, against a zero-delay in-process llm.ClientFunc behind
+// the same limiter ▸ retry, divided by its calls. It is what the harness
 // itself spends per call on a question's critical path — prompt rendering,
 // seeds and request hashing, meter, memo, limiter, retry, answer parsing,
 // aggregation and result rows, amortized over the calls — without the HTTP
 // transport. (Only the 3 prediction calls of a question overlap at Parallel
-// 1, so it is close to CPU time per call.) This work happens outside the
+// 1, so it is close to the CPU time per call; the garbage collector's
+// background work on other cores is not counted.) This work happens outside the
 // limiter's slots, so it does not lower of-bound unless the CPU saturates,
 // which happens near GOMAXPROCS / overhead calls per second.
 func BenchmarkThroughputHTTP(b *testing.B) {
@@ -183,7 +187,7 @@ func tpBenchOverhead(b *testing.B, qs []datasets.Question, arm runner.Arm) {
 // cache: limiter ▸ retry ▸ backend, the limiter fixed at c.
 func tpStack(backend llm.Client, c int) llm.Client {
 	rp := llm.DefaultRetryPolicy()
-	rp.PerCallTimeout = tpCallTimout
+	rp.PerCallTimeout = tpCallTimeout
 	lp := llm.DefaultLimitPolicy("openai")
 	lp.Initial, lp.Max = c, c
 	return llm.NewLimiter(llm.NewRetry(backend, rp), lp)
@@ -367,4 +371,101 @@ func (s *tpServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.requests.Add(1) // before the answer leaves, so a finished run has counted it
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(out)
+}
+
+// BenchmarkExecuteMemory measures the runner's own memory on a large run:
+// one iteration is 20,000 distinct questions (the sample's stems made unique
+// by a case number, so each question holds its own text) × base with 3
+// agents on sim/default through limiter ▸ retry, Parallel 8 — the memcheck
+// run (scripts/memcheck.sh) without the journal, the parquet export and the
+// summary: the sink discards the rows. It reports, sampling
+// runtime.MemStats every 10 ms:
+//
+//   - base-heap-MB: HeapInuse before the run, after a GC (the questions and
+//     the simulator's items);
+//   - peak-heap-MB: the largest HeapInuse seen during the run;
+//   - after-heap-MB: HeapInuse after the run and a GC (the questions still
+//     referenced), so after − base is what the run kept.
+func BenchmarkExecuteMemory(b *testing.B) {
+	const n = 20000
+	sample, err := datasets.Sample()
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := teamwork.ParseComponents("base", teamwork.Default())
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.Agents = 3
+	arm := runner.Arm{Label: c.Label(), Config: c}
+	profile, err := sim.LookupProfile("default")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var base, peak, after uint64
+	for b.Loop() {
+		b.StopTimer()
+		qs := make([]datasets.Question, n)
+		items := make(map[string]sim.Item, n)
+		for i := range qs {
+			q := sample[i%len(sample)]
+			q.Stem = fmt.Sprintf("%s (Synthetic case %d.)", q.Stem, i+1)
+			q.ID = datasets.MedQAID(q.Stem, q.Options)
+			qs[i] = q
+			items[q.ID] = sim.Item{Letters: q.Letters(), Gold: q.Gold}
+		}
+		client := llm.NewLimiter(llm.NewRetry(sim.New(profile, items), llm.DefaultRetryPolicy()), llm.DefaultLimitPolicy("sim"))
+		plan := runner.Plan{
+			RunID:    "memory",
+			Sets:     []runner.QuestionSet{{Name: "synthetic", Questions: qs}},
+			Models:   []runner.Model{{Name: "sim/default", Request: "default", Client: client}},
+			Arms:     []runner.Arm{arm},
+			Repeats:  1,
+			Seed:     1,
+			Parallel: 8,
+		}
+		base = tpHeapAfterGC()
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		var runPeak uint64
+		wg.Go(func() {
+			var m runtime.MemStats
+			tick := time.NewTicker(10 * time.Millisecond)
+			defer tick.Stop()
+			for {
+				runtime.ReadMemStats(&m)
+				runPeak = max(runPeak, m.HeapInuse)
+				select {
+				case <-stop:
+					return
+				case <-tick.C:
+				}
+			}
+		})
+		b.StartTimer()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		sink := &tpSink{}
+		st, err := runner.Execute(ctx, plan, runner.Options{Sink: sink})
+		cancel()
+		b.StopTimer()
+		close(stop)
+		wg.Wait()
+		if err != nil || st.Finished != n || st.Failed > 0 {
+			b.Fatalf("run: %v; finished %d of %d, %d failed (first error: %v)", err, st.Finished, n, st.Failed, sink.firstErr.Load())
+		}
+		after = tpHeapAfterGC()
+		runtime.KeepAlive(qs)
+		peak = max(peak, runPeak)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(base)/(1<<20), "base-heap-MB")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+	b.ReportMetric(float64(after)/(1<<20), "after-heap-MB")
+}
+
+func tpHeapAfterGC() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapInuse
 }

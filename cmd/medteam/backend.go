@@ -168,7 +168,8 @@ func firstNonEmpty(ss ...string) string {
 	return ""
 }
 
-// scrubArgs hides secret flag values before argv is recorded anywhere.
+// scrubArgs hides secret flag values (API keys, credentials in a base URL)
+// before argv is recorded anywhere.
 func scrubArgs(argv []string) []string {
 	out := make([]string, len(argv))
 	copy(out, argv)
@@ -180,6 +181,11 @@ func scrubArgs(argv []string) []string {
 			i++
 		case strings.HasPrefix(a, "--api-key="):
 			out[i] = "--api-key=[redacted]"
+		case a == "--base-url" && i+1 < len(out):
+			out[i+1] = cache.CleanBaseURL(out[i+1])
+			i++
+		case strings.HasPrefix(a, "--base-url="):
+			out[i] = "--base-url=" + cache.CleanBaseURL(strings.TrimPrefix(a, "--base-url="))
 		}
 	}
 	return out

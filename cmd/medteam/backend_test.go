@@ -176,6 +176,9 @@ func TestAPIKeyNeverWritten(t *testing.T) {
 			"--limit", "3", "--config", "full", "--transcripts", "--cache", "rw", "--cache-path", cachePath,
 			"--out", filepath.Join(tmp, "runs")}
 		if viaFlag {
+			// Credentials in the base URL must not be recorded either.
+			withCreds := strings.Replace(srv.BaseURL(), "http://", "http://proxyuser:"+key+"@", 1)
+			args[4] = withCreds
 			args = append(args, "--api-key", key)
 			t.Setenv("OPENAI_API_KEY", "")
 		} else {
@@ -257,6 +260,14 @@ func TestFatalErrorsStopRun(t *testing.T) {
 			}
 			if runs, _ := filepath.Glob(filepath.Join(out, "*")); len(runs) != 0 {
 				t.Fatalf("an empty run directory was left: %v", runs)
+			}
+			// A directory that already holds the user's files is never removed.
+			mine := filepath.Join(out, "mystudy")
+			os.MkdirAll(mine, 0o755)
+			os.WriteFile(filepath.Join(mine, "notes.txt"), []byte("keep me"), 0o644)
+			runCLI(t, "run", "--model", tt.model, "--base-url", srv.BaseURL(), "--limit", "2", "--cache", "off", "--out", out, "--run-name", "mystudy")
+			if b, err := os.ReadFile(filepath.Join(mine, "notes.txt")); err != nil || string(b) != "keep me" {
+				t.Fatalf("a fatal error removed the user's files: %v", err)
 			}
 			t.Logf("stopped after %d requests in %s: %s", srv.ChatRequests(), took.Round(time.Millisecond), strings.TrimSpace(se[strings.Index(se, "medteam:"):]))
 		})

@@ -81,6 +81,7 @@ and writes its own run directory; then one step runs
 			}
 			defer dst.Close()
 			units, dups := 0, 0
+			questions := map[string]map[string]bool{} // dataset → question ids
 			have, err := dst.Done()
 			if err != nil {
 				return err
@@ -96,6 +97,10 @@ and writes its own run directory; then one step runs
 						return nil
 					}
 					have[key] = true
+					if questions[q.Dataset] == nil {
+						questions[q.Dataset] = map[string]bool{}
+					}
+					questions[q.Dataset][q.QuestionID] = true
 					q.RunID = runID
 					for i := range calls {
 						calls[i].RunID = runID
@@ -118,6 +123,9 @@ and writes its own run directory; then one step runs
 				Limit: doc.Flags.Limit, Datasets: doc.Datasets, Models: doc.Models, Arms: doc.Arms, Repeats: doc.Flags.Repeats,
 				PromptSetHash: doc.PromptSetHash}
 			m.Tool.Name, m.Tool.Version, m.Tool.GitRevision, m.Tool.GoVersion = "medteam", version, rev, gover
+			for i := range m.Datasets {
+				m.Datasets[i].Questions = len(questions[m.Datasets[i].Name])
+			}
 			for _, mr := range doc.Models {
 				m.Simulated = m.Simulated || mr.Provider == "sim"
 			}

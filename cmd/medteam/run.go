@@ -19,6 +19,7 @@ import (
 	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/journal"
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/llm/cache"
 	"github.com/medteam-bench/medteam/llm/sim"
 	"github.com/medteam-bench/medteam/report"
 	"github.com/medteam-bench/medteam/results"
@@ -173,15 +174,20 @@ func (r *resolved) questions() int {
 	return n
 }
 
-// planDoc is what identifies a plan: its settings, the dataset's content
-// hash, the model's digest, the prompts and the tool revision.
+// protocolVersion changes whenever the protocol's behaviour changes in a way
+// the prompts do not show (parsing, aggregation, the simulator), so that a
+// rerun does not resume a plan started under other rules.
+const protocolVersion = 1
+
+// planDoc is what identifies a plan: its settings, the datasets' content
+// hashes, the models' digests, the prompts and the protocol version.
 type planDoc struct {
-	Flags         planFlags            `json:"flags"`
-	Datasets      []results.DatasetRef `json:"datasets"`
-	Models        []results.ModelRef   `json:"models"`
-	PromptSetHash string               `json:"prompt_set_hash"`
-	ToolRevision  string               `json:"tool_revision"`
-	Arms          []results.ArmRef     `json:"arms"`
+	Flags           planFlags            `json:"flags"`
+	Datasets        []results.DatasetRef `json:"datasets"`
+	Models          []results.ModelRef   `json:"models"`
+	PromptSetHash   string               `json:"prompt_set_hash"`
+	ProtocolVersion int                  `json:"protocol_version"`
+	Arms            []results.ArmRef     `json:"arms"`
 }
 
 func (p planFlags) arms() ([]runner.Arm, error) {
@@ -340,9 +346,20 @@ func resolve(ctx context.Context, p planFlags, b *backendFlags) (*resolved, erro
 		r.eps = append(r.eps, ep)
 		mrefs = append(mrefs, ep.ref)
 	}
-	_, rev, _ := results.ToolInfo()
-	doc := planDoc{Flags: p, Datasets: r.drefs, Models: mrefs,
-		PromptSetHash: teamwork.PromptSetHash(), ToolRevision: rev, Arms: armRefs(arms)}
+	// The plan document identifies the plan: it carries no credentials (a
+	// base URL's userinfo is dropped) and nothing machine-specific (dataset
+	// files are identified by content, not by where they are mounted), so
+	// shards on different machines and reruns after unrelated commits match.
+	docFlags := p
+	docFlags.BaseURL = cache.CleanBaseURL(p.BaseURL)
+	docFlags.DataDir = ""
+	docSets := make([]results.DatasetRef, len(r.drefs))
+	for i, d := range r.drefs {
+		d.Path, d.Files = "", nil
+		docSets[i] = d
+	}
+	doc := planDoc{Flags: docFlags, Datasets: docSets, Models: mrefs,
+		PromptSetHash: teamwork.PromptSetHash(), ProtocolVersion: protocolVersion, Arms: armRefs(arms)}
 	if r.doc, err = json.MarshalIndent(doc, "", "  "); err != nil {
 		r.close()
 		return nil, err
@@ -396,6 +413,12 @@ func runRun(ctx context.Context, cmd *cobra.Command, f *runFlags, stop <-chan st
 		if err != nil {
 			return err
 		}
+		if f.baseURL != "" && cache.CleanBaseURL(f.baseURL) == rp.BaseURL {
+			rp.BaseURL = f.baseURL // the recorded plan has no credentials; take them from the flag
+		}
+		if cmd.Flags().Changed("data-dir") {
+			rp.DataDir = f.plan.DataDir
+		}
 		p, dir = rp, f.resume
 	}
 	if f.parallel < 1 {
@@ -440,6 +463,8 @@ func runRun(ctx context.Context, cmd *cobra.Command, f *runFlags, stop <-chan st
 		return dryRun(ctx, stdout, plan, r, prices)
 	}
 
+	_, statErr := os.Stat(dir)
+	created := os.IsNotExist(statErr)
 	j, err := journal.Open(dir, r.hash, r.doc)
 	var mismatch *journal.PlanMismatchError
 	if errors.As(err, &mismatch) {
@@ -483,9 +508,18 @@ func runRun(ctx context.Context, cmd *cobra.Command, f *runFlags, stop <-chan st
 	prog.finish()
 	var fatal *runner.FatalError
 	if errors.As(runErr, &fatal) {
-		if len(done) == 0 && st.Finished == 0 {
+		if created && st.Finished == 0 {
+			// This invocation made the directory and did nothing in it: leave
+			// no empty run directory (journal files only; never anything else).
 			j.Close()
-			os.RemoveAll(dir) // nothing was done; leave no empty run directory
+			for _, f := range []string{journal.FileName, journal.FileName + "-wal", journal.FileName + "-shm"} {
+				os.Remove(filepath.Join(dir, f))
+			}
+			os.Remove(dir) // fails, harmlessly, unless empty
+		} else if len(done)+st.Finished > 0 {
+			if _, err := exportRun(j, dir); err != nil {
+				return errors.Join(runErr, err)
+			}
 		}
 		return fmt.Errorf("%w\n%s", runErr, fatalHint(fatal.Err))
 	}

@@ -121,7 +121,7 @@ func newSweepCmd(stop <-chan struct{}) *cobra.Command {
 		Long: `Reads a sweep file (YAML; see configs/ablation.yaml for the schema, every key but arms is
 optional and defaults as for run), then runs it exactly like 'medteam run'. Flags given on
 the command line apply where the file is silent about execution (--out, --parallel, --cache,
-budgets, --dry-run).`,
+budgets, --dry-run); a plan flag given on the command line (e.g. --repeats) wins over the file.`,
 		Example: `  medteam sweep configs/ablation.yaml
   medteam sweep configs/ablation.yaml --dry-run
   medteam sweep configs/ablation.yaml --budget-tokens 2000000`,
@@ -129,8 +129,26 @@ budgets, --dry-run).`,
 	}
 	cmd.Flags().AddFlagSet(run.Flags())
 	cmd.RunE = func(c *cobra.Command, args []string) error {
+		flagged, baseURL, numCtx := f.plan, f.baseURL, f.numCtx
 		if err := loadSweep(args[0], &f.plan, f); err != nil {
 			return err
+		}
+		// A flag given on the command line wins over the file.
+		p := &f.plan
+		for name, restore := range map[string]func(){
+			"dataset": func() { p.Datasets = flagged.Datasets }, "model": func() { p.Models = flagged.Models },
+			"config": func() { p.Configs = flagged.Configs }, "turns": func() { p.Turns = flagged.Turns },
+			"agents": func() { p.Agents = flagged.Agents }, "discussion": func() { p.Discussion = flagged.Discussion },
+			"text": func() { p.Text = flagged.Text }, "limit": func() { p.Limit = flagged.Limit },
+			"seed": func() { p.Seed = flagged.Seed }, "sample-seed": func() { p.SampleSeed = flagged.SampleSeed },
+			"repeats": func() { p.Repeats = flagged.Repeats }, "transcripts": func() { p.Transcripts = flagged.Transcripts },
+			"max-tokens": func() { p.MaxTokens = flagged.MaxTokens }, "agent-temperature": func() { p.AgentTemp = flagged.AgentTemp },
+			"leader-temperature": func() { p.LeaderTemp = flagged.LeaderTemp },
+			"base-url":           func() { f.baseURL = baseURL }, "num-ctx": func() { f.numCtx = numCtx },
+		} {
+			if c.Flags().Changed(name) {
+				restore()
+			}
 		}
 		if f.resume != "" {
 			return usagef("sweep: use 'medteam run --resume DIR' to resume by directory, or rerun the sweep command")

@@ -109,21 +109,22 @@ func item(rng *rand.Rand, i int) record {
 	fmt.Fprintf(&sb, "Past medical history is significant for %s and %s, for which %s takes %s. ",
 		pick(rng, conditions), pick(rng, conditions), pick(rng, lowerPronouns), pick(rng, drugs))
 	fmt.Fprintf(&sb, "%s %s. ", pick(rng, social), pick(rng, family))
+	celsius := 36.0 + float64(rng.IntN(36))/10
 	fmt.Fprintf(&sb, "Temperature is %.1f°C (%.1f°F), pulse is %d/min, respirations are %d/min, and blood pressure is %d/%d mm Hg. ",
-		36.0+rng.Float64()*3.5, 96.8+rng.Float64()*6.3, 50+rng.IntN(80), 10+rng.IntN(20), 85+rng.IntN(90), 50+rng.IntN(50))
+		celsius, celsius*9/5+32, 50+rng.IntN(80), 10+rng.IntN(20), 85+rng.IntN(90), 50+rng.IntN(50))
 	fmt.Fprintf(&sb, "Physical examination shows %s and %s. ", pick(rng, findings), pick(rng, findings))
 	fmt.Fprintf(&sb, "Laboratory studies show a hemoglobin of %.1f g/dL, a leukocyte count of %d/mm3, and a serum creatinine of %.1f mg/dL. ",
 		8+rng.Float64()*9, 3000+rng.IntN(15000), 0.5+rng.Float64()*3)
 	if rng.IntN(2) == 0 {
-		fmt.Fprintf(&sb, "%s shows %s. ", pick(rng, studies), pick(rng, findings))
+		fmt.Fprintf(&sb, "%s shows %s. ", pick(rng, studies), pick(rng, studyFindings))
 	}
-	fmt.Fprintf(&sb, "(Synthetic case %d.) %s", i+1, pick(rng, asks))
-
 	pool := answerPools[rng.IntN(len(answerPools))]
-	perm := rng.Perm(len(pool))
+	fmt.Fprintf(&sb, "(Synthetic case %d.) %s", i+1, pool.ask)
+
+	perm := rng.Perm(len(pool.options))
 	var opts [4]string
 	for k := range opts {
-		opts[k] = pool[perm[k]]
+		opts[k] = pool.options[perm[k]]
 	}
 	gold := rng.IntN(4)
 	meta := "step1"
@@ -140,7 +141,7 @@ func item(rng *rand.Rand, i int) record {
 }
 
 var (
-	sexes         = []string{"man", "woman", "boy", "girl"}
+	sexes         = []string{"man", "woman"}
 	pronouns      = []string{"The patient", "The patient also", "On further questioning, the patient"}
 	lowerPronouns = []string{"the patient", "the patient currently"}
 	settings      = []string{"emergency department", "clinic", "physician's office", "urgent care center", "hospital"}
@@ -153,13 +154,16 @@ var (
 	family        = []string{"Family history is unremarkable", "A parent had a myocardial infarction at 55 years of age", "A sibling has an autoimmune disease", "There is a family history of colon cancer"}
 	findings      = []string{"pallor", "jugular venous distention", "bilateral crackles at the lung bases", "a holosystolic murmur at the apex", "hepatosplenomegaly", "pitting edema of the ankles", "a palpable purpura", "decreased breath sounds on the right", "right upper quadrant tenderness", "a diffuse maculopapular rash", "nuchal rigidity", "cervical lymphadenopathy"}
 	studies       = []string{"An x-ray of the chest", "An ECG", "Ultrasonography of the abdomen", "A CT scan of the head", "A peripheral blood smear"}
-	asks          = []string{"Which of the following is the most likely diagnosis?", "Which of the following is the most appropriate next step in management?", "Which of the following is the most likely underlying mechanism?", "Which of the following is the most appropriate pharmacotherapy?", "Which of the following is the most likely cause of this patient's condition?"}
-	answerPools   = [][]string{
-		{"Acute pericarditis", "Aortic dissection", "Pulmonary embolism", "Myocardial infarction", "Pneumothorax", "Esophageal spasm", "Costochondritis"},
-		{"Iron deficiency anemia", "Vitamin B12 deficiency", "Anemia of chronic disease", "Hereditary spherocytosis", "Sickle cell disease", "Thalassemia minor"},
-		{"Obtain a CT scan", "Begin intravenous antibiotics", "Perform a lumbar puncture", "Reassurance and follow-up", "Order an echocardiogram", "Start low-dose aspirin", "Refer for surgery"},
-		{"Type I hypersensitivity", "Type II hypersensitivity", "Type III hypersensitivity", "Type IV hypersensitivity", "Complement deficiency", "Impaired phagocytosis"},
-		{"Metoprolol", "Furosemide", "Prednisone", "Ceftriaxone", "Heparin", "Insulin", "Amiodarone", "Methotrexate"},
-		{"Viral infection", "Bacterial infection", "Autoimmune destruction", "Medication adverse effect", "Neoplastic infiltration", "Vascular occlusion"},
+	studyFindings = []string{"no abnormalities", "a nonspecific abnormality", "findings consistent with the clinical picture", "an incidental finding of uncertain significance"}
+	answerPools   = []struct {
+		ask     string
+		options []string
+	}{
+		{"Which of the following is the most likely diagnosis?", []string{"Acute pericarditis", "Aortic dissection", "Pulmonary embolism", "Myocardial infarction", "Pneumothorax", "Esophageal spasm", "Costochondritis"}},
+		{"Which of the following is the most likely cause of this patient's anemia?", []string{"Iron deficiency", "Vitamin B12 deficiency", "Chronic inflammation", "Hereditary spherocytosis", "Sickle cell disease", "Thalassemia minor"}},
+		{"Which of the following is the most appropriate next step in management?", []string{"Obtain a CT scan", "Begin intravenous antibiotics", "Perform a lumbar puncture", "Reassurance and follow-up", "Order an echocardiogram", "Start low-dose aspirin", "Refer for surgery"}},
+		{"Which of the following is the most likely underlying mechanism?", []string{"Type I hypersensitivity", "Type II hypersensitivity", "Type III hypersensitivity", "Type IV hypersensitivity", "Complement deficiency", "Impaired phagocytosis"}},
+		{"Which of the following is the most appropriate pharmacotherapy?", []string{"Metoprolol", "Furosemide", "Prednisone", "Ceftriaxone", "Heparin", "Insulin", "Amiodarone", "Methotrexate"}},
+		{"Which of the following is the most likely cause of this patient's condition?", []string{"Viral infection", "Bacterial infection", "Autoimmune destruction", "Medication adverse effect", "Neoplastic infiltration", "Vascular occlusion"}},
 	}
 )
