@@ -28,6 +28,11 @@ const tmpSuffix = ".tmp"
 // efficient columnar reads.
 const rowGroupTargetBytes = 64 << 20
 
+// rowGroupMaxRows also closes a row group after this many rows: the byte
+// estimate counts compressed pages, so without it a whole file of small rows
+// (a 20,000-question questions.parquet) would stay buffered until Close.
+const rowGroupMaxRows = 8192
+
 // ErrClosed is returned by Writer.Write after Close or Abort.
 var ErrClosed = errors.New("results: writer is closed")
 
@@ -57,6 +62,7 @@ type Writer[T any] struct {
 	base    int64 // pw.Size() right after the last row-group flush
 	rgBytes int64 // flush the row group when it grows past this estimate
 	rows    int64
+	rgStart int64 // w.rows at the last row-group flush
 	err     error // first write error; the file is then unusable
 	done    bool
 	doneErr error // result of the Close that finished the writer
@@ -127,9 +133,9 @@ func (w *Writer[T]) Write(rows ...T) error {
 	if err == nil && n != len(rows) {
 		err = io.ErrShortWrite
 	}
-	if err == nil && w.pw.Size()-w.base >= w.rgBytes {
+	if err == nil && (w.pw.Size()-w.base >= w.rgBytes || w.rows-w.rgStart >= rowGroupMaxRows) {
 		if err = w.pw.Flush(); err == nil {
-			w.base = w.pw.Size()
+			w.base, w.rgStart = w.pw.Size(), w.rows
 		}
 	}
 	if err != nil {

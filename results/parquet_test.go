@@ -336,8 +336,8 @@ func TestStreamingManyRows(t *testing.T) {
 			diffRows(t, want, got)
 
 			groups := numRowGroups(t, path)
-			if tt.rgBytes == 0 && groups != 1 {
-				t.Errorf("got %d row groups, want 1", groups)
+			if want := (total + rowGroupMaxRows - 1) / rowGroupMaxRows; tt.rgBytes == 0 && groups != want {
+				t.Errorf("got %d row groups, want %d (one per %d rows)", groups, want, rowGroupMaxRows)
 			}
 			if tt.rgBytes > 0 && groups < 2 {
 				t.Errorf("got %d row groups, want several", groups)
