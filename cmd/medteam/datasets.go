@@ -24,17 +24,23 @@ func (d *datasetFlags) register(cmd *cobra.Command) {
 }
 
 func (d *datasetFlags) source(spec string) (datasets.Source, error) {
-	src, err := datasets.Resolve(spec, datasets.DataDir(d.dataDir))
+	return resolveSource(spec, d.format, d.mapping, d.dataDir)
+}
+
+// resolveSource turns a --dataset value and the --format, --map and
+// --data-dir flags into a source.
+func resolveSource(spec, format, mapping, dataDir string) (datasets.Source, error) {
+	src, err := datasets.Resolve(spec, datasets.DataDir(dataDir))
 	if err != nil {
-		return src, usagef("%v", err)
+		return src, usagef("--dataset %s: %v", spec, err)
 	}
-	if d.format != "" {
-		if src.Format, err = datasets.ParseFormat(d.format); err != nil {
+	if format != "" {
+		if src.Format, err = datasets.ParseFormat(format); err != nil {
 			return src, usagef("--format: %v", err)
 		}
 	}
-	if d.mapping != "" {
-		if src.Map, err = datasets.ParseFieldMap(d.mapping); err != nil {
+	if mapping != "" {
+		if src.Map, err = datasets.ParseFieldMap(mapping); err != nil {
 			return src, usagef("--map: %v", err)
 		}
 		if src.Format == datasets.FormatAuto {

@@ -220,22 +220,9 @@ func (p planFlags) arms() ([]runner.Arm, error) {
 // loadDataset reads a dataset (registry name, file or folder) and returns
 // its questions and reference.
 func loadDataset(spec string, p planFlags) ([]datasets.Question, results.DatasetRef, error) {
-	src, err := datasets.Resolve(spec, datasets.DataDir(p.DataDir))
+	src, err := resolveSource(spec, p.Format, p.Map, p.DataDir)
 	if err != nil {
-		return nil, results.DatasetRef{}, usagef("--dataset %s: %v", spec, err)
-	}
-	if p.Format != "" {
-		if src.Format, err = datasets.ParseFormat(p.Format); err != nil {
-			return nil, results.DatasetRef{}, usagef("--format: %v", err)
-		}
-	}
-	if p.Map != "" {
-		if src.Map, err = datasets.ParseFieldMap(p.Map); err != nil {
-			return nil, results.DatasetRef{}, usagef("--map: %v", err)
-		}
-		if src.Format == datasets.FormatAuto {
-			src.Format = datasets.FormatMapped
-		}
+		return nil, results.DatasetRef{}, err
 	}
 	res, err := datasets.Load(src, datasets.LoadOptions{SkipInvalid: p.SkipInvalid})
 	if err != nil {
