@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"net"
@@ -16,6 +17,22 @@ import (
 )
 
 // Helpers every HTTP backend uses to classify failures the same way.
+
+// ContextError classifies a call that failed because the caller's context
+// ended (ctxErr): canceled, or timeout for a deadline; err, the failure
+// the transport reported, is kept in the message.
+func ContextError(err, ctxErr error) *Error {
+	e := &Error{Class: ClassCanceled, Err: ctxErr}
+	if errors.Is(ctxErr, context.DeadlineExceeded) {
+		e.Class = ClassTimeout
+	}
+	if err != nil && !errors.Is(err, ctxErr) {
+		e.Err = fmt.Errorf("%w (%v)", ctxErr, err)
+	} else if err != nil {
+		e.Err = err
+	}
+	return e
+}
 
 // ContextLengthWording reports whether an error message says the prompt does not
 // fit the model's context (vLLM, llama.cpp, Ollama, hosted APIs).

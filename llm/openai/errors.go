@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,19 +30,12 @@ import (
 //     reset connection, EOF and the like; undecodable JSON: malformed;
 //     go-openai's own request validation: bad_request; anything else: internal.
 func mapError(err, ctxErr error, ex exchange, now time.Time) *llm.Error {
+	if ctxErr != nil {
+		return llm.ContextError(err, ctxErr)
+	}
 	e := &llm.Error{Err: err}
 	if e.Err == nil {
 		e.Err = errors.New("unknown failure")
-	}
-	if ctxErr != nil {
-		e.Class = llm.ClassCanceled
-		if errors.Is(ctxErr, context.DeadlineExceeded) {
-			e.Class = llm.ClassTimeout
-		}
-		if err == nil || !errors.Is(err, ctxErr) {
-			e.Err = fmt.Errorf("%w (%v)", ctxErr, e.Err)
-		}
-		return e
 	}
 
 	status, msg := statusMessage(err)
