@@ -2,7 +2,7 @@ GO      ?= go
 BIN     := bin/medteam
 PKGS    := ./...
 
-.PHONY: build run test bench lint fmt golden fuzz clean
+.PHONY: build run test bench memcheck e2e lint fmt golden fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/medteam
@@ -18,6 +18,14 @@ test:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 
+## memcheck: peak RSS of a 20,000-question base run on the simulator (limit 300 MB)
+memcheck:
+	bash scripts/memcheck.sh
+
+## e2e: the real-Ollama end-to-end test (builds a pinned Ollama on first use)
+e2e:
+	bash scripts/e2e-ollama.sh
+
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet $(PKGS)
@@ -27,11 +35,12 @@ fmt:
 
 ## golden: regenerate golden files after an intended behaviour change (review the diff!)
 golden:
-	$(GO) test ./... -run Golden -update
+	$(GO) test ./runner -run Golden -update
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseAnswer -fuzztime 30s ./teamwork/
 	$(GO) test -run '^$$' -fuzz FuzzReadMedQA -fuzztime 30s ./datasets/
+	$(GO) test -run '^$$' -fuzz FuzzLoadParquet -fuzztime 30s -fuzzminimizetime 2s ./datasets/
 
 clean:
 	rm -rf bin
