@@ -18,6 +18,23 @@ import (
 
 // Helpers every HTTP backend uses to classify failures the same way.
 
+// BodyError classifies a response whose body could not be read to its end
+// (bodyErr; err is what the client library made of it): a network failure,
+// or a timeout when the read timed out.
+func BodyError(err, bodyErr error) (ErrorClass, error) {
+	class := ClassNetwork
+	if c, ok := TransportClass(bodyErr); ok && c == ClassTimeout {
+		class = c
+	}
+	if err == nil {
+		return class, fmt.Errorf("reading response body: %w", bodyErr)
+	}
+	if errors.Is(err, bodyErr) {
+		return class, fmt.Errorf("reading response body: %w", err)
+	}
+	return class, fmt.Errorf("reading response body: %w (%v)", bodyErr, err)
+}
+
 // ContextError classifies a call that failed because the caller's context
 // ended (ctxErr): canceled, or timeout for a deadline; err, the failure
 // the transport reported, is kept in the message.

@@ -3,7 +3,6 @@ package ollama
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -74,15 +73,7 @@ func mapError(err, ctxErr error, ex exchange, now time.Time) *llm.Error {
 	}
 
 	if ex.bodyErr != nil {
-		e.Class = llm.ClassNetwork
-		if c, ok := llm.TransportClass(ex.bodyErr); ok && c == llm.ClassTimeout {
-			e.Class = c
-		}
-		if errors.Is(err, ex.bodyErr) {
-			e.Err = fmt.Errorf("reading response body: %w", err)
-		} else {
-			e.Err = fmt.Errorf("reading response body: %w (%v)", ex.bodyErr, err)
-		}
+		e.Class, e.Err = llm.BodyError(err, ex.bodyErr)
 		return e
 	}
 	if c, ok := llm.TransportClass(err); ok {
