@@ -64,46 +64,22 @@ type Schema struct {
 }
 
 // Meta is call metadata used by middleware, transcripts and the simulator.
+// Phase and Kind are the protocol's own labels for the call, opaque to this
+// package (teamwork's are listed in teamwork/FORMATS.md); Order places the
+// call among the question's calls in the order a sequential run would make
+// them, so records sort the same whatever the concurrency. The protocol sets
+// all three.
 type Meta struct {
 	QuestionID string
 	Arm        string
 	Repeat     int
-	Phase      Phase
-	// Kind names the step inside the phase (see the Kind constants).
-	Kind  Kind
-	Turn  int // discussion turn (1-based), 0 outside discussion
-	Agent int // agent index (0-based); -1 for the recruiter/leader
-	Role  string
+	Phase      string
+	Kind       string
+	Order      int
+	Turn       int // discussion turn (1-based), 0 outside discussion
+	Agent      int // agent index (0-based); -1 for the recruiter/leader
+	Role       string
 }
-
-// Phase is one of the protocol's phases.
-type Phase string
-
-// Phases of the teamwork protocol (DESIGN §4).
-const (
-	PhaseRecruitment Phase = "recruitment"
-	PhasePrediction  Phase = "prediction"
-	PhaseDiscussion  Phase = "discussion"
-	PhaseAggregation Phase = "aggregation"
-)
-
-// Kind is the step a call performs. The simulator answers by kind.
-type Kind string
-
-// Call kinds. The output each kind asks for is documented in teamwork/FORMATS.md.
-const (
-	KindAssess         Kind = "assess"          // recruiter: agent count (+ question analysis)
-	KindRecruit        Kind = "recruit"         // recruiter: roles (+ ranked specialties)
-	KindPredict        Kind = "predict"         // agent: initial ranking
-	KindSynthesize     Kind = "synthesize"      // leader: facts, report, quality scores
-	KindDiscuss        Kind = "discuss"         // agent: discussion turn (not final)
-	KindFinal          Kind = "final"           // agent: last discussion turn, final ranking
-	KindMediate        Kind = "mediate"         // leader: turn mediation
-	KindMonitorSelect  Kind = "monitor_select"  // leader: weakest reasoning + concern
-	KindMonitorRespond Kind = "monitor_respond" // agent: answers the concern
-	KindMonitorRate    Kind = "monitor_rate"    // leader: rates the answer
-	KindTieBreak       Kind = "tiebreak"        // leader: breaks a tie among tied options
-)
 
 // Usage is token usage as reported by the API itself (never estimated).
 type Usage struct {

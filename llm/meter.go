@@ -127,8 +127,8 @@ func (m *Meter) Totals() Totals {
 }
 
 // ByPhase sums the calls of each phase.
-func (m *Meter) ByPhase() map[Phase]Totals {
-	out := map[Phase]Totals{}
+func (m *Meter) ByPhase() map[string]Totals {
+	out := map[string]Totals{}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, r := range m.calls {
@@ -139,25 +139,6 @@ func (m *Meter) ByPhase() map[Phase]Totals {
 	return out
 }
 
-var phaseOrder = map[Phase]int{PhaseRecruitment: 0, PhasePrediction: 1, PhaseDiscussion: 2, PhaseAggregation: 3}
-
-var kindOrder = map[Kind]int{
-	KindAssess: 0, KindRecruit: 1, KindPredict: 2, KindSynthesize: 3,
-	KindDiscuss: 4, KindFinal: 4, KindMediate: 5, KindMonitorSelect: 6,
-	KindMonitorRespond: 7, KindMonitorRate: 8, KindTieBreak: 9,
-}
-
-// CompareMeta orders calls canonically: phase, turn, step within the turn,
-// agent. It is the order in which a sequential run would make them.
-func CompareMeta(a, b Meta) int {
-	if c := phaseOrder[a.Phase] - phaseOrder[b.Phase]; c != 0 {
-		return c
-	}
-	if c := a.Turn - b.Turn; c != 0 {
-		return c
-	}
-	if c := kindOrder[a.Kind] - kindOrder[b.Kind]; c != 0 {
-		return c
-	}
-	return a.Agent - b.Agent
-}
+// CompareMeta orders calls canonically by the protocol's Order (calls with
+// equal Order keep the order in which they were recorded under a stable sort).
+func CompareMeta(a, b Meta) int { return a.Order - b.Order }

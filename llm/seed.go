@@ -16,7 +16,7 @@ func DeriveSeed(runSeed int64, repeat int, questionID string, m Meta) int64 {
 	h := sha256.New()
 	for _, s := range []string{
 		strconv.FormatInt(runSeed, 10), strconv.Itoa(repeat), questionID,
-		string(m.Phase), string(m.Kind), strconv.Itoa(m.Turn), strconv.Itoa(m.Agent),
+		m.Phase, m.Kind, strconv.Itoa(m.Turn), strconv.Itoa(m.Agent),
 	} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/teamwork"
 )
 
 // Estimate is what a plan is expected to cost, per arm and in total.
@@ -104,23 +105,23 @@ func (m stubModel) Chat(_ context.Context, req llm.Request) (llm.Response, error
 	}
 	var text string
 	switch req.Meta.Kind {
-	case llm.KindAssess:
+	case teamwork.KindAssess:
 		text = `{"agents":3,"analysis":"` + r + `"}`
-	case llm.KindRecruit:
+	case teamwork.KindRecruit:
 		text = `{"roles":[{"name":"Internal Medicine","focus":"overall assessment"},{"name":"Cardiology","focus":"cardiac causes"},{"name":"Neurology","focus":"neurological causes"},{"name":"Pharmacology","focus":"drug effects"}]}`
-	case llm.KindSynthesize:
+	case teamwork.KindSynthesize:
 		text = `{"facts":["` + fact + `","` + fact + `","` + fact + `"],"report":"` + r + `","quality":[{"agent":1,"score":0.71},{"agent":2,"score":0.75},{"agent":3,"score":0.43},{"agent":4,"score":0.6}]}`
-	case llm.KindMediate:
+	case teamwork.KindMediate:
 		text = `{"summary":"` + r + `","leaning":"A"}`
-	case llm.KindMonitorSelect:
+	case teamwork.KindMonitorSelect:
 		text = `{"agent":1,"concern":"` + r + `"}`
-	case llm.KindMonitorRate:
+	case teamwork.KindMonitorRate:
 		text = `{"quality":0.7,"debated_point":"` + r + `"}`
-	case llm.KindTieBreak:
+	case teamwork.KindTieBreak:
 		text = `{"answer":"A","reasoning":"` + r + `"}`
-	case llm.KindMonitorRespond:
+	case teamwork.KindMonitorRespond:
 		text = `{"response":"` + r + `","accepts":false,"ranking":["A","B","D","C"],"confidence":0.62}`
-	case llm.KindPredict:
+	case teamwork.KindPredict:
 		text = `{"reasoning":"` + r + `","ranking":["A","B","D","C"],"confidence":0.62,"facts":["` + fact + `","` + fact + `"]}`
 	default: // discuss, final
 		text = `{"reasoning":"` + r + `","ranking":["A","B","D","C"],"confidence":0.62}`

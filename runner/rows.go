@@ -196,7 +196,7 @@ func metaJSON(meta map[string]string) string {
 // calls.parquet rows, in canonical order.
 func CallRows(m RowMeta, qid string, calls []llm.CallRecord, notes []teamwork.ParseNote) []results.CallRow {
 	type key struct {
-		k     llm.Kind
+		k     string
 		turn  int
 		agent int
 	}

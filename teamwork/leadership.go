@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/medteam-bench/medteam/llm"
 )
 
 // Leadership (L), seed 002 §2.2: the recruiter becomes an active leader with
@@ -30,7 +29,7 @@ func (s *session) synthesize(ctx context.Context, initial []AgentAnswer) error {
 	d := &promptData{N: s.n, Analysis: s.smm.Analysis,
 		AskFacts: s.c.SMM, AskReport: s.c.Orientation, AskQuality: s.c.Trust}
 	d.Experts = s.experts(initial)
-	text, err := s.call(ctx, llm.PhasePrediction, llm.KindSynthesize, 0, -1, "synthesize", d)
+	text, err := s.call(ctx, PhasePrediction, KindSynthesize, 0, -1, "synthesize", d)
 	if err != nil {
 		return err
 	}
@@ -63,7 +62,7 @@ func (s *session) synthesize(ctx context.Context, initial []AgentAnswer) error {
 		}
 	}
 	// A readable answer that is not what was asked keeps its method and notes the problem.
-	s.noteWith(llm.KindSynthesize, 0, -1, syn.Method, syn.Err, "", notes)
+	s.noteWith(KindSynthesize, 0, -1, syn.Method, syn.Err, "", notes)
 	return nil
 }
 
@@ -127,12 +126,12 @@ func (s *session) mediate(ctx context.Context, turn int) error {
 	d.Report = s.report
 	d.Positions = s.positions(-1, s.latest)
 	d.History = s.history
-	text, err := s.call(ctx, llm.PhaseDiscussion, llm.KindMediate, turn, -1, "mediate", d)
+	text, err := s.call(ctx, PhaseDiscussion, KindMediate, turn, -1, "mediate", d)
 	if err != nil {
 		return err
 	}
 	m := ParseMediation(text, s.item.Options)
-	s.noteWith(llm.KindMediate, turn, -1, m.Method, m.Err, m.Reason, m.Notes)
+	s.noteWith(KindMediate, turn, -1, m.Method, m.Err, m.Reason, m.Notes)
 	summary := strings.TrimSpace(m.Summary)
 	s.out.Mediations = append(s.out.Mediations, summary)
 	s.out.Leanings = append(s.out.Leanings, m.Leaning)
@@ -157,12 +156,12 @@ func (s *session) breakTie(ctx context.Context, tied []string) error {
 	d.Report = s.report
 	d.Trust = s.trustLines()
 	d.Experts = s.experts(s.out.Final())
-	text, err := s.call(ctx, llm.PhaseAggregation, llm.KindTieBreak, 0, -1, "tiebreak", d)
+	text, err := s.call(ctx, PhaseAggregation, KindTieBreak, 0, -1, "tiebreak", d)
 	if err != nil {
 		return err
 	}
 	tb := ParseTieBreak(text, tied)
-	s.noteWith(llm.KindTieBreak, 0, -1, tb.Method, tb.Err, tb.Reason, tb.Notes)
+	s.noteWith(KindTieBreak, 0, -1, tb.Method, tb.Err, tb.Reason, tb.Notes)
 	if tb.Err == "" && tb.Answer != "" {
 		s.out.Predicted, s.out.TieBrokenBy = tb.Answer, "leader"
 		return nil

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/medteam-bench/medteam/llm"
 )
 
 // Mutual monitoring (MM), seed 002 §2.5: between discussion turns (never
@@ -25,12 +24,12 @@ func (s *session) monitor(ctx context.Context, turn int) error {
 	d.Report = s.report
 	d.Positions = s.positions(-1, s.latest)
 	d.History = s.history
-	text, err := s.call(ctx, llm.PhaseDiscussion, llm.KindMonitorSelect, turn, -1, "monitor_select", d)
+	text, err := s.call(ctx, PhaseDiscussion, KindMonitorSelect, turn, -1, "monitor_select", d)
 	if err != nil {
 		return err
 	}
 	sel := ParseConcern(text, s.n)
-	s.note(llm.KindMonitorSelect, turn, -1, sel.Method, sel.Err)
+	s.note(KindMonitorSelect, turn, -1, sel.Method, sel.Err)
 	target := sel.Agent
 	if target < 0 || target >= s.n {
 		// The accounting fixes three calls per round; an unreadable choice
@@ -52,12 +51,12 @@ func (s *session) monitor(ctx context.Context, turn int) error {
 	rd.Positions = s.positions(target, s.latest)
 	rd.History = s.history
 	rd.Target, rd.Concern = target+1, concern
-	text, err = s.call(ctx, llm.PhaseDiscussion, llm.KindMonitorRespond, turn, target, "monitor_respond", rd)
+	text, err = s.call(ctx, PhaseDiscussion, KindMonitorRespond, turn, target, "monitor_respond", rd)
 	if err != nil {
 		return err
 	}
 	rep := ParseConcernReply(text, s.item.Options)
-	s.noteWith(llm.KindMonitorRespond, turn, target, rep.Method, rep.Err, rep.Answer.Reason, append(rep.Notes, rep.Answer.Notes...))
+	s.noteWith(KindMonitorRespond, turn, target, rep.Method, rep.Err, rep.Answer.Reason, append(rep.Notes, rep.Answer.Notes...))
 	mr.Accepted = rep.Accepts
 	if len(rep.Answer.Ranking) > 0 {
 		mr.After = rep.Answer.First()
@@ -73,12 +72,12 @@ func (s *session) monitor(ctx context.Context, turn int) error {
 
 	ratd := &promptData{N: s.n, Target: target + 1, Concern: concern, Response: truncate(rep.Response, maxHistoryChars)}
 	ratd.Positions = s.positions(-1, s.latest)
-	text, err = s.call(ctx, llm.PhaseDiscussion, llm.KindMonitorRate, turn, -1, "monitor_rate", ratd)
+	text, err = s.call(ctx, PhaseDiscussion, KindMonitorRate, turn, -1, "monitor_rate", ratd)
 	if err != nil {
 		return err
 	}
 	rt := ParseRating(text)
-	s.noteWith(llm.KindMonitorRate, turn, -1, rt.Method, rt.Err, "", rt.Notes)
+	s.noteWith(KindMonitorRate, turn, -1, rt.Method, rt.Err, "", rt.Notes)
 	mr.Quality = rt.Quality
 	mr.Debated = strings.TrimSpace(rt.DebatedPoint)
 	if s.c.Trust {

@@ -2,7 +2,6 @@ package teamwork
 
 import (
 	"github.com/medteam-bench/medteam/aggregator"
-	"github.com/medteam-bench/medteam/llm"
 )
 
 // AgentAnswer is one agent's parsed answer in one round.
@@ -43,7 +42,7 @@ type MonitorRound struct {
 // ParseNote records how the answer of one call was read. (Kind, Turn, Agent)
 // identifies the call within a question.
 type ParseNote struct {
-	Kind   llm.Kind
+	Kind   string
 	Turn   int
 	Agent  int
 	Method ParseMethod

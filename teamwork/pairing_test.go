@@ -52,24 +52,24 @@ func (promptSensitive) Chat(_ context.Context, req llm.Request) (llm.Response, e
 	u := binary.LittleEndian.Uint64(h.Sum(nil))
 	var text string
 	switch req.Meta.Kind {
-	case llm.KindAssess:
+	case KindAssess:
 		text = fmt.Sprintf(`{"agents": %d, "analysis": "Mind the qualifier %d."}`, 2+u%3, u%97)
-	case llm.KindRecruit:
+	case KindRecruit:
 		specs := []string{"Cardiologist", "Neurologist", "Pharmacologist", "Internist", "Radiologist", "Surgeon"}
 		var roles []string
 		for i := range 4 {
 			roles = append(roles, fmt.Sprintf(`{"name": %q, "focus": "f%d"}`, specs[(u>>(8*i)+uint64(i))%uint64(len(specs))]+fmt.Sprint(i), i))
 		}
 		text = `{"roles": [` + strings.Join(roles, ",") + `]}`
-	case llm.KindSynthesize:
+	case KindSynthesize:
 		text = `{"facts": ["f"], "report": "r", "quality": [{"agent": 1, "score": 0.7}]}`
-	case llm.KindMediate:
+	case KindMediate:
 		text = `{"summary": "s", "leaning": "A"}`
-	case llm.KindMonitorSelect:
+	case KindMonitorSelect:
 		text = `{"agent": 1, "concern": "c"}`
-	case llm.KindMonitorRate:
+	case KindMonitorRate:
 		text = `{"quality": 0.5, "debated_point": "p"}`
-	case llm.KindTieBreak:
+	case KindTieBreak:
 		text = `{"answer": "A", "reasoning": "r"}`
 	default:
 		letters := []string{"A", "B", "C", "D"}
@@ -102,7 +102,7 @@ func TestRecruitmentPairedAcrossPresets(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", preset, err)
 			}
-			for _, k := range []llm.Kind{llm.KindAssess, llm.KindRecruit} {
+			for _, k := range []string{KindAssess, KindRecruit} {
 				key := callKey(llm.Meta{Kind: k, Agent: -1})
 				h := log.hash[key]
 				if h == "" {
@@ -124,7 +124,7 @@ func TestRecruitmentPairedAcrossPresets(t *testing.T) {
 				continue
 			}
 			for i := range out.N {
-				key := callKey(llm.Meta{Kind: llm.KindPredict, Agent: i})
+				key := callKey(llm.Meta{Kind: KindPredict, Agent: i})
 				if predictRef[key] == "" {
 					predictRef[key] = log.hash[key]
 				} else if log.hash[key] != predictRef[key] {
@@ -153,11 +153,11 @@ func (k *keyedLeader) Chat(_ context.Context, req llm.Request) (llm.Response, er
 	prompt := req.Messages[len(req.Messages)-1].Content
 	var text string
 	switch m := req.Meta; m.Kind {
-	case llm.KindAssess:
+	case KindAssess:
 		text = `{"agents": 3, "analysis": "a"}`
-	case llm.KindRecruit:
+	case KindRecruit:
 		text = `{"roles": [{"name": "R1", "focus": ""}, {"name": "R2", "focus": ""}, {"name": "R3", "focus": ""}]}`
-	case llm.KindSynthesize:
+	case KindSynthesize:
 		k.mu.Lock()
 		k.synthesis = prompt
 		k.mu.Unlock()
@@ -172,16 +172,16 @@ func (k *keyedLeader) Chat(_ context.Context, req llm.Request) (llm.Response, er
 			}
 		}
 		text = `{"facts": [], "report": "", "quality": [` + strings.Join(parts, ", ") + `]}`
-	case llm.KindMediate:
+	case KindMediate:
 		text = `{"summary": "s", "leaning": ""}`
-	case llm.KindTieBreak:
+	case KindTieBreak:
 		k.mu.Lock()
 		k.tiebreak = prompt
 		k.mu.Unlock()
 		text = `{"answer": "A", "reasoning": "r"}`
 	default:
 		switch {
-		case m.Agent == k.abstain && m.Kind == llm.KindPredict:
+		case m.Agent == k.abstain && m.Kind == KindPredict:
 			text = "I would rather not say."
 		case m.Agent%2 == 0:
 			text = fmt.Sprintf(`{"reasoning": "Agent %d thinks aspirin because of the platelet effect.", "ranking": ["A","B","C","D"], "confidence": 0.6, "facts": ["fact of agent %d"]}`, m.Agent+1, m.Agent+1)
@@ -224,10 +224,10 @@ func TestTieBreakSeesReasoningAndTrust(t *testing.T) {
 	c.Agents = 2
 	k := &keyedLeader{abstain: -1}
 	s := &scripted{reply: func(m llm.Meta, prompt string) string {
-		if m.Kind == llm.KindSynthesize {
+		if m.Kind == KindSynthesize {
 			return `{"facts": [], "report": "", "quality": [{"agent": 1, "score": 0.5}, {"agent": 2, "score": 0.5}]}`
 		}
-		if m.Kind == llm.KindTieBreak {
+		if m.Kind == KindTieBreak {
 			k.tiebreak = prompt
 		}
 		r := tieScript(`{"answer": "B", "reasoning": "r"}`)(m, prompt)
@@ -279,7 +279,7 @@ func TestQualityKeyedByAgent(t *testing.T) {
 				}
 				var notes []string
 				for _, p := range out.Parses {
-					if p.Kind == llm.KindSynthesize {
+					if p.Kind == KindSynthesize {
 						notes = p.Notes
 					}
 				}
@@ -315,7 +315,7 @@ func TestTrustShownOnceObserved(t *testing.T) {
 				mu.Lock()
 				prompts[callKey(m)] = prompt
 				mu.Unlock()
-				if m.Kind == llm.KindSynthesize {
+				if m.Kind == KindSynthesize {
 					return tt.synthesis
 				}
 				return tieScript(`{"answer": "A"}`)(m, prompt)
@@ -324,11 +324,11 @@ func TestTrustShownOnceObserved(t *testing.T) {
 				t.Fatal(err)
 			}
 			for k, p := range prompts {
-				if strings.HasPrefix(k, string(llm.KindPredict)+"/") && strings.Contains(p, "TRUST:") {
+				if strings.HasPrefix(k, string(KindPredict)+"/") && strings.Contains(p, "TRUST:") {
 					t.Errorf("%s shows trust before any observation:\n%s", k, p)
 				}
 			}
-			d := prompts[callKey(llm.Meta{Kind: llm.KindDiscuss, Turn: 1, Agent: 0})]
+			d := prompts[callKey(llm.Meta{Kind: KindDiscuss, Turn: 1, Agent: 0})]
 			if d == "" {
 				t.Fatal("no discussion prompt recorded")
 			}
@@ -355,7 +355,7 @@ func TestAnalysisNamingAnOptionIsRecorded(t *testing.T) {
 			c, _ := ParseComponents("base", Default())
 			var assessPrompt string
 			s := &scripted{reply: func(m llm.Meta, prompt string) string {
-				if m.Kind == llm.KindAssess {
+				if m.Kind == KindAssess {
 					assessPrompt = prompt
 					return fmt.Sprintf(`{"agents": 2, "analysis": %q}`, tt.analysis)
 				}
@@ -373,7 +373,7 @@ func TestAnalysisNamingAnOptionIsRecorded(t *testing.T) {
 			}
 			var notes []string
 			for _, p := range out.Parses {
-				if p.Kind == llm.KindAssess {
+				if p.Kind == KindAssess {
 					notes = p.Notes
 				}
 			}
@@ -391,11 +391,11 @@ func TestParseNotesReachTheOutcome(t *testing.T) {
 	c, _ := ParseComponents("base", Default())
 	s := &scripted{reply: func(m llm.Meta, prompt string) string {
 		switch m.Kind {
-		case llm.KindAssess:
+		case KindAssess:
 			return `{"agents": 2, "analysis": "a"}`
-		case llm.KindRecruit:
+		case KindRecruit:
 			return `{"roles": [{"name": "A1", "focus": ""}, {"name": "A2", "focus": ""}]}`
-		case llm.KindPredict:
+		case KindPredict:
 			if m.Agent == 0 {
 				return `{"reasoning": "r", "ranking": ["B", "E", "A"], "confidence": 85}`
 			}

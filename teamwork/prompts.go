@@ -78,7 +78,7 @@ func render(name string, d *promptData) (string, error) {
 }
 
 // Output schemas per kind (JSON Schema, strict objects).
-var schemas = map[llm.Kind]*llm.Schema{}
+var schemas = map[string]*llm.Schema{}
 
 func init() {
 	str := map[string]any{"type": "string"}
@@ -93,18 +93,18 @@ func init() {
 		return map[string]any{"type": "object", "properties": props, "required": req, "additionalProperties": false}
 	}
 	answer := obj(map[string]any{"reasoning": str, "ranking": strs, "confidence": num, "facts": strs})
-	defs := map[llm.Kind]map[string]any{
-		llm.KindAssess:         obj(map[string]any{"agents": map[string]any{"type": "integer"}, "analysis": str}),
-		llm.KindRecruit:        obj(map[string]any{"roles": map[string]any{"type": "array", "items": obj(map[string]any{"name": str, "focus": str})}}),
-		llm.KindPredict:        answer,
-		llm.KindSynthesize:     obj(map[string]any{"facts": strs, "report": str, "quality": map[string]any{"type": "array", "items": obj(map[string]any{"agent": map[string]any{"type": "integer"}, "score": num})}}),
-		llm.KindDiscuss:        answer,
-		llm.KindFinal:          answer,
-		llm.KindMediate:        obj(map[string]any{"summary": str, "leaning": str}),
-		llm.KindMonitorSelect:  obj(map[string]any{"agent": map[string]any{"type": "integer"}, "concern": str}),
-		llm.KindMonitorRespond: obj(map[string]any{"response": str, "accepts": map[string]any{"type": "boolean"}, "ranking": strs, "confidence": num}),
-		llm.KindMonitorRate:    obj(map[string]any{"quality": num, "debated_point": str}),
-		llm.KindTieBreak:       obj(map[string]any{"answer": str, "reasoning": str}),
+	defs := map[string]map[string]any{
+		KindAssess:         obj(map[string]any{"agents": map[string]any{"type": "integer"}, "analysis": str}),
+		KindRecruit:        obj(map[string]any{"roles": map[string]any{"type": "array", "items": obj(map[string]any{"name": str, "focus": str})}}),
+		KindPredict:        answer,
+		KindSynthesize:     obj(map[string]any{"facts": strs, "report": str, "quality": map[string]any{"type": "array", "items": obj(map[string]any{"agent": map[string]any{"type": "integer"}, "score": num})}}),
+		KindDiscuss:        answer,
+		KindFinal:          answer,
+		KindMediate:        obj(map[string]any{"summary": str, "leaning": str}),
+		KindMonitorSelect:  obj(map[string]any{"agent": map[string]any{"type": "integer"}, "concern": str}),
+		KindMonitorRespond: obj(map[string]any{"response": str, "accepts": map[string]any{"type": "boolean"}, "ranking": strs, "confidence": num}),
+		KindMonitorRate:    obj(map[string]any{"quality": num, "debated_point": str}),
+		KindTieBreak:       obj(map[string]any{"answer": str, "reasoning": str}),
 	}
 	for k, v := range defs {
 		b, err := json.Marshal(v)

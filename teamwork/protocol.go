@@ -121,7 +121,7 @@ func (t *Team) Run(ctx context.Context, client llm.Client, item datasets.Item) (
 }
 
 // call makes one model call and returns its text.
-func (s *session) call(ctx context.Context, phase llm.Phase, kind llm.Kind, turn, agent int, user string, d *promptData) (string, error) {
+func (s *session) call(ctx context.Context, phase string, kind string, turn, agent int, user string, d *promptData) (string, error) {
 	d.Item = s.item
 	d.Question = s.question
 	d.JSON = s.c.Structured
@@ -134,7 +134,7 @@ func (s *session) call(ctx context.Context, phase llm.Phase, kind llm.Kind, turn
 		system = s.agentSystem[agent]
 	}
 	msgs := []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: u}}
-	meta := llm.Meta{QuestionID: s.item.ID, Arm: s.t.Arm, Repeat: s.t.Repeat, Phase: phase, Kind: kind, Turn: turn, Agent: agent}
+	meta := llm.Meta{QuestionID: s.item.ID, Arm: s.t.Arm, Repeat: s.t.Repeat, Phase: phase, Kind: kind, Order: callOrder(phase, kind, turn, agent), Turn: turn, Agent: agent}
 	temp := s.c.LeaderTemperature
 	if agent >= 0 {
 		temp = s.c.AgentTemperature
@@ -164,13 +164,13 @@ func (s *session) call(ctx context.Context, phase llm.Phase, kind llm.Kind, turn
 	return resp.Text, nil
 }
 
-func (s *session) note(kind llm.Kind, turn, agent int, m ParseMethod, errText string) {
+func (s *session) note(kind string, turn, agent int, m ParseMethod, errText string) {
 	s.noteWith(kind, turn, agent, m, errText, "", nil)
 }
 
 // noteWith records how a call's answer was read, with the abstention reason
 // code and the observations that did not stop it being read.
-func (s *session) noteWith(kind llm.Kind, turn, agent int, m ParseMethod, errText, reason string, notes []string) {
+func (s *session) noteWith(kind string, turn, agent int, m ParseMethod, errText, reason string, notes []string) {
 	s.out.Parses = append(s.out.Parses, ParseNote{Kind: kind, Turn: turn, Agent: agent, Method: m, Err: errText, Reason: reason, Notes: notes})
 }
 
@@ -205,7 +205,7 @@ func (s *session) displayName(i int) string {
 // agents, TO∧L turns the ranking into hierarchical weights, TO shows roles.
 func (s *session) recruit(ctx context.Context) error {
 	d := &promptData{}
-	text, err := s.call(ctx, llm.PhaseRecruitment, llm.KindAssess, 0, -1, "assess", d)
+	text, err := s.call(ctx, PhaseRecruitment, KindAssess, 0, -1, "assess", d)
 	if err != nil {
 		return err
 	}
@@ -217,7 +217,7 @@ func (s *session) recruit(ctx context.Context) error {
 		s.out.AnalysisNamesOption = l
 		notes = append(notes, fmt.Sprintf("question analysis names option %s as the answer, which the prompt forbids (recorded in analysis_names_option)", l))
 	}
-	s.noteWith(llm.KindAssess, 0, -1, a.Method, a.Err, "", notes)
+	s.noteWith(KindAssess, 0, -1, a.Method, a.Err, "", notes)
 	switch {
 	case s.c.Agents != 0:
 		s.n = s.c.Agents
@@ -232,7 +232,7 @@ func (s *session) recruit(ctx context.Context) error {
 	}
 
 	d = &promptData{N: s.n, Analysis: analysis}
-	text, err = s.call(ctx, llm.PhaseRecruitment, llm.KindRecruit, 0, -1, "recruit", d)
+	text, err = s.call(ctx, PhaseRecruitment, KindRecruit, 0, -1, "recruit", d)
 	if err != nil {
 		return err
 	}
@@ -243,7 +243,7 @@ func (s *session) recruit(ctx context.Context) error {
 	if !complete && perr == "" {
 		perr = fmt.Sprintf("recruiter named %d roles for a team of %d; the rest are generic experts", len(r.Roles), s.n)
 	}
-	s.note(llm.KindRecruit, 0, -1, method, perr)
+	s.note(KindRecruit, 0, -1, method, perr)
 	s.out.N = s.n
 	s.out.Roles = s.roles
 	s.out.Weights = teamWeights(s.c, s.n)
@@ -306,7 +306,7 @@ func (s *session) predict(ctx context.Context) error {
 		g.Go(func() error {
 			d := s.agentData(i)
 			d.AskFacts = true
-			text, err := s.call(gctx, llm.PhasePrediction, llm.KindPredict, 0, i, "predict", d)
+			text, err := s.call(gctx, PhasePrediction, KindPredict, 0, i, "predict", d)
 			if err != nil {
 				return err
 			}
@@ -318,7 +318,7 @@ func (s *session) predict(ctx context.Context) error {
 		return err
 	}
 	for i, a := range answers {
-		s.noteWith(llm.KindPredict, 0, i, a.Method, a.Err, a.Reason, a.Notes)
+		s.noteWith(KindPredict, 0, i, a.Method, a.Err, a.Reason, a.Notes)
 		s.addHistory(s.statement(i, "initial answer", a))
 	}
 	s.out.Rounds = append(s.out.Rounds, answers)
@@ -423,17 +423,17 @@ func (s *session) postPrediction(ctx context.Context) error {
 // discuss is one discussion turn: each agent speaks once; the last turn asks
 // for the final ranking.
 func (s *session) discuss(ctx context.Context, turn int) error {
-	kind := llm.KindDiscuss
+	kind := KindDiscuss
 	if turn == s.c.Turns {
-		kind = llm.KindFinal
+		kind = KindFinal
 	}
 	answers := make([]AgentAnswer, s.n)
 	ask := func(ctx context.Context, i int, latest []AgentAnswer, history string) (AgentAnswer, error) {
 		d := s.agentData(i)
-		d.Turn, d.Final = turn, kind == llm.KindFinal
+		d.Turn, d.Final = turn, kind == KindFinal
 		d.Positions = s.positions(i, latest)
 		d.History = history
-		text, err := s.call(ctx, llm.PhaseDiscussion, kind, turn, i, string(llm.KindDiscuss), d)
+		text, err := s.call(ctx, PhaseDiscussion, kind, turn, i, string(KindDiscuss), d)
 		if err != nil {
 			return AgentAnswer{}, err
 		}
@@ -521,6 +521,6 @@ func (s *session) aggregate(ctx context.Context) error {
 // seededDraw breaks a tie without a leader: a draw seeded by the call seed
 // the tie-break would have had, so it is reproducible and arm-independent.
 func (s *session) seededDraw(tied []string) string {
-	meta := llm.Meta{Phase: llm.PhaseAggregation, Kind: llm.KindTieBreak, Agent: -1}
+	meta := llm.Meta{Phase: PhaseAggregation, Kind: KindTieBreak, Agent: -1}
 	return aggregator.BreakTie(tied, uint64(llm.DeriveSeed(s.t.RunSeed, s.t.Repeat, s.item.ID, meta)))
 }

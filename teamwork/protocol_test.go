@@ -72,10 +72,10 @@ func TestCallAccounting(t *testing.T) {
 						want := ExpectedCalls(c, n, tie)
 						by := meter.ByPhase()
 						got := CallCount{
-							Recruitment: by[llm.PhaseRecruitment].Calls,
-							Prediction:  by[llm.PhasePrediction].Calls,
-							Discussion:  by[llm.PhaseDiscussion].Calls,
-							Aggregation: by[llm.PhaseAggregation].Calls,
+							Recruitment: by[PhaseRecruitment].Calls,
+							Prediction:  by[PhasePrediction].Calls,
+							Discussion:  by[PhaseDiscussion].Calls,
+							Aggregation: by[PhaseAggregation].Calls,
 						}
 						if got != want {
 							t.Fatalf("%s N=%d T=%d question %s: measured %+v (total %d), formula %+v (total %d)",
@@ -192,7 +192,7 @@ func (r *recorder) Chat(ctx context.Context, req llm.Request) (llm.Response, err
 func (r *recorder) predictAnswers() string {
 	var sb strings.Builder
 	for i, q := range r.reqs {
-		if q.Meta.Kind == llm.KindPredict {
+		if q.Meta.Kind == KindPredict {
 			sb.WriteString(r.resp[i])
 		}
 	}
@@ -213,7 +213,7 @@ func (s *scripted) Chat(_ context.Context, req llm.Request) (llm.Response, error
 	return llm.Response{Text: s.reply(req.Meta, req.Messages[len(req.Messages)-1].Content), Usage: llm.Usage{PromptTokens: 1, CompletionTokens: 1}, Attempts: 1}, nil
 }
 
-func (s *scripted) count(k llm.Kind) int {
+func (s *scripted) count(k string) int {
 	n := 0
 	for _, m := range s.calls {
 		if m.Kind == k {
@@ -231,18 +231,18 @@ var fourOptions = datasets.Item{ID: "q1", Stem: "Which drug?", Options: []datase
 func tieScript(tiebreak string) func(m llm.Meta, _ string) string {
 	return func(m llm.Meta, _ string) string {
 		switch m.Kind {
-		case llm.KindAssess:
+		case KindAssess:
 			return `{"agents": 2, "analysis": "Watch the timing."}`
-		case llm.KindRecruit:
+		case KindRecruit:
 			return `{"roles": [{"name": "Cardiologist", "focus": "ischaemia"}, {"name": "Neurologist", "focus": "stroke"}]}`
-		case llm.KindPredict, llm.KindDiscuss, llm.KindFinal:
+		case KindPredict, KindDiscuss, KindFinal:
 			if m.Agent == 0 {
 				return `{"reasoning": "r", "ranking": ["A","B","C","D"], "confidence": 0.6, "facts": ["x"]}`
 			}
 			return `{"reasoning": "r", "ranking": ["B","A","C","D"], "confidence": 0.6, "facts": ["x"]}`
-		case llm.KindMediate:
+		case KindMediate:
 			return `{"summary": "split", "leaning": "B"}`
-		case llm.KindTieBreak:
+		case KindTieBreak:
 			return tiebreak
 		}
 		return "{}"
@@ -272,8 +272,8 @@ func TestTieRules(t *testing.T) {
 			if !out.Decision.Tie || fmt.Sprint(out.Decision.Tied) != "[A B]" {
 				t.Fatalf("decision %+v, want a tie of A and B", out.Decision)
 			}
-			if out.TieBrokenBy != tt.wantBy || s.count(llm.KindTieBreak) != tt.tieCalls {
-				t.Fatalf("broken by %q with %d calls, want %q with %d", out.TieBrokenBy, s.count(llm.KindTieBreak), tt.wantBy, tt.tieCalls)
+			if out.TieBrokenBy != tt.wantBy || s.count(KindTieBreak) != tt.tieCalls {
+				t.Fatalf("broken by %q with %d calls, want %q with %d", out.TieBrokenBy, s.count(KindTieBreak), tt.wantBy, tt.tieCalls)
 			}
 			if tt.wantPred != "" && out.Predicted != tt.wantPred {
 				t.Fatalf("predicted %q, want %q", out.Predicted, tt.wantPred)
@@ -302,9 +302,9 @@ func TestAllAbstainIsAnAbstention(t *testing.T) {
 	c, _ := ParseComponents("c4", Default())
 	s := &scripted{reply: func(m llm.Meta, _ string) string {
 		switch m.Kind {
-		case llm.KindAssess:
+		case KindAssess:
 			return "AGENTS: 3"
-		case llm.KindRecruit:
+		case KindRecruit:
 			return "ROLE 1: Cardiologist - heart"
 		}
 		return "A 45-year-old man presents with chest pain. I cannot decide."
@@ -330,22 +330,22 @@ func TestMonitoringAndTrust(t *testing.T) {
 	c.Agents = 2
 	s := &scripted{reply: func(m llm.Meta, prompt string) string {
 		switch m.Kind {
-		case llm.KindAssess:
+		case KindAssess:
 			return `{"agents": 2, "analysis": ""}`
-		case llm.KindRecruit:
+		case KindRecruit:
 			return `{"roles": [{"name": "A1", "focus": ""}, {"name": "A2", "focus": ""}]}`
-		case llm.KindSynthesize:
+		case KindSynthesize:
 			return `{"facts": [], "report": "", "quality": [1.0, 0.0]}`
-		case llm.KindMonitorSelect:
+		case KindMonitorSelect:
 			return `{"agent": 2, "concern": "Heparin is wrong here."}`
-		case llm.KindMonitorRespond:
+		case KindMonitorRespond:
 			if !strings.Contains(prompt, "CONCERN: Heparin is wrong here.") || !strings.Contains(prompt, "TARGET: agent 2") {
 				return "missing concern"
 			}
 			return `{"response": "Agreed.", "accepts": true, "ranking": ["A","B","C","D"], "confidence": 0.7}`
-		case llm.KindMonitorRate:
+		case KindMonitorRate:
 			return `{"quality": 1.0, "debated_point": "heparin vs aspirin"}`
-		case llm.KindMediate:
+		case KindMediate:
 			return `{"summary": "s", "leaning": "A"}`
 		}
 		if m.Agent == 0 {

@@ -65,7 +65,7 @@ func baseReq() llm.Request {
 		MaxTokens:   256,
 		Seed:        42,
 		Schema:      &llm.Schema{Name: "ranking", Schema: json.RawMessage(`{"type":"object"}`)},
-		Meta:        llm.Meta{QuestionID: "q1", Arm: "base", Repeat: 0, Phase: llm.PhasePrediction, Kind: llm.KindPredict, Agent: 1, Role: "cardiologist"},
+		Meta:        llm.Meta{QuestionID: "q1", Arm: "base", Repeat: 0, Phase: "prediction", Kind: "predict", Agent: 1, Role: "cardiologist"},
 	}
 }
 
@@ -225,7 +225,7 @@ func TestKey(t *testing.T) {
 		{"arm", nil, func(r *llm.Request) { r.Meta.Arm = "full" }, false},
 		{"question id", nil, func(r *llm.Request) { r.Meta.QuestionID = "q999" }, false},
 		{"phase/kind/turn/agent/role", nil, func(r *llm.Request) {
-			r.Meta.Phase, r.Meta.Kind, r.Meta.Turn, r.Meta.Agent, r.Meta.Role = llm.PhaseDiscussion, llm.KindDiscuss, 2, 0, "x"
+			r.Meta.Phase, r.Meta.Kind, r.Meta.Turn, r.Meta.Agent, r.Meta.Role = "discussion", "discuss", 2, 0, "x"
 		}, false},
 		{"userinfo", func(i *cache.Identity) { i.BaseURL = "http://user:secret@127.0.0.1:11434" }, nil, false},
 		{"trailing slash and case", func(i *cache.Identity) { i.BaseURL = "HTTP://127.0.0.1:11434/" }, nil, false},

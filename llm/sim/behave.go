@@ -21,7 +21,7 @@ func (c *call) rng(tag uint64) stream { return newStream(c.key, tag) }
 
 // answer is the latent content of a response, before formatting.
 type answer struct {
-	kind llm.Kind
+	kind string
 
 	rank    ranking
 	conf    float64
@@ -52,11 +52,11 @@ type answer struct {
 func (c *call) respond() string {
 	self, judge := 0, false
 	switch c.req.Meta.Kind {
-	case llm.KindPredict, llm.KindDiscuss, llm.KindFinal, llm.KindMonitorRespond:
+	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond:
 		if c.req.Meta.Agent >= 0 {
 			self = c.req.Meta.Agent + 1
 		}
-	case llm.KindSynthesize, llm.KindMediate, llm.KindMonitorSelect, llm.KindMonitorRate, llm.KindTieBreak:
+	case kindSynthesize, kindMediate, kindMonitorSelect, kindMonitorRate, kindTieBreak:
 		judge = true
 	}
 	scanPrompt(c.req, c.it, self, judge, &c.pr)
@@ -65,23 +65,23 @@ func (c *call) respond() string {
 	a.kind = c.req.Meta.Kind
 	a.letter, a.l1, a.l2 = -1, -1, -1
 	switch a.kind {
-	case llm.KindPredict:
+	case kindPredict:
 		c.predict(&a)
-	case llm.KindDiscuss, llm.KindFinal, llm.KindMonitorRespond:
+	case kindDiscuss, kindFinal, kindMonitorRespond:
 		c.discuss(&a)
-	case llm.KindAssess:
+	case kindAssess:
 		c.assess(&a)
-	case llm.KindRecruit:
+	case kindRecruit:
 		c.recruit(&a)
-	case llm.KindSynthesize:
+	case kindSynthesize:
 		c.synthesize(&a)
-	case llm.KindMediate:
+	case kindMediate:
 		c.mediate(&a)
-	case llm.KindMonitorSelect:
+	case kindMonitorSelect:
 		c.monitorSelect(&a)
-	case llm.KindMonitorRate:
+	case kindMonitorRate:
 		c.monitorRate(&a)
-	case llm.KindTieBreak:
+	case kindTieBreak:
 		c.tiebreak(&a)
 	}
 	return c.format(&a)
@@ -318,7 +318,7 @@ func (c *call) discuss(a *answer) {
 	if target >= 0 {
 		prob = p.Persuadability * share
 	}
-	if a.kind == llm.KindMonitorRespond {
+	if a.kind == kindMonitorRespond {
 		// A concern pushes the target, right or wrong, toward the peers'
 		// majority, else toward its own runner-up.
 		prob += p.ConcernEffect
@@ -347,9 +347,9 @@ func (c *call) discuss(a *answer) {
 
 	tr := c.rng(tagText)
 	switch {
-	case a.kind == llm.KindMonitorRespond && changed:
+	case a.kind == kindMonitorRespond && changed:
 		a.sent = &acceptSentences[tr.intn(len(acceptSentences))]
-	case a.kind == llm.KindMonitorRespond:
+	case a.kind == kindMonitorRespond:
 		a.sent = &rejectSentences[tr.intn(len(rejectSentences))]
 	case changed:
 		a.sent = &switchSentences[tr.intn(len(switchSentences))]

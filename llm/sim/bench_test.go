@@ -55,7 +55,7 @@ func predictBenchReqs() (map[string]Item, []llm.Request) {
 	reqs := make([]llm.Request, len(ids))
 	for i, id := range ids {
 		body := "YOUR ROLE: Cardiologist\nQUESTION ANALYSIS:\nThe stem asks for the diagnosis.\n"
-		reqs[i] = agentReq(id, items[id].Letters, llm.KindPredict, i%3, 0, int64(i), true, "")
+		reqs[i] = agentReq(id, items[id].Letters, kindPredict, i%3, 0, int64(i), true, "")
 		reqs[i].Messages[1].Content = benchPrompt(body)
 	}
 	return items, reqs
@@ -73,7 +73,7 @@ func discussBenchReqs() (map[string]Item, []llm.Request) {
 			body += positionLine(fmt.Sprintf("agent %d", a), rankWith(ls, ls[(i+a)%4]), 0.7)
 		}
 		body += "POSITION leader: " + ls[i%4] + "\n"
-		reqs[i] = agentReq(id, ls, llm.KindDiscuss, 0, 2, int64(i), true, "")
+		reqs[i] = agentReq(id, ls, kindDiscuss, 0, 2, int64(i), true, "")
 		reqs[i].Messages[1].Content = benchPrompt(body)
 	}
 	return items, reqs

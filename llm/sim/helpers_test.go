@@ -46,10 +46,10 @@ func optionsBlock(ls []string) string {
 }
 
 // agentReq builds a request for an agent kind; body holds the marker lines.
-func agentReq(id string, ls []string, kind llm.Kind, agent, turn int, seed int64, schema bool, body string) llm.Request {
-	phase := llm.PhasePrediction
-	if kind != llm.KindPredict {
-		phase = llm.PhaseDiscussion
+func agentReq(id string, ls []string, kind string, agent, turn int, seed int64, schema bool, body string) llm.Request {
+	phase := phasePrediction
+	if kind != kindPredict {
+		phase = phaseDiscussion
 	}
 	req := llm.Request{
 		Model: "sim",
@@ -67,9 +67,9 @@ func agentReq(id string, ls []string, kind llm.Kind, agent, turn int, seed int64
 }
 
 // leaderReq builds a request for a leader kind.
-func leaderReq(id string, ls []string, kind llm.Kind, turn int, seed int64, schema bool, body string) llm.Request {
+func leaderReq(id string, ls []string, kind string, turn int, seed int64, schema bool, body string) llm.Request {
 	req := agentReq(id, ls, kind, -1, turn, seed, schema, body)
-	req.Meta.Phase = llm.PhaseAggregation
+	req.Meta.Phase = phaseAggregation
 	return req
 }
 

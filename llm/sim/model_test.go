@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/medteam-bench/medteam/llm"
 )
 
 // singleAgentAccuracy simulates predict calls of three agents over the items
@@ -17,7 +15,7 @@ func singleAgentAccuracy(t testing.TB, p Profile, items map[string]Item, ids []s
 	var sumR, sumW float64
 	for i, id := range ids {
 		for a := 0; a < 3; a++ {
-			req := agentReq(id, items[id].Letters, llm.KindPredict, a, 0, int64(i*3+a), true, body)
+			req := agentReq(id, items[id].Letters, kindPredict, a, 0, int64(i*3+a), true, body)
 			l, conf, ok := firstChoice(mustChat(t, m, req).Text)
 			if !ok {
 				continue
@@ -96,7 +94,7 @@ func discussOutcome(t testing.TB, m *Model, id string, it Item, own, peer string
 		body += positionLine(fmt.Sprintf("agent %d", n), rankWith(it.Letters, peer), 0.7)
 	}
 	body += "POSITION leader: " + peer + "\n"
-	req := agentReq(id, it.Letters, llm.KindDiscuss, 0, 1, seed, true, body)
+	req := agentReq(id, it.Letters, kindDiscuss, 0, 1, seed, true, body)
 	l, _, ok := firstChoice(mustChat(t, m, req).Text)
 	if !ok {
 		t.Fatalf("discuss answer does not decode")
@@ -149,7 +147,7 @@ func TestPersuasionScalesWithShare(t *testing.T) {
 				}
 				body += positionLine(fmt.Sprintf("agent %d", k+2), rankWith(it.Letters, peer), 0)
 			}
-			req := agentReq(id, it.Letters, llm.KindDiscuss, 0, 2, int64(i), true, body)
+			req := agentReq(id, it.Letters, kindDiscuss, 0, 2, int64(i), true, body)
 			if l, _, _ := firstChoice(mustChat(t, m, req).Text); l == it.Gold {
 				n++
 			}
@@ -172,7 +170,7 @@ func TestLeaderKinds(t *testing.T) {
 
 	counts := map[float64]int{}
 	for i, id := range ids {
-		obj, _ := decodeJSON(mustChat(t, m, leaderReq(id, letters(4), llm.KindAssess, 0, int64(i), true, "")).Text)
+		obj, _ := decodeJSON(mustChat(t, m, leaderReq(id, letters(4), kindAssess, 0, int64(i), true, "")).Text)
 		counts[obj["agents"].(float64)]++
 	}
 	if counts[3] < counts[2]+counts[4]-200 || counts[2] < 300 || counts[4] < 300 {
@@ -185,7 +183,7 @@ func TestLeaderKinds(t *testing.T) {
 	for i, id := range ids[:1000] {
 		it := items[id]
 		w := wrongLetter(it, "")
-		obj, _ := decodeJSON(mustChat(t, m, leaderReq(id, it.Letters, llm.KindTieBreak, 0, int64(i), true, "TIED: "+w+", "+it.Gold+"\n")).Text)
+		obj, _ := decodeJSON(mustChat(t, m, leaderReq(id, it.Letters, kindTieBreak, 0, int64(i), true, "TIED: "+w+", "+it.Gold+"\n")).Text)
 		switch obj["answer"] {
 		case it.Gold:
 			goldWins++
@@ -205,7 +203,7 @@ func TestLeaderKinds(t *testing.T) {
 		it := items[id]
 		w := wrongLetter(it, "")
 		body := positionLine("agent 1", rankWith(it.Letters, w), 0) + positionLine("agent 2", rankWith(it.Letters, w), 0)
-		obj, _ := decodeJSON(mustChat(t, m, leaderReq(id, it.Letters, llm.KindMediate, 1, int64(i), true, body)).Text)
+		obj, _ := decodeJSON(mustChat(t, m, leaderReq(id, it.Letters, kindMediate, 1, int64(i), true, body)).Text)
 		switch obj["leaning"] {
 		case it.Gold:
 			leanGold++
@@ -226,7 +224,7 @@ func TestRecruit(t *testing.T) {
 		for _, n := range []int{1, 2, 4, 6} {
 			for _, rank := range []string{"yes", "no"} {
 				body := fmt.Sprintf("TEAM SIZE: %d\nRANK SPECIALTIES: %s\n", n, rank)
-				req := leaderReq(id, letters(4), llm.KindRecruit, 0, int64(i), true, body)
+				req := leaderReq(id, letters(4), kindRecruit, 0, int64(i), true, body)
 				obj, _ := decodeJSON(mustChat(t, m, req).Text)
 				roles := obj["roles"].([]any)
 				if len(roles) != n {
@@ -270,7 +268,7 @@ func TestBonuses(t *testing.T) {
 			role string
 			hit  *int
 		}{{rel, &relevant}, {irr, &irrelevant}} {
-			req := agentReq(id, it.Letters, llm.KindPredict, 0, 0, int64(i), true, "YOUR ROLE: "+c.role+"\n")
+			req := agentReq(id, it.Letters, kindPredict, 0, 0, int64(i), true, "YOUR ROLE: "+c.role+"\n")
 			if l, _, _ := firstChoice(mustChat(t, m, req).Text); l == it.Gold {
 				*c.hit++
 			}
@@ -300,7 +298,7 @@ func TestFacts(t *testing.T) {
 	for i, id := range ids {
 		it := items[id]
 		for a := 0; a < 3; a++ {
-			obj, _ := decodeJSON(mustChat(t, m, agentReq(id, it.Letters, llm.KindPredict, a, 0, int64(i), true, "")).Text)
+			obj, _ := decodeJSON(mustChat(t, m, agentReq(id, it.Letters, kindPredict, a, 0, int64(i), true, "")).Text)
 			facts := obj["facts"].([]any)
 			if len(facts) < 1 || len(facts) > 3 {
 				t.Fatalf("predict gave %d facts", len(facts))
@@ -348,7 +346,7 @@ func TestFacts(t *testing.T) {
 				body += "- " + factBank[f] + ".\n"
 			}
 			body += positionLine("you", rankWith(it.Letters, wrongLetter(it, "")), 0.6)
-			if l, _, _ := firstChoice(mustChat(t, mf, agentReq(id, it.Letters, llm.KindDiscuss, 0, 1, int64(i), true, body)).Text); l == it.Gold {
+			if l, _, _ := firstChoice(mustChat(t, mf, agentReq(id, it.Letters, kindDiscuss, 0, 1, int64(i), true, body)).Text); l == it.Gold {
 				n++
 			}
 		}
@@ -369,7 +367,7 @@ func TestDiscussWithoutOwnPosition(t *testing.T) {
 	m := New(cleanProfile(t), items)
 	right := 0
 	for i, id := range ids {
-		l, _, _ := firstChoice(mustChat(t, m, agentReq(id, items[id].Letters, llm.KindFinal, 1, 3, int64(i), true, "FINAL TURN: yes\n")).Text)
+		l, _, _ := firstChoice(mustChat(t, m, agentReq(id, items[id].Letters, kindFinal, 1, 3, int64(i), true, "FINAL TURN: yes\n")).Text)
 		if l == items[id].Gold {
 			right++
 		}
@@ -395,7 +393,7 @@ func TestTeamProtocol(t *testing.T) {
 			ranks := make([][]string, nAgents)
 			confs := make([]float64, nAgents)
 			for a := range nAgents {
-				obj, _ := decodeJSON(mustChat(t, m, agentReq(id, it.Letters, llm.KindPredict, a, 0, int64(qi*100+a), true, "")).Text)
+				obj, _ := decodeJSON(mustChat(t, m, agentReq(id, it.Letters, kindPredict, a, 0, int64(qi*100+a), true, "")).Text)
 				ranks[a] = toStrings(obj["ranking"])
 				confs[a] = obj["confidence"].(float64)
 			}
@@ -403,9 +401,9 @@ func TestTeamProtocol(t *testing.T) {
 				single++
 			}
 			for turn := 1; turn <= 3; turn++ {
-				kind := llm.KindDiscuss
+				kind := kindDiscuss
 				if turn == 3 {
-					kind = llm.KindFinal
+					kind = kindFinal
 				}
 				next := make([][]string, nAgents)
 				for a := range nAgents {

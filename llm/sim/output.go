@@ -2,8 +2,6 @@ package sim
 
 import (
 	"strconv"
-
-	"github.com/medteam-bench/medteam/llm"
 )
 
 // format renders the answer as one JSON object (Schema set) or as the
@@ -47,7 +45,7 @@ const (
 func (c *call) malformed(full []byte, a *answer, r *stream) string {
 	letter := a.letter
 	switch a.kind {
-	case llm.KindPredict, llm.KindDiscuss, llm.KindFinal, llm.KindMonitorRespond:
+	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond:
 		letter = a.rank.first()
 	}
 	shape := r.intn(nShapes)
@@ -72,13 +70,13 @@ func (c *call) malformed(full []byte, a *answer, r *stream) string {
 func (c *call) writeJSON(b []byte, a *answer) []byte {
 	it := c.it
 	switch a.kind {
-	case llm.KindAssess:
+	case kindAssess:
 		b = append(b, `{"agents":`...)
 		b = strconv.AppendInt(b, int64(a.agents), 10)
 		b = append(b, `,"analysis":`...)
 		b = appendQuoted(b, a.analysis)
 		b = append(b, '}')
-	case llm.KindRecruit:
+	case kindRecruit:
 		b = append(b, `{"roles":[`...)
 		for i := 0; i < a.nroles; i++ {
 			if i > 0 {
@@ -92,7 +90,7 @@ func (c *call) writeJSON(b []byte, a *answer) []byte {
 			b = append(b, '}')
 		}
 		b = append(b, "]}"...)
-	case llm.KindPredict, llm.KindDiscuss, llm.KindFinal:
+	case kindPredict, kindDiscuss, kindFinal:
 		b = append(b, `{"reasoning":`...)
 		b = c.appendSentence(b, a, true)
 		b = append(b, `,"ranking":`...)
@@ -104,7 +102,7 @@ func (c *call) writeJSON(b []byte, a *answer) []byte {
 			b = c.appendFactsJSON(b, a)
 		}
 		b = append(b, '}')
-	case llm.KindSynthesize:
+	case kindSynthesize:
 		b = append(b, `{"facts":`...)
 		b = c.appendFactsJSON(b, a)
 		b = append(b, `,"report":`...)
@@ -121,19 +119,19 @@ func (c *call) writeJSON(b []byte, a *answer) []byte {
 			b = append(b, '}')
 		}
 		b = append(b, "]}"...)
-	case llm.KindMediate:
+	case kindMediate:
 		b = append(b, `{"summary":`...)
 		b = c.appendSentence(b, a, true)
 		b = append(b, `,"leaning":`...)
 		b = appendQuoted(b, it.letters[a.letter])
 		b = append(b, '}')
-	case llm.KindMonitorSelect:
+	case kindMonitorSelect:
 		b = append(b, `{"agent":`...)
 		b = strconv.AppendInt(b, int64(a.agent), 10)
 		b = append(b, `,"concern":"`...)
 		b = c.appendConcern(b, a)
 		b = append(b, `"}`...)
-	case llm.KindMonitorRespond:
+	case kindMonitorRespond:
 		b = append(b, `{"response":`...)
 		b = c.appendSentence(b, a, true)
 		b = append(b, `,"accepts":`...)
@@ -143,13 +141,13 @@ func (c *call) writeJSON(b []byte, a *answer) []byte {
 		b = append(b, `,"confidence":`...)
 		b = strconv.AppendFloat(b, a.conf, 'f', 2, 64)
 		b = append(b, '}')
-	case llm.KindMonitorRate:
+	case kindMonitorRate:
 		b = append(b, `{"quality":`...)
 		b = strconv.AppendFloat(b, a.q, 'f', 2, 64)
 		b = append(b, `,"debated_point":`...)
 		b = c.appendSentence(b, a, true)
 		b = append(b, '}')
-	case llm.KindTieBreak:
+	case kindTieBreak:
 		b = append(b, `{"answer":`...)
 		b = appendQuoted(b, it.letters[a.letter])
 		b = append(b, `,"reasoning":`...)
@@ -162,12 +160,12 @@ func (c *call) writeJSON(b []byte, a *answer) []byte {
 func (c *call) writePlain(b []byte, a *answer) []byte {
 	it := c.it
 	switch a.kind {
-	case llm.KindAssess:
+	case kindAssess:
 		b = append(b, "AGENTS: "...)
 		b = strconv.AppendInt(b, int64(a.agents), 10)
 		b = append(b, "\nANALYSIS: "...)
 		b = append(b, a.analysis...)
-	case llm.KindRecruit:
+	case kindRecruit:
 		for i := 0; i < a.nroles; i++ {
 			if i > 0 {
 				b = append(b, '\n')
@@ -180,7 +178,7 @@ func (c *call) writePlain(b []byte, a *answer) []byte {
 			b = append(b, " - "...)
 			b = append(b, s.focus...)
 		}
-	case llm.KindPredict, llm.KindDiscuss, llm.KindFinal:
+	case kindPredict, kindDiscuss, kindFinal:
 		b = append(b, "REASONING: "...)
 		b = c.appendSentence(b, a, false)
 		b = append(b, "\nRANKING: "...)
@@ -191,7 +189,7 @@ func (c *call) writePlain(b []byte, a *answer) []byte {
 			b = append(b, "\nFACTS: "...)
 			b = c.appendFactsPlain(b, a)
 		}
-	case llm.KindSynthesize:
+	case kindSynthesize:
 		b = append(b, "FACTS: "...)
 		b = c.appendFactsPlain(b, a)
 		b = append(b, "\nREPORT: "...)
@@ -206,17 +204,17 @@ func (c *call) writePlain(b []byte, a *answer) []byte {
 			b = append(b, ": "...)
 			b = strconv.AppendFloat(b, a.quality[i], 'f', 2, 64)
 		}
-	case llm.KindMediate:
+	case kindMediate:
 		b = append(b, "SUMMARY: "...)
 		b = c.appendSentence(b, a, false)
 		b = append(b, "\nLEANING: "...)
 		b = append(b, it.letters[a.letter]...)
-	case llm.KindMonitorSelect:
+	case kindMonitorSelect:
 		b = append(b, "AGENT: "...)
 		b = strconv.AppendInt(b, int64(a.agent), 10)
 		b = append(b, "\nCONCERN: "...)
 		b = c.appendConcern(b, a)
-	case llm.KindMonitorRespond:
+	case kindMonitorRespond:
 		b = append(b, "RESPONSE: "...)
 		b = c.appendSentence(b, a, false)
 		b = append(b, "\nACCEPTS: "...)
@@ -229,12 +227,12 @@ func (c *call) writePlain(b []byte, a *answer) []byte {
 		b = c.appendRankingPlain(b, &a.rank)
 		b = append(b, "\nCONFIDENCE: "...)
 		b = strconv.AppendFloat(b, a.conf, 'f', 2, 64)
-	case llm.KindMonitorRate:
+	case kindMonitorRate:
 		b = append(b, "QUALITY: "...)
 		b = strconv.AppendFloat(b, a.q, 'f', 2, 64)
 		b = append(b, "\nDEBATED: "...)
 		b = c.appendSentence(b, a, false)
-	case llm.KindTieBreak:
+	case kindTieBreak:
 		b = append(b, "ANSWER: "...)
 		b = append(b, it.letters[a.letter]...)
 		b = append(b, "\nREASONING: "...)

@@ -5,8 +5,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-
-	"github.com/medteam-bench/medteam/llm"
 )
 
 // shown is one agent as a leader prompt shows it.
@@ -200,13 +198,13 @@ func TestReasoningCarriesQuality(t *testing.T) {
 	m := New(p, items)
 	for i, id := range ids {
 		it := items[id]
-		for _, kind := range []llm.Kind{llm.KindPredict, llm.KindDiscuss, llm.KindFinal, llm.KindMonitorRespond} {
+		for _, kind := range []string{kindPredict, kindDiscuss, kindFinal, kindMonitorRespond} {
 			for _, schema := range []bool{true, false} {
 				body := ""
-				if kind != llm.KindPredict {
+				if kind != kindPredict {
 					body = positionLine("you", rankWith(it.Letters, it.Letters[i%4]), 0.6)
 				}
-				if kind == llm.KindMonitorRespond {
+				if kind == kindMonitorRespond {
 					body = "TARGET: agent 1\nCONCERN: Agent 1 ignores the timing.\n" + body
 				}
 				text := mustChat(t, m, agentReq(id, it.Letters, kind, i%3, 1, int64(i), schema, body)).Text
@@ -214,7 +212,7 @@ func TestReasoningCarriesQuality(t *testing.T) {
 				if schema {
 					obj, _ := decodeJSON(text)
 					key := "reasoning"
-					if kind == llm.KindMonitorRespond {
+					if kind == kindMonitorRespond {
 						key = "response"
 					}
 					reasoning, first = obj[key].(string), toStrings(obj["ranking"])[0]
@@ -250,7 +248,7 @@ func TestReasoningCarriesQuality(t *testing.T) {
 	var tiers [2][nTiers]int
 	for i, id := range ids {
 		for a := 0; a < 3; a++ {
-			obj, _ := decodeJSON(mustChat(t, m, agentReq(id, items[id].Letters, llm.KindPredict, a, 0, int64(i), true, "")).Text)
+			obj, _ := decodeJSON(mustChat(t, m, agentReq(id, items[id].Letters, kindPredict, a, 0, int64(i), true, "")).Text)
 			right := 0
 			if toStrings(obj["ranking"])[0] == items[id].Gold {
 				right = 1
@@ -279,7 +277,7 @@ func TestLeaderRatesWhatItReads(t *testing.T) {
 	ls := items[id].Letters
 	agents := []shown{{ls[0], 4, false}, {ls[1], -1, false}, {"", 0, true}, {ls[2], 0, false}}
 	for _, schema := range []bool{true, false} {
-		text := mustChat(t, m, leaderReq(id, ls, llm.KindSynthesize, 0, 1, schema, leaderBlock(ls, agents))).Text
+		text := mustChat(t, m, leaderReq(id, ls, kindSynthesize, 0, 1, schema, leaderBlock(ls, agents))).Text
 		if schema {
 			got := qualityScores(t, text)
 			want := map[int]float64{1: 0.9, 2: 0.5, 4: 0.1}
@@ -309,7 +307,7 @@ func TestLeaderRatesWhatItReads(t *testing.T) {
 	for i, id := range ids {
 		it := items[id]
 		body := leaderBlock(it.Letters, []shown{{it.Gold, 0, false}, {wrongLetter(it, ""), 4, false}, {it.Gold, 2, false}})
-		req := leaderReq(id, it.Letters, llm.KindSynthesize, 0, int64(i), true, body)
+		req := leaderReq(id, it.Letters, kindSynthesize, 0, int64(i), true, body)
 		q := qualityScores(t, mustChat(t, m, req).Text)
 		goldWeak += q[1]
 		wrongStrong += q[2]
@@ -332,8 +330,8 @@ func TestLeaderRatesWhatItReads(t *testing.T) {
 		w := wrongLetter(it, "")
 		a := leaderBlock(it.Letters, []shown{{it.Gold, -1, false}, {w, -1, false}})
 		b := leaderBlock(it.Letters, []shown{{w, -1, false}, {it.Gold, -1, false}})
-		qa := qualityScores(t, mustChat(t, m, leaderReq(id, it.Letters, llm.KindSynthesize, 0, int64(i), true, a)).Text)
-		qb := qualityScores(t, mustChat(t, m, leaderReq(id, it.Letters, llm.KindSynthesize, 0, int64(i), true, b)).Text)
+		qa := qualityScores(t, mustChat(t, m, leaderReq(id, it.Letters, kindSynthesize, 0, int64(i), true, a)).Text)
+		qb := qualityScores(t, mustChat(t, m, leaderReq(id, it.Letters, kindSynthesize, 0, int64(i), true, b)).Text)
 		if fmt.Sprint(qa) != fmt.Sprint(qb) {
 			t.Fatalf("without reasoning lines the scores moved with the positions: %v vs %v", qa, qb)
 		}
@@ -347,7 +345,7 @@ func TestLeaderRatesWhatItReads(t *testing.T) {
 
 func monitorTarget(t *testing.T, m *Model, id string, ls []string, seed int64, body string) int {
 	t.Helper()
-	obj, ok := decodeJSON(mustChat(t, m, leaderReq(id, ls, llm.KindMonitorSelect, 1, seed, true, body)).Text)
+	obj, ok := decodeJSON(mustChat(t, m, leaderReq(id, ls, kindMonitorSelect, 1, seed, true, body)).Text)
 	if !ok {
 		t.Fatal("monitor_select answer does not decode")
 	}
@@ -423,7 +421,7 @@ func TestMonitorRateReadsResponse(t *testing.T) {
 					body += "RESPONSE: I have considered it, but " + first + " remains ahead. " + qualityCues[tier][i%2] + "\n"
 					want = tierMid(int8(tier))
 				}
-				obj, _ := decodeJSON(mustChat(t, m, leaderReq(id, it.Letters, llm.KindMonitorRate, 1, int64(i), true, body)).Text)
+				obj, _ := decodeJSON(mustChat(t, m, leaderReq(id, it.Letters, kindMonitorRate, 1, int64(i), true, body)).Text)
 				if got := obj["quality"].(float64); math.Abs(got-want) > 1e-9 {
 					t.Fatalf("response tier %d (target on %s, gold %s): quality %v, want %v", tier, first, it.Gold, got, want)
 				}
@@ -437,7 +435,7 @@ func TestMonitorRateReadsResponse(t *testing.T) {
 func respond(t *testing.T, m *Model, id string, ls []string, own string, peers string, seed int64) (string, bool, int8) {
 	t.Helper()
 	body := "TARGET: agent 1\nCONCERN: Agent 1 ignores the timing.\n" + positionLine("you", rankWith(ls, own), 0.6) + peers
-	obj, _ := decodeJSON(mustChat(t, m, agentReq(id, ls, llm.KindMonitorRespond, 0, 1, seed, true, body)).Text)
+	obj, _ := decodeJSON(mustChat(t, m, agentReq(id, ls, kindMonitorRespond, 0, 1, seed, true, body)).Text)
 	return toStrings(obj["ranking"])[0], obj["accepts"].(bool), decodeTier(obj["response"].(string))
 }
 
@@ -533,12 +531,12 @@ func TestNoPullTowardGold(t *testing.T) {
 		differ := 0
 		for i, id := range ids {
 			ls := items[id].Letters
-			for _, kind := range []llm.Kind{llm.KindDiscuss, llm.KindFinal, llm.KindMonitorRespond} {
+			for _, kind := range []string{kindDiscuss, kindFinal, kindMonitorRespond} {
 				body := positionLine("you", rankWith(ls, ls[i%4]), 0.6) +
 					positionLine("agent 2", rankWith(ls, ls[(i+1)%4]), 0.7) +
 					positionLine("agent 3", rankWith(ls, ls[(i+1)%4]), 0.4) +
 					"POSITION leader: " + ls[(i+2)%4] + "\n"
-				if kind == llm.KindMonitorRespond {
+				if kind == kindMonitorRespond {
 					body = "TARGET: agent 1\nCONCERN: Agent 1 ignores the timing.\n" + body
 				}
 				req := agentReq(id, ls, kind, 0, 1, int64(i), true, body)
@@ -580,12 +578,12 @@ func TestLeaderLeaningFollowsPerception(t *testing.T) {
 			want  string
 		}{{[3]int{1, 1, 4}, it.Gold}, {[3]int{4, 1, 1}, w}} {
 			body := pos + history(ls, []statement{{1, "turn 1", tc.tiers[0], w}, {2, "turn 1", tc.tiers[1], w}, {3, "turn 1", tc.tiers[2], it.Gold}})
-			obj, _ := decodeJSON(mustChat(t, m, leaderReq(id, ls, llm.KindMediate, 1, int64(i), true, body)).Text)
+			obj, _ := decodeJSON(mustChat(t, m, leaderReq(id, ls, kindMediate, 1, int64(i), true, body)).Text)
 			if obj["leaning"] != tc.want {
 				t.Fatalf("mediate: tiers %v, leaning %v, want %s", tc.tiers, obj["leaning"], tc.want)
 			}
 			tb := "TIED: " + w + ", " + it.Gold + "\n" + leaderBlock(ls, []shown{{w, tc.tiers[0], false}, {w, tc.tiers[1], false}, {it.Gold, tc.tiers[2], false}})
-			obj, _ = decodeJSON(mustChat(t, m, leaderReq(id, ls, llm.KindTieBreak, 0, int64(i), true, tb)).Text)
+			obj, _ = decodeJSON(mustChat(t, m, leaderReq(id, ls, kindTieBreak, 0, int64(i), true, tb)).Text)
 			if obj["answer"] != tc.want {
 				t.Fatalf("tiebreak: tiers %v, answer %v, want %s", tc.tiers, obj["answer"], tc.want)
 			}
@@ -611,7 +609,7 @@ func playTeam(t *testing.T, m *Model, qi int, id string, it Item, leader, monito
 		hist += fmt.Sprintf("Agent %d, %s: %s [ranking %s]\n", a+1, what, obj[key], strings.Join(ranks[a], " > "))
 	}
 	for a := range n {
-		obj, _ := decodeJSON(mustChat(t, m, agentReq(id, ls, llm.KindPredict, a, 0, int64(qi*100+a), true, "")).Text)
+		obj, _ := decodeJSON(mustChat(t, m, agentReq(id, ls, kindPredict, a, 0, int64(qi*100+a), true, "")).Text)
 		say(a, "initial answer", obj, "reasoning")
 	}
 	positions := func(self int) string {
@@ -627,9 +625,9 @@ func playTeam(t *testing.T, m *Model, qi int, id string, it Item, leader, monito
 	}
 	leaning := ""
 	for turn := 1; turn <= 2; turn++ {
-		kind := llm.KindDiscuss
+		kind := kindDiscuss
 		if turn == 2 {
-			kind = llm.KindFinal
+			kind = kindFinal
 		}
 		for a := range n {
 			body := positions(a) + leaning + hist + "\n"
@@ -639,15 +637,15 @@ func playTeam(t *testing.T, m *Model, qi int, id string, it Item, leader, monito
 		if !leader || turn == 2 {
 			continue
 		}
-		obj, _ := decodeJSON(mustChat(t, m, leaderReq(id, ls, llm.KindMediate, turn, int64(qi*100+turn*10+9), true, positions(-1)+leaning+hist+"\n")).Text)
+		obj, _ := decodeJSON(mustChat(t, m, leaderReq(id, ls, kindMediate, turn, int64(qi*100+turn*10+9), true, positions(-1)+leaning+hist+"\n")).Text)
 		leaning = "POSITION leader: " + obj["leaning"].(string) + "\n"
 		if !monitor {
 			continue
 		}
-		obj, _ = decodeJSON(mustChat(t, m, leaderReq(id, ls, llm.KindMonitorSelect, turn, int64(qi*100+turn*10+8), true, positions(-1)+leaning+hist+"\n")).Text)
+		obj, _ = decodeJSON(mustChat(t, m, leaderReq(id, ls, kindMonitorSelect, turn, int64(qi*100+turn*10+8), true, positions(-1)+leaning+hist+"\n")).Text)
 		target := int(obj["agent"].(float64)) - 1
 		body := positions(target) + leaning + hist + "\n" + fmt.Sprintf("TARGET: agent %d\nCONCERN: %s\n", target+1, obj["concern"])
-		obj, _ = decodeJSON(mustChat(t, m, agentReq(id, ls, llm.KindMonitorRespond, target, turn, int64(qi*100+turn*10+target), true, body)).Text)
+		obj, _ = decodeJSON(mustChat(t, m, agentReq(id, ls, kindMonitorRespond, target, turn, int64(qi*100+turn*10+target), true, body)).Text)
 		say(target, "reply", obj, "response")
 	}
 	score := map[string]int{}

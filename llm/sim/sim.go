@@ -226,29 +226,29 @@ func callKey(seed int64, qhash, kind uint64, turn, agent int) uint64 {
 	return h
 }
 
-func kindCode(k llm.Kind) (uint64, bool) {
+func kindCode(k string) (uint64, bool) {
 	switch k {
-	case llm.KindAssess:
+	case kindAssess:
 		return 1, true
-	case llm.KindRecruit:
+	case kindRecruit:
 		return 2, true
-	case llm.KindPredict:
+	case kindPredict:
 		return 3, true
-	case llm.KindSynthesize:
+	case kindSynthesize:
 		return 4, true
-	case llm.KindDiscuss:
+	case kindDiscuss:
 		return 5, true
-	case llm.KindFinal:
+	case kindFinal:
 		return 6, true
-	case llm.KindMediate:
+	case kindMediate:
 		return 7, true
-	case llm.KindMonitorSelect:
+	case kindMonitorSelect:
 		return 8, true
-	case llm.KindMonitorRespond:
+	case kindMonitorRespond:
 		return 9, true
-	case llm.KindMonitorRate:
+	case kindMonitorRate:
 		return 10, true
-	case llm.KindTieBreak:
+	case kindTieBreak:
 		return 11, true
 	}
 	return 0, false

@@ -13,58 +13,58 @@ import (
 	"github.com/medteam-bench/medteam/llm"
 )
 
-var allKinds = []llm.Kind{
-	llm.KindAssess, llm.KindRecruit, llm.KindPredict, llm.KindSynthesize,
-	llm.KindDiscuss, llm.KindFinal, llm.KindMediate, llm.KindMonitorSelect,
-	llm.KindMonitorRespond, llm.KindMonitorRate, llm.KindTieBreak,
+var allKinds = []string{
+	kindAssess, kindRecruit, kindPredict, kindSynthesize,
+	kindDiscuss, kindFinal, kindMediate, kindMonitorSelect,
+	kindMonitorRespond, kindMonitorRate, kindTieBreak,
 }
 
-func isLeaderKind(k llm.Kind) bool {
+func isLeaderKind(k string) bool {
 	switch k {
-	case llm.KindAssess, llm.KindRecruit, llm.KindSynthesize, llm.KindMediate,
-		llm.KindMonitorSelect, llm.KindMonitorRate, llm.KindTieBreak:
+	case kindAssess, kindRecruit, kindSynthesize, kindMediate,
+		kindMonitorSelect, kindMonitorRate, kindTieBreak:
 		return true
 	}
 	return false
 }
 
 // kindBody returns the marker lines a prompt of kind would carry.
-func kindBody(kind llm.Kind, ls []string) string {
+func kindBody(kind string, ls []string) string {
 	last := ls[len(ls)-1]
 	switch kind {
-	case llm.KindRecruit:
+	case kindRecruit:
 		return "TEAM SIZE: 3\nRANK SPECIALTIES: yes\n"
-	case llm.KindPredict:
+	case kindPredict:
 		return "YOUR ROLE: Cardiologist\nQUESTION ANALYSIS:\nThe stem asks for the diagnosis.\n"
-	case llm.KindSynthesize:
+	case kindSynthesize:
 		return leaderBlock(ls, []shown{{ls[0], 3, false}, {ls[1], -1, false}, {last, 0, false}})
-	case llm.KindMediate, llm.KindMonitorSelect:
+	case kindMediate, kindMonitorSelect:
 		return positionLine("agent 1", rankWith(ls, ls[0]), 0.7) +
 			positionLine("agent 2", rankWith(ls, ls[1]), 0.6) +
 			positionLine("agent 3", rankWith(ls, last), 0) +
 			history(ls, []statement{{1, "initial answer", 2, ls[0]}, {2, "initial answer", 4, ls[1]}, {3, "turn 1", 1, last}})
-	case llm.KindDiscuss, llm.KindFinal:
+	case kindDiscuss, kindFinal:
 		return "YOUR ROLE: Neurologist\nVERIFIED FACTS:\n- " + factBank[3] + ".\n- some unrelated fact\n\n" +
 			positionLine("you", rankWith(ls, ls[1]), 0.65) +
 			positionLine("agent 2", rankWith(ls, ls[0]), 0.8) +
 			positionLine("agent 3", rankWith(ls, ls[0]), 0.5) +
 			"POSITION leader: " + ls[0] + "\n"
-	case llm.KindMonitorRespond:
+	case kindMonitorRespond:
 		return "TARGET: agent 1\nCONCERN: Agent 1 ignores the timing.\n" +
 			positionLine("you", rankWith(ls, last), 0.6) +
 			positionLine("agent 2", rankWith(ls, ls[0]), 0.7)
-	case llm.KindMonitorRate:
+	case kindMonitorRate:
 		return "TARGET: agent 2\nCONCERN: Agent 2 ignores the timing.\n" +
 			positionLine("agent 2", rankWith(ls, ls[1]), 0.7) +
 			"RESPONSE: I have considered it, but " + ls[1] + " remains ahead. " + qualityCues[3][0] + "\n"
-	case llm.KindTieBreak:
+	case kindTieBreak:
 		return "TIED: " + ls[0] + ", " + last + "\n" +
 			leaderBlock(ls, []shown{{ls[0], 1, false}, {"", 0, true}, {last, 2, false}})
 	}
 	return ""
 }
 
-func kindReq(id string, ls []string, kind llm.Kind, agent, turn int, seed int64, schema bool) llm.Request {
+func kindReq(id string, ls []string, kind string, agent, turn int, seed int64, schema bool) llm.Request {
 	if isLeaderKind(kind) {
 		return leaderReq(id, ls, kind, turn, seed, schema, kindBody(kind, ls))
 	}
@@ -125,7 +125,7 @@ func TestSeedChangesAnswers(t *testing.T) {
 	m := New(mustProfile(t, "default"), items)
 	changed := 0
 	for _, id := range ids {
-		req := kindReq(id, items[id].Letters, llm.KindPredict, 0, 0, 1, true)
+		req := kindReq(id, items[id].Letters, kindPredict, 0, 0, 1, true)
 		a := mustChat(t, m, req).Text
 		req.Seed = 2
 		if mustChat(t, m, req).Text != a {
@@ -177,33 +177,33 @@ func TestConcurrentEqualsSequential(t *testing.T) {
 }
 
 // jsonKeys are the keys FORMATS.md requires in each kind's JSON object.
-var jsonKeys = map[llm.Kind][]string{
-	llm.KindAssess:         {"agents", "analysis"},
-	llm.KindRecruit:        {"roles"},
-	llm.KindPredict:        {"reasoning", "ranking", "confidence", "facts"},
-	llm.KindSynthesize:     {"facts", "report", "quality"},
-	llm.KindDiscuss:        {"reasoning", "ranking", "confidence"},
-	llm.KindFinal:          {"reasoning", "ranking", "confidence"},
-	llm.KindMediate:        {"summary", "leaning"},
-	llm.KindMonitorSelect:  {"agent", "concern"},
-	llm.KindMonitorRespond: {"response", "accepts", "ranking", "confidence"},
-	llm.KindMonitorRate:    {"quality", "debated_point"},
-	llm.KindTieBreak:       {"answer", "reasoning"},
+var jsonKeys = map[string][]string{
+	kindAssess:         {"agents", "analysis"},
+	kindRecruit:        {"roles"},
+	kindPredict:        {"reasoning", "ranking", "confidence", "facts"},
+	kindSynthesize:     {"facts", "report", "quality"},
+	kindDiscuss:        {"reasoning", "ranking", "confidence"},
+	kindFinal:          {"reasoning", "ranking", "confidence"},
+	kindMediate:        {"summary", "leaning"},
+	kindMonitorSelect:  {"agent", "concern"},
+	kindMonitorRespond: {"response", "accepts", "ranking", "confidence"},
+	kindMonitorRate:    {"quality", "debated_point"},
+	kindTieBreak:       {"answer", "reasoning"},
 }
 
 // plainLabels are the labelled lines of each kind's plain-text answer, in order.
-var plainLabels = map[llm.Kind][]string{
-	llm.KindAssess:         {"AGENTS: ", "ANALYSIS: "},
-	llm.KindRecruit:        {"ROLE 1: ", "ROLE 2: ", "ROLE 3: "},
-	llm.KindPredict:        {"REASONING: ", "RANKING: ", "CONFIDENCE: ", "FACTS: "},
-	llm.KindSynthesize:     {"FACTS: ", "REPORT: ", "QUALITY: "},
-	llm.KindDiscuss:        {"REASONING: ", "RANKING: ", "CONFIDENCE: "},
-	llm.KindFinal:          {"REASONING: ", "RANKING: ", "CONFIDENCE: "},
-	llm.KindMediate:        {"SUMMARY: ", "LEANING: "},
-	llm.KindMonitorSelect:  {"AGENT: ", "CONCERN: "},
-	llm.KindMonitorRespond: {"RESPONSE: ", "ACCEPTS: ", "RANKING: ", "CONFIDENCE: "},
-	llm.KindMonitorRate:    {"QUALITY: ", "DEBATED: "},
-	llm.KindTieBreak:       {"ANSWER: ", "REASONING: "},
+var plainLabels = map[string][]string{
+	kindAssess:         {"AGENTS: ", "ANALYSIS: "},
+	kindRecruit:        {"ROLE 1: ", "ROLE 2: ", "ROLE 3: "},
+	kindPredict:        {"REASONING: ", "RANKING: ", "CONFIDENCE: ", "FACTS: "},
+	kindSynthesize:     {"FACTS: ", "REPORT: ", "QUALITY: "},
+	kindDiscuss:        {"REASONING: ", "RANKING: ", "CONFIDENCE: "},
+	kindFinal:          {"REASONING: ", "RANKING: ", "CONFIDENCE: "},
+	kindMediate:        {"SUMMARY: ", "LEANING: "},
+	kindMonitorSelect:  {"AGENT: ", "CONCERN: "},
+	kindMonitorRespond: {"RESPONSE: ", "ACCEPTS: ", "RANKING: ", "CONFIDENCE: "},
+	kindMonitorRate:    {"QUALITY: ", "DEBATED: "},
+	kindTieBreak:       {"ANSWER: ", "REASONING: "},
 }
 
 func cleanProfile(t testing.TB) Profile {
@@ -212,7 +212,7 @@ func cleanProfile(t testing.TB) Profile {
 	return p
 }
 
-func checkRanking(t *testing.T, kind llm.Kind, v any, ls []string) {
+func checkRanking(t *testing.T, kind string, v any, ls []string) {
 	t.Helper()
 	arr, ok := v.([]any)
 	if !ok || len(arr) != len(ls) {
@@ -228,7 +228,7 @@ func checkRanking(t *testing.T, kind llm.Kind, v any, ls []string) {
 	}
 }
 
-func checkUnit(t *testing.T, kind llm.Kind, key string, v any) {
+func checkUnit(t *testing.T, kind string, key string, v any) {
 	t.Helper()
 	f, ok := v.(float64)
 	if !ok || f < 0 || f > 1 {
@@ -264,7 +264,7 @@ func TestKindsJSON(t *testing.T) {
 							t.Fatalf("%s: confidence %v outside [0.05,0.99]", kind, v)
 						}
 					case "quality":
-						if kind == llm.KindSynthesize {
+						if kind == kindSynthesize {
 							arr, _ := v.([]any)
 							if len(arr) != 3 {
 								t.Fatalf("synthesize: quality %v, want 3 scores", v)
@@ -284,7 +284,7 @@ func TestKindsJSON(t *testing.T) {
 						if !slices.Contains(ls, s) {
 							t.Fatalf("%s: %s %q not among %v", kind, k, s, ls)
 						}
-						if kind == llm.KindTieBreak && s != ls[0] && s != ls[len(ls)-1] {
+						if kind == kindTieBreak && s != ls[0] && s != ls[len(ls)-1] {
 							t.Fatalf("tiebreak: answer %q not among the tied letters", s)
 						}
 					case "agents":
@@ -383,10 +383,10 @@ func TestErrors(t *testing.T) {
 		class llm.ErrorClass
 		says  string
 	}{
-		{"unknown id", agentReq("nope-17", letters(4), llm.KindPredict, 0, 0, 1, true, ""), llm.ClassBadRequest, "nope-17"},
-		{"unknown kind", agentReq("ok", letters(4), llm.Kind("dance"), 0, 0, 1, true, ""), llm.ClassBadRequest, "dance"},
-		{"gold not a letter", agentReq("badgold", letters(4), llm.KindPredict, 0, 0, 1, true, ""), llm.ClassBadRequest, "badgold"},
-		{"one option", agentReq("oneopt", letters(1), llm.KindPredict, 0, 0, 1, true, ""), llm.ClassBadRequest, "oneopt"},
+		{"unknown id", agentReq("nope-17", letters(4), kindPredict, 0, 0, 1, true, ""), llm.ClassBadRequest, "nope-17"},
+		{"unknown kind", agentReq("ok", letters(4), string("dance"), 0, 0, 1, true, ""), llm.ClassBadRequest, "dance"},
+		{"gold not a letter", agentReq("badgold", letters(4), kindPredict, 0, 0, 1, true, ""), llm.ClassBadRequest, "badgold"},
+		{"one option", agentReq("oneopt", letters(1), kindPredict, 0, 0, 1, true, ""), llm.ClassBadRequest, "oneopt"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -403,7 +403,7 @@ func TestErrors(t *testing.T) {
 
 	slow := mustProfile(t, "slow")
 	ms := New(slow, items)
-	req := agentReq("ok", letters(4), llm.KindPredict, 0, 0, 1, true, "")
+	req := agentReq("ok", letters(4), kindPredict, 0, 0, 1, true, "")
 	t.Run("canceled", func(t *testing.T) {
 		cctx, cancel := context.WithCancel(ctx)
 		go func() { time.Sleep(2 * time.Millisecond); cancel() }()
@@ -433,7 +433,7 @@ func TestLatency(t *testing.T) {
 	items, ids := synthItems(5, 4)
 	m := New(mustProfile(t, "slow"), items)
 	for i, id := range ids {
-		req := kindReq(id, items[id].Letters, llm.KindPredict, 0, 0, int64(i), true)
+		req := kindReq(id, items[id].Letters, kindPredict, 0, 0, int64(i), true)
 		start := time.Now()
 		resp := mustChat(t, m, req)
 		el := time.Since(start)
@@ -448,7 +448,7 @@ func TestLatency(t *testing.T) {
 		}
 	}
 	fast := New(mustProfile(t, "default"), items)
-	if resp := mustChat(t, fast, kindReq(ids[0], letters(4), llm.KindPredict, 0, 0, 1, true)); resp.Latency != 0 {
+	if resp := mustChat(t, fast, kindReq(ids[0], letters(4), kindPredict, 0, 0, 1, true)); resp.Latency != 0 {
 		t.Fatalf("default profile latency %v, want 0", resp.Latency)
 	}
 }
@@ -456,7 +456,7 @@ func TestLatency(t *testing.T) {
 func TestUsage(t *testing.T) {
 	items, ids := synthItems(1, 4)
 	m := New(mustProfile(t, "default"), items)
-	req := kindReq(ids[0], letters(4), llm.KindPredict, 0, 0, 1, true)
+	req := kindReq(ids[0], letters(4), kindPredict, 0, 0, 1, true)
 	resp := mustChat(t, m, req)
 	bytes := 0
 	for _, msg := range req.Messages {
@@ -489,7 +489,7 @@ func TestMalformedRateOne(t *testing.T) {
 	valid := 0
 	shapes := map[string]int{}
 	for i, id := range ids {
-		text := mustChat(t, m, kindReq(id, letters(4), llm.KindPredict, 0, 0, int64(i), true)).Text
+		text := mustChat(t, m, kindReq(id, letters(4), kindPredict, 0, 0, int64(i), true)).Text
 		if _, _, ok := firstChoice(text); ok {
 			valid++
 		}
@@ -521,14 +521,14 @@ func TestFences(t *testing.T) {
 	m := New(p, items)
 	fenced := 0
 	for i, id := range ids {
-		text := mustChat(t, m, kindReq(id, letters(4), llm.KindPredict, 0, 0, int64(i), true)).Text
+		text := mustChat(t, m, kindReq(id, letters(4), kindPredict, 0, 0, int64(i), true)).Text
 		if strings.Contains(text, "```json\n") {
 			fenced++
 		}
 		if _, _, ok := firstChoice(text); !ok {
 			t.Fatalf("fenced answer does not decode: %q", text)
 		}
-		plain := mustChat(t, m, kindReq(id, letters(4), llm.KindPredict, 0, 0, int64(i), false)).Text
+		plain := mustChat(t, m, kindReq(id, letters(4), kindPredict, 0, 0, int64(i), false)).Text
 		if strings.Contains(plain, "```") {
 			t.Fatalf("plain answer fenced: %q", plain)
 		}
@@ -566,7 +566,7 @@ func TestFlakyRetries(t *testing.T) {
 	classes := map[llm.ErrorClass]int{}
 	failed := 0
 	for i, id := range ids {
-		req := kindReq(id, letters(4), llm.KindPredict, 0, 0, int64(i), true)
+		req := kindReq(id, letters(4), kindPredict, 0, 0, int64(i), true)
 		want := mustChat(t, clean, req).Text
 		for attempt := 0; ; attempt++ {
 			resp, err := flaky.Chat(context.Background(), req)
