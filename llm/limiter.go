@@ -91,15 +91,15 @@ type LimiterStats struct {
 // the same cap count as one cut, so a burst of 429s does not collapse the cap
 // to Min. Waiting for a slot is FIFO and honours ctx.
 //
-// Wiring: cache ▸ meter ▸ limiter ▸ retry ▸ backend. With a retry directly
-// inside, the limiter does not hold the slot for the whole logical call: retry
-// releases it while sleeping in backoff and acquires it again (behind the
-// queue and any Retry-After pause) before the next attempt, and reports each
-// attempt's outcome, so each 429 is seen here. The per-attempt timeout starts
-// only once the slot is held. The limiter also works with nothing retrying
-// inside it (or as retry ▸ limiter ▸ backend), observing the result of each
-// call it forwards; in that order, though, the time spent waiting for a slot
-// counts against the retry's per-attempt timeout.
+// Wiring: cache ▸ meter ▸ limiter ▸ retry ▸ backend, built as
+// NewLimitedRetry(backend, retryPolicy, NewLimiter(nil, limitPolicy)): the
+// retry holds a slot of the limiter per attempt, not for the whole logical
+// call — it releases the slot while sleeping in backoff and acquires it again
+// (behind the queue and any Retry-After pause) before the next attempt, and
+// reports each attempt's outcome, so each 429 is seen here. The per-attempt
+// timeout starts only once the slot is held. Used as middleware itself
+// (NewLimiter(next, p).Chat), the limiter holds the slot for the whole call
+// and observes its result.
 type Limiter struct {
 	next Client
 	p    LimitPolicy
@@ -122,7 +122,8 @@ type waiter struct {
 	epoch   uint64
 }
 
-// NewLimiter wraps next with an adaptive in-flight cap.
+// NewLimiter wraps next with an adaptive in-flight cap. next may be nil for
+// a limiter that only gates a NewLimitedRetry.
 func NewLimiter(next Client, p LimitPolicy) *Limiter {
 	p = p.withDefaults()
 	return &Limiter{next: next, p: p, now: time.Now, limit: p.Initial}
@@ -159,10 +160,8 @@ func (l *Limiter) Chat(ctx context.Context, req Request) (Response, error) {
 		return Response{}, canceledErr(ctx, req, nil, 0)
 	}
 	defer s.release()
-	resp, err := l.next.Chat(withSlot(ctx, s), req)
-	if !s.reported {
-		s.observe(err)
-	}
+	resp, err := l.next.Chat(ctx, req)
+	s.observe(err)
 	return resp, err
 }
 
@@ -292,14 +291,13 @@ func (l *Limiter) wake() {
 	l.grantLocked()
 }
 
-// slot is one call's hold on a Limiter. The limiter puts it in the ctx it
-// passes on, so a retry inside can release it while sleeping, take it again
-// and report each attempt. It is used by one goroutine at a time.
+// slot is one call's hold on a Limiter: taken by Limiter.Chat for the whole
+// call, or by a retry made with NewLimitedRetry for each attempt (released
+// while it sleeps). It is used by one goroutine at a time.
 type slot struct {
-	l        *Limiter
-	held     bool
-	epoch    uint64
-	reported bool // an inner retry reported attempts itself
+	l     *Limiter
+	held  bool
+	epoch uint64
 }
 
 func (s *slot) acquire(ctx context.Context) error {
@@ -321,19 +319,4 @@ func (s *slot) release() {
 	}
 }
 
-func (s *slot) observe(err error) {
-	s.reported = true
-	s.l.observe(err, s.epoch)
-}
-
-type slotKey struct{}
-
-func withSlot(ctx context.Context, s *slot) context.Context {
-	return context.WithValue(ctx, slotKey{}, s)
-}
-
-// slotFrom returns the limiter slot of the call, nil outside a Limiter.
-func slotFrom(ctx context.Context) *slot {
-	s, _ := ctx.Value(slotKey{}).(*slot)
-	return s
-}
+func (s *slot) observe(err error) { s.l.observe(err, s.epoch) }

@@ -290,8 +290,8 @@ func TestLimiterWithRetryReleasesSlotWhileSleeping(t *testing.T) {
 		}
 		return nil
 	}}
-	l = llm.NewLimiter(llm.NewRetry(be, p), llm.LimitPolicy{Initial: 10, Max: 10})
-	resp, err := l.Chat(context.Background(), llm.Request{})
+	l = llm.NewLimiter(nil, llm.LimitPolicy{Initial: 10, Max: 10})
+	resp, err := llm.NewLimitedRetry(be, p, l).Chat(context.Background(), llm.Request{})
 	if err != nil || resp.Attempts != 3 {
 		t.Fatalf("got %+v, %v", resp, err)
 	}
@@ -310,7 +310,7 @@ func TestLimiterWithRetryPerCallTimeoutExcludesQueue(t *testing.T) {
 	p := llm.DefaultRetryPolicy()
 	p.PerCallTimeout = 60 * time.Millisecond
 	tr := &tracker{hold: 30 * time.Millisecond}
-	l := llm.NewLimiter(llm.NewRetry(tr, p), llm.LimitPolicy{Initial: 1, Min: 1, Max: 1})
+	l := llm.NewLimitedRetry(tr, p, llm.NewLimiter(nil, llm.LimitPolicy{Initial: 1, Min: 1, Max: 1}))
 	runConcurrent(5, func(int) {
 		resp, err := l.Chat(context.Background(), llm.Request{})
 		if err != nil || resp.Attempts != 1 {
@@ -334,9 +334,10 @@ func TestLimiterWithRetryUnderLoad(t *testing.T) {
 		}
 		return nil
 	}}
-	l := llm.NewLimiter(llm.NewRetry(tr, p), llm.LimitPolicy{Initial: 6, Min: 2, Max: 6, RecoverAfter: 5})
+	l := llm.NewLimiter(nil, llm.LimitPolicy{Initial: 6, Min: 2, Max: 6, RecoverAfter: 5})
+	c := llm.NewLimitedRetry(tr, p, l)
 	runConcurrent(300, func(int) {
-		if _, err := l.Chat(context.Background(), llm.Request{}); err != nil {
+		if _, err := c.Chat(context.Background(), llm.Request{}); err != nil {
 			t.Error(err)
 		}
 	})

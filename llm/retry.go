@@ -107,8 +107,9 @@ func (p RetryPolicy) Backoff(failed int, retryAfter time.Duration, u float64) ti
 }
 
 type retry struct {
-	next Client
-	p    RetryPolicy
+	next    Client
+	p       RetryPolicy
+	limiter *Limiter // nil: attempts are not limited
 }
 
 // NewRetry wraps next with bounded retries of retryable failures
@@ -128,17 +129,25 @@ type retry struct {
 // than one attempt is the last error wrapped with "after N attempts", so
 // ClassOf still gives its class.
 //
-// Inside a Limiter (order limiter ▸ retry ▸ backend, see NewLimiter), retry
-// hands the limiter's slot back while it sleeps and takes one again before the
-// next attempt, and reports every attempt's outcome to the limiter, so a call
-// in backoff holds no slot, every 429 is seen by the limiter, and waiting for
-// a slot does not count against PerCallTimeout.
-func NewRetry(next Client, p RetryPolicy) Client {
-	return &retry{next: next, p: p.withDefaults()}
+// NewRetry is NewLimitedRetry without a limiter.
+func NewRetry(next Client, p RetryPolicy) Client { return NewLimitedRetry(next, p, nil) }
+
+// NewLimitedRetry is NewRetry whose attempts each hold a slot of l (the order
+// limiter ▸ retry ▸ backend): it takes a slot before every attempt, hands it
+// back while it sleeps, and reports every attempt's outcome to l, so a call in
+// backoff holds no slot, every 429 is seen by the limiter, and waiting for a
+// slot does not count against PerCallTimeout. l's own next is not used (make
+// it with NewLimiter(nil, policy)); a nil l limits nothing.
+func NewLimitedRetry(next Client, p RetryPolicy, l *Limiter) Client {
+	return &retry{next: next, p: p.withDefaults(), limiter: l}
 }
 
 func (r *retry) Chat(ctx context.Context, req Request) (Response, error) {
-	s := slotFrom(ctx)
+	var s *slot
+	if r.limiter != nil {
+		s = &slot{l: r.limiter}
+		defer s.release()
+	}
 	var last error
 	attempts := 0
 	var failed []ErrorClass // class of every failed attempt, in order

@@ -410,7 +410,7 @@ func TestMeterCountsNoAttemptForCanceledCall(t *testing.T) {
 	cancel()
 	var s sleeps
 	be := &failing{n: 0}
-	m := llm.NewMeter(llm.NewLimiter(llm.NewRetry(be, fastPolicy(&s)), llm.LimitPolicy{Initial: 1}), false)
+	m := llm.NewMeter(llm.NewLimitedRetry(be, fastPolicy(&s), llm.NewLimiter(nil, llm.LimitPolicy{Initial: 1})), false)
 	if _, err := m.Chat(ctx, llm.Request{}); llm.ClassOf(err) != llm.ClassCanceled {
 		t.Fatalf("err %v", err)
 	}

@@ -161,7 +161,7 @@ func openEndpoint(ctx context.Context, model string, b *backendFlags, qs []datas
 		lp.Initial = b.inFlight
 		lp.Max = max(lp.Max, b.inFlight)
 	}
-	client := llm.Client(llm.NewLimiter(llm.NewRetry(backend, rp), lp))
+	client := llm.NewLimitedRetry(backend, rp, llm.NewLimiter(nil, lp))
 
 	mode := b.cacheMode
 	if mode == "auto" {
