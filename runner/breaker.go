@@ -136,43 +136,9 @@ func (b *breaker) wait(ctx context.Context) error {
 			b.probing = true
 			delay := b.backoff
 			b.mu.Unlock()
-			if err := b.sleep(ctx, delay); err != nil {
-				b.mu.Lock()
-				b.probing = false
-				b.notify()
-				b.mu.Unlock()
+			if run, err := b.probeAfter(ctx, delay); run || err != nil {
 				return err
 			}
-			if b.probe == nil {
-				b.mu.Lock()
-				if b.checkOutage() {
-					b.mu.Unlock()
-					continue
-				}
-				b.trial = true // this unit runs; its result decides (done)
-				b.mu.Unlock()
-				return nil
-			}
-			err := b.probe(ctx)
-			if ctx.Err() != nil {
-				b.mu.Lock()
-				b.probing = false
-				b.notify()
-				b.mu.Unlock()
-				return ctx.Err()
-			}
-			b.mu.Lock()
-			b.probing = false
-			if err == nil {
-				b.open, b.failures = false, 0
-			} else {
-				b.last = err
-				b.backoff = min(2*b.backoff, b.p.MaxBackoff)
-				b.checkOutage()
-			}
-			b.notify()
-			b.mu.Unlock()
-			continue
 		default:
 			ch := b.changed
 			b.mu.Unlock()
@@ -183,6 +149,49 @@ func (b *breaker) wait(ctx context.Context) error {
 			}
 		}
 	}
+}
+
+// probeAfter is the probing waiter's turn: it sleeps delay, then probes the
+// endpoint (or, without a probe, lets its own unit run as the half-open
+// trial: run is true). An error is the context's; neither means wait again.
+func (b *breaker) probeAfter(ctx context.Context, delay time.Duration) (run bool, err error) {
+	if err := b.sleep(ctx, delay); err != nil {
+		b.endProbe(nil, false)
+		return false, err
+	}
+	if b.probe == nil {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if b.checkOutage() {
+			return false, nil
+		}
+		b.trial = true // this unit runs; its result decides (done)
+		return true, nil
+	}
+	perr := b.probe(ctx)
+	if ctx.Err() != nil {
+		b.endProbe(nil, false)
+		return false, ctx.Err()
+	}
+	b.endProbe(perr, true)
+	return false, nil
+}
+
+// endProbe records a probe's result (when probed) and wakes the waiters.
+func (b *breaker) endProbe(err error, probed bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.probing = false
+	switch {
+	case !probed:
+	case err == nil:
+		b.open, b.failures = false, 0
+	default:
+		b.last = err
+		b.backoff = min(2*b.backoff, b.p.MaxBackoff)
+		b.checkOutage()
+	}
+	b.notify()
 }
 
 // checkOutage ends the outage for good when it lasted too long; called with

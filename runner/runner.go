@@ -163,9 +163,56 @@ type unit struct {
 	set    string
 	q      *datasets.Question
 	model  *Model
+	mi     int // index of model in Plan.Models
 	arm    Arm
 	repeat int
 	memo   *memo
+}
+
+// units yields the plan's units in canonical order (set, question, model,
+// arm, repeat). The units of one question and model share a memo, so an
+// identical request made by several arms reaches the backend once.
+func (p Plan) units(yield func(unit) bool) {
+	nm, na, nr := int64(len(p.Models)), int64(len(p.Arms)), int64(p.Repeats)
+	var base int64 // position of the current set's first question in the plan
+	for si := range p.Sets {
+		set := &p.Sets[si]
+		for qi := range set.Questions {
+			q := &set.Questions[qi]
+			gq := base + int64(set.position(qi))
+			for mi := range p.Models {
+				m := &p.Models[mi]
+				shared := newMemo(m.Client)
+				for ai, arm := range p.Arms {
+					for rep := range p.Repeats {
+						u := unit{ord: ((gq*nm+int64(mi))*na+int64(ai))*nr + int64(rep),
+							set: set.Name, q: q, model: m, mi: mi, arm: arm, repeat: rep, memo: shared}
+						u.key = UnitKey(u.set, q.ID, m.Name, arm.Label, rep)
+						if !yield(u) {
+							return
+						}
+					}
+				}
+			}
+		}
+		base += int64(set.total())
+	}
+}
+
+// execution is the state of one Execute: the stats, the budget's spending
+// and the first fatal error or outage, all guarded by mu.
+type execution struct {
+	p        Plan
+	opt      Options
+	ctx      context.Context
+	cancel   context.CancelCauseFunc
+	breakers []*breaker
+
+	mu     sync.Mutex
+	st     Stats
+	spend  spending
+	fatal  error
+	outage *OutageError
 }
 
 // Execute runs every unit of the plan not in opt.Done, in canonical order
@@ -178,214 +225,139 @@ type unit struct {
 func Execute(ctx context.Context, p Plan, opt Options) (Stats, error) {
 	p.Repeats = max(1, p.Repeats)
 	p.Parallel = max(1, p.Parallel)
-	st := Stats{Units: p.Units()}
-
-	runCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
+	e := &execution{p: p, opt: opt, st: Stats{Units: p.Units()}, spend: newSpending(opt.Budget)}
+	e.ctx, e.cancel = context.WithCancelCause(ctx)
+	defer e.cancel(nil)
+	for _, m := range p.Models {
+		e.breakers = append(e.breakers, newBreaker(p.Breaker, m.Name, m.Probe))
+	}
 	g := new(errgroup.Group)
 	g.SetLimit(p.Parallel)
+	for u := range p.units {
+		if !e.schedule(g, u) {
+			break
+		}
+	}
+	return e.finish(ctx, g.Wait())
+}
 
-	var mu sync.Mutex // guards st and the budget state below
-	var reserved int64
-	var reservedUSD float64
-	armMax := map[string]int64{}
-	var reportedCalls, reportedTokens int64 // calls sent that reported usage, and their tokens
-	var fatal error
-	var outage *OutageError
-	breakers := make([]*breaker, len(p.Models))
-	for i, m := range p.Models {
-		breakers[i] = newBreaker(p.Breaker, m.Name, m.Probe)
+// schedule starts u unless it is done already; it reports false when the run
+// is to take no more units (canceled, stopped, or over budget).
+func (e *execution) schedule(g *errgroup.Group, u unit) bool {
+	if e.opt.Done[u.key] {
+		e.st.Skipped++
+		return true
 	}
+	if e.ctx.Err() != nil {
+		return false
+	}
+	if why := e.stopped(); why != "" {
+		e.st.StoppedBy = why
+		return false
+	}
+	e.mu.Lock()
+	est, ok := e.spend.reserve(u.arm.Label, u.model.Name, &e.st)
+	if !ok {
+		e.st.StoppedBy = "budget"
+	}
+	e.mu.Unlock()
+	if !ok {
+		return false
+	}
+	g.Go(func() error { return e.work(u, est) })
+	return true
+}
 
-	estimate := func(arm string) int64 {
-		if v := armMax[arm]; v > 0 {
-			return v + v/4
-		}
-		if opt.Budget.Estimate != nil {
-			return opt.Budget.Estimate(arm)
-		}
-		return 0
+// stopped says why the run takes no new units: "signal", "outage" or "".
+func (e *execution) stopped() string {
+	select {
+	case <-e.opt.Stop:
+		return "signal"
+	default:
 	}
-	// usdOf prices an estimate of tokens whose prompt/completion split is
-	// unknown at the dearer of the two rates, so a reservation never
-	// under-prices.
-	usdOf := func(model string, tokens int64) float64 {
-		if opt.Budget.Price == nil {
-			return 0
-		}
-		return max(opt.Budget.Price(model, llm.Usage{PromptTokens: int(tokens)}),
-			opt.Budget.Price(model, llm.Usage{CompletionTokens: int(tokens)}))
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.outage != nil {
+		return "outage"
 	}
+	return ""
+}
 
-	nm, na, nr := int64(len(p.Models)), int64(len(p.Arms)), int64(p.Repeats)
-	stopped := func() string {
-		select {
-		case <-opt.Stop:
-			return "signal"
-		default:
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if outage != nil {
-			return "outage"
-		}
-		return ""
+// work runs one unit (under its reservation est) and commits it.
+func (e *execution) work(u unit, est int64) error {
+	// g.Go may have waited for a slot: look again before spending.
+	if e.ctx.Err() != nil || e.stopped() != "" {
+		e.mu.Lock()
+		e.spend.release(u.model.Name, est)
+		e.mu.Unlock()
+		return nil
 	}
-	var base int64 // position of the current set's first question in the plan
-schedule:
-	for si := range p.Sets {
-		set := &p.Sets[si]
-		for qi := range set.Questions {
-			q := &set.Questions[qi]
-			gq := base + int64(set.position(qi))
-			for mi := range p.Models {
-				m := &p.Models[mi]
-				var shared *memo
-				for ai, arm := range p.Arms {
-					for rep := range p.Repeats {
-						ord := ((gq*nm+int64(mi))*na+int64(ai))*nr + int64(rep)
-						u := unit{ord: ord, set: set.Name, q: q, model: m, arm: arm, repeat: rep}
-						u.key = UnitKey(u.set, q.ID, m.Name, arm.Label, rep)
-						if opt.Done[u.key] {
-							st.Skipped++
-							continue
-						}
-						if runCtx.Err() != nil {
-							break schedule
-						}
-						if why := stopped(); why != "" {
-							st.StoppedBy = why
-							break schedule
-						}
-						mu.Lock()
-						est := estimate(arm.Label)
-						over := (opt.Budget.Tokens > 0 && st.Tokens+reserved+est > opt.Budget.Tokens) ||
-							(opt.Budget.USD > 0 && st.SpentUSD+reservedUSD+usdOf(m.Name, est) > opt.Budget.USD)
-						if over {
-							st.StoppedBy = "budget"
-							mu.Unlock()
-							break schedule
-						}
-						reserved += est
-						reservedUSD += usdOf(m.Name, est)
-						mu.Unlock()
-						if shared == nil {
-							shared = newMemo(m.Client)
-						}
-						u.memo = shared
-						g.Go(func() error {
-							// g.Go may have waited for a slot: look again before spending.
-							if runCtx.Err() != nil || stopped() != "" {
-								mu.Lock()
-								reserved -= est
-								reservedUSD -= usdOf(m.Name, est)
-								mu.Unlock()
-								return nil
-							}
-							qr, cr, tries, err := runTries(runCtx, p, u, breakers[mi])
-							mu.Lock()
-							reserved -= est
-							reservedUSD -= usdOf(m.Name, est)
-							st.Retried += max(0, tries-1)
-							if oe := errOutageOf(err); oe != nil {
-								if outage == nil {
-									outage = oe
-								}
-								st.Abandoned++
-								mu.Unlock()
-								return nil
-							}
-							mu.Unlock()
-							if llm.ClassOf(err).Fatal() {
-								mu.Lock()
-								if fatal == nil {
-									fatal = err
-								}
-								mu.Unlock()
-								cancel(err)
-								return nil
-							}
-							if errors.Is(err, context.Canceled) || runCtx.Err() != nil && err != nil {
-								mu.Lock()
-								st.Abandoned++
-								mu.Unlock()
-								return nil
-							}
-							if err := opt.Sink.Put(u.key, u.ord, qr, cr); err != nil {
-								cancel(err)
-								return err
-							}
-							// Spending counts what reached the endpoint: calls served by
-							// an identical earlier request or the cache cost nothing. An
-							// answer without usage is charged an estimate, never 0.
-							var spent llm.Usage
-							var sentCalls, sentMissing, missing int64
-							for _, c := range cr {
-								p, q, ok := c.Tokens()
-								if !ok && c.Status == "ok" {
-									missing++
-									if !c.Cached {
-										sentMissing++
-									}
-								}
-								if !c.Cached && ok {
-									sentCalls++
-									spent.PromptTokens += int(p)
-									spent.CompletionTokens += int(q)
-								}
-							}
-							mu.Lock()
-							reportedCalls += sentCalls
-							reportedTokens += int64(spent.Total())
-							perCall := est / max(1, int64(len(cr)))
-							if reportedCalls > 0 {
-								perCall = reportedTokens / reportedCalls
-							}
-							estimated := sentMissing * perCall
-							tokens := int64(spent.Total()) + estimated
-							st.Finished++
-							if qr.Error != "" {
-								st.Failed++
-							}
-							st.Calls += int64(qr.Calls)
-							st.Shared += int64(qr.CachedCalls)
-							st.Tokens += tokens
-							st.UsageMissing += missing
-							st.EstimatedTokens += estimated
-							if opt.Budget.Price != nil {
-								st.SpentUSD += opt.Budget.Price(m.Name, spent) + usdOf(m.Name, estimated)
-							}
-							armMax[arm.Label] = max(armMax[arm.Label], qr.PromptTokens+qr.CompletionTokens+missing*perCall)
-							mu.Unlock()
-							if opt.Progress != nil {
-								opt.Progress(&qr)
-							}
-							return nil
-						})
-					}
-				}
-			}
-		}
-		base += int64(set.total())
+	qr, cr, tries, err := runTries(e.ctx, e.p, u, e.breakers[u.mi])
+	e.mu.Lock()
+	e.spend.release(u.model.Name, est)
+	e.st.Retried += max(0, tries-1)
+	e.mu.Unlock()
+	if e.uncommitted(err) {
+		return nil
 	}
-	err := g.Wait()
-	for _, b := range breakers {
+	if err := e.opt.Sink.Put(u.key, u.ord, qr, cr); err != nil {
+		e.cancel(err)
+		return err
+	}
+	e.mu.Lock()
+	e.spend.charge(u.arm.Label, u.model.Name, est, &qr, cr, &e.st)
+	e.mu.Unlock()
+	if e.opt.Progress != nil {
+		e.opt.Progress(&qr)
+	}
+	return nil
+}
+
+// uncommitted reports whether a unit that ended in err is not to be
+// committed — an outage, a fatal error (which stops the run) or a
+// cancellation — and records why.
+func (e *execution) uncommitted(err error) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if oe := errOutageOf(err); oe != nil {
+		if e.outage == nil {
+			e.outage = oe
+		}
+		e.st.Abandoned++
+		return true
+	}
+	if llm.ClassOf(err).Fatal() {
+		if e.fatal == nil {
+			e.fatal = err
+		}
+		e.cancel(err)
+		return true
+	}
+	if errors.Is(err, context.Canceled) || e.ctx.Err() != nil && err != nil {
+		e.st.Abandoned++
+		return true
+	}
+	return false
+}
+
+// finish turns the end of the run into its Stats and error.
+func (e *execution) finish(ctx context.Context, err error) (Stats, error) {
+	st := e.st
+	for _, b := range e.breakers {
 		st.Outages += b.opened
 	}
-	if fatal != nil {
-		return st, &FatalError{Err: fatal}
+	if e.fatal != nil {
+		return st, &FatalError{Err: e.fatal}
 	}
-	if outage != nil {
+	if e.outage != nil {
 		st.StoppedBy = "outage"
-		return st, outage
+		return st, e.outage
 	}
 	if err != nil {
 		return st, err
 	}
-	if st.StoppedBy == "" && st.Skipped+st.Finished < st.Units {
-		if ctx.Err() != nil {
-			return st, ctx.Err()
-		}
+	if st.StoppedBy == "" && st.Skipped+st.Finished < st.Units && ctx.Err() != nil {
+		return st, ctx.Err()
 	}
 	return st, nil
 }
