@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -69,7 +69,7 @@ func TestDatasetsCommands(t *testing.T) {
 	if code, so, se := runCLI(t, "datasets", "validate", bad); code != exitError || !strings.Contains(so+se, "bad.jsonl:1") {
 		t.Fatalf("validate bad file: exit %d\n%s%s", code, so, se)
 	}
-	if code, so, se := runCLI(t, "datasets", "validate", "../../../shared/datasets/pubmedqa/ori_pqal.json"); code != 0 || !strings.Contains(so, "500") {
+	if code, so, se := runCLI(t, "datasets", "validate", "../../shared/datasets/pubmedqa/ori_pqal.json"); code != 0 || !strings.Contains(so, "500") {
 		t.Fatalf("validate pubmedqa: exit %d\n%s%s", code, so, se)
 	}
 	pq := filepath.Join(dir, "sample.parquet")

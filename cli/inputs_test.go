@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"crypto/sha256"
@@ -32,7 +32,7 @@ func readManifestMap(t *testing.T, dir string) map[string]any {
 // published) runs, and the manifest records how many were collapsed.
 func TestRunMedBulletsDuplicates(t *testing.T) {
 	dir := t.TempDir()
-	code, so, se := runCLI(t, "run", "--dataset", "../../datasets/testdata/medbullets_op4.csv", "--config", "base", "--agents", "2",
+	code, so, se := runCLI(t, "run", "--dataset", "../datasets/testdata/medbullets_op4.csv", "--config", "base", "--agents", "2",
 		"--out", dir, "--run-name", "mb")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, so, se)
@@ -69,14 +69,14 @@ func TestManifestDatasetSHA256(t *testing.T) {
 		s := sha256.Sum256(b)
 		return hex.EncodeToString(s[:])
 	}
-	single := copyTo("../../datasets/testdata/medqa_5opt_test.jsonl", "medqa5_test.jsonl")
+	single := copyTo("../datasets/testdata/medqa_5opt_test.jsonl", "medqa5_test.jsonl")
 	// A folder of MMLU files: sha256sum prints them in name order.
 	anat := []byte("Which bone?,Femur,Tibia,Ulna,Radius,A\nWhich organ?,Liver,Lung,Heart,Skin,C\n")
 	bio := []byte("Which base?,Adenine,Uracil,Ribose,Glucose,A\n")
 	os.MkdirAll(filepath.Join(tmp, "mmlu"), 0o755)
 	os.WriteFile(filepath.Join(tmp, "mmlu", "college_biology_test.csv"), bio, 0o644)
 	os.WriteFile(filepath.Join(tmp, "mmlu", "anatomy_test.csv"), anat, 0o644)
-	sample, err := os.ReadFile("../../datasets/sample/medqa_test_sample50.jsonl")
+	sample, err := os.ReadFile("../datasets/sample/medqa_test_sample50.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +238,7 @@ func TestSweepFileMessages(t *testing.T) {
 // and the dataset's own id in source_id (here MedAgentsBench's realidx).
 func TestRunSourceID(t *testing.T) {
 	out := t.TempDir()
-	code, so, se := runCLI(t, "run", "--dataset", "../../datasets/testdata/medqa_medagentsbench_test.jsonl", "--config", "base", "--agents", "2",
+	code, so, se := runCLI(t, "run", "--dataset", "../datasets/testdata/medqa_medagentsbench_test.jsonl", "--config", "base", "--agents", "2",
 		"--out", out, "--run-name", "src")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, so, se)

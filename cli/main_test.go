@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ func runCLI(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-const medqaTest = "../../../shared/datasets/medqa/phrases_no_exclude_test.jsonl"
+const medqaTest = "../../shared/datasets/medqa/phrases_no_exclude_test.jsonl"
 
 func TestRunWritesRunDirectory(t *testing.T) {
 	if _, err := os.Stat(medqaTest); err != nil {

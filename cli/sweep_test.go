@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -29,7 +29,7 @@ func TestSweepFile(t *testing.T) {
 		}
 	}
 	// The shipped ablation sweep: nine presets, and c7 entirely served by c5's requests.
-	code, so, se := runCLI(t, "sweep", "../../configs/ablation.yaml", "--limit", "10", "--out", dir)
+	code, so, se := runCLI(t, "sweep", "../configs/ablation.yaml", "--limit", "10", "--out", dir)
 	if code != 0 {
 		t.Fatalf("ablation sweep: %d\n%s\n%s", code, so, se)
 	}

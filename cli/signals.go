@@ -1,0 +1,37 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+// graceDefault is how long units in flight may finish after the first
+// interrupt before they are canceled.
+const graceDefault = 20 * time.Second
+
+// Main runs the medteam command line with args (without the program name)
+// and returns the exit code. The first SIGINT or SIGTERM stops taking new
+// questions and gives those in flight graceDefault to finish; a second exits
+// at once with exitKilled.
+func Main(args []string) int {
+	ctx, cancel := context.WithCancel(context.Background())
+	stop := make(chan struct{})
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sigs
+		fmt.Fprintf(os.Stderr, "\nmedteam: stopping: no new questions; the ones in flight get %s to finish (signal again to exit at once; rerun the same command to resume)\n", graceDefault)
+		close(stop)
+		go func() { time.Sleep(graceDefault); cancel() }()
+		<-sigs
+		fmt.Fprintln(os.Stderr, "medteam: exiting at once; finished questions are in the journal, rerun the same command to resume")
+		os.Exit(exitKilled)
+	}()
+	code := execute(ctx, stop, args, os.Stdout, os.Stderr)
+	cancel()
+	return code
+}
