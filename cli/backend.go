@@ -17,15 +17,15 @@ import (
 	"github.com/medteam-bench/medteam/llm/ollama"
 	"github.com/medteam-bench/medteam/llm/openai"
 	"github.com/medteam-bench/medteam/llm/sim"
+	"github.com/medteam-bench/medteam/plan"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/runner"
 )
 
-// backendFlags select and tune the model endpoint.
+// backendFlags select and tune the model endpoint (the endpoint address and
+// Ollama's context length are plan settings: plan.Spec.BaseURL, NumCtx).
 type backendFlags struct {
-	baseURL     string
 	apiKey      string
-	numCtx      int
 	cacheMode   string
 	cachePath   string
 	timeout     time.Duration
@@ -36,9 +36,7 @@ type backendFlags struct {
 }
 
 func (b *backendFlags) register(fl *pflag.FlagSet) {
-	fl.StringVar(&b.baseURL, "base-url", "", "endpoint: Ollama host (default $OLLAMA_HOST or http://127.0.0.1:11434) or OpenAI-compatible base URL ending in /v1 (default $OPENAI_BASE_URL or the OpenAI API)")
 	fl.StringVar(&b.apiKey, "api-key", "", "API key for openai/ models (default $OPENAI_API_KEY); never written anywhere")
-	fl.IntVar(&b.numCtx, "num-ctx", 8192, "Ollama context length (num_ctx); prompts longer than it fail with class context_length instead of being truncated")
 	fl.StringVar(&b.cacheMode, "cache", "auto", "response cache: rw, read, off, or auto (rw for real models, off for sim)")
 	fl.StringVar(&b.cachePath, "cache-path", "", "response cache file (default: the user cache dir, medteam/responses.db)")
 	fl.DurationVar(&b.timeout, "timeout", llm.DefaultPerCallTimeout, "per-attempt timeout of one model call")
@@ -51,19 +49,6 @@ func (b *backendFlags) register(fl *pflag.FlagSet) {
 // defaultOpenAIBase is OpenAI's own API, used when neither --base-url nor
 // OPENAI_BASE_URL is set.
 const defaultOpenAIBase = "https://api.openai.com/v1"
-
-// endpoint is an assembled model client and what the manifest records of it.
-type endpoint struct {
-	client llm.Client
-	ref    results.ModelRef
-	name   string // model name sent in requests
-	sim    bool
-	close  func()
-	cache  *cache.Cache
-	// probe checks that the endpoint answers at all (nil for sim): run
-	// before the run starts, and by the circuit breaker during an outage.
-	probe func(context.Context) error
-}
 
 // answered turns a probe's error into nil when the endpoint did answer (any
 // HTTP answer but a 5xx or 429, e.g. 404 from a server without the probed
@@ -85,72 +70,43 @@ func splitModel(model string) (provider, name string, err error) {
 	return provider, name, nil
 }
 
+// opener opens plan endpoints with these flags.
+func (b *backendFlags) opener() plan.Opener {
+	return func(ctx context.Context, model string, s plan.Spec, qs []datasets.Question) (*plan.Endpoint, error) {
+		return openEndpoint(ctx, model, b, s, qs)
+	}
+}
+
+// backendOpeners build the backend of each provider and fill in what the
+// endpoint records of it.
+var backendOpeners = map[string]func(ctx context.Context, ep *plan.Endpoint, b *backendFlags, s plan.Spec, qs []datasets.Question) (llm.Client, error){
+	"sim":    openSim,
+	"ollama": openOllama,
+	"openai": openOpenAI,
+}
+
 // openEndpoint builds the client stack cache ▸ limiter ▸ retry ▸ backend
 // (the runner adds a meter per question outside it).
-func openEndpoint(ctx context.Context, model string, b *backendFlags, qs []datasets.Question) (*endpoint, error) {
+func openEndpoint(ctx context.Context, model string, b *backendFlags, s plan.Spec, qs []datasets.Question) (*plan.Endpoint, error) {
 	provider, name, err := splitModel(model)
 	if err != nil {
 		return nil, err
 	}
-	if b.maxAttempts < 1 || b.timeout < 0 || b.numCtx < 0 || b.inFlight < 0 {
+	if b.maxAttempts < 1 || b.timeout < 0 || s.NumCtx < 0 || b.inFlight < 0 {
 		return nil, usagef("--max-attempts must be ≥ 1; --timeout, --num-ctx and --in-flight must be ≥ 0")
 	}
 	if b.maxResponse < 1 {
 		return nil, usagef("--max-response-bytes must be ≥ 1 (default %d, 4 MiB), got %d", llm.DefaultMaxResponseBytes, b.maxResponse)
 	}
-	ep := &endpoint{name: name, ref: results.ModelRef{Name: model, Provider: provider}, close: func() {}}
-	var backend llm.Client
-	switch provider {
-	case "sim":
-		p, err := sim.LookupProfile(name)
-		if err != nil {
-			return nil, usagef("--model %q: %v", model, err)
-		}
-		items := make(map[string]sim.Item, len(qs))
-		for _, q := range qs {
-			items[q.ID] = sim.Item{Letters: q.Letters(), Gold: q.Gold}
-		}
-		backend, ep.sim = sim.New(p, items), true
-	case "ollama":
-		c, err := ollama.New(ollama.Config{Host: b.baseURL, NumCtx: b.numCtx, MaxResponseBytes: b.maxResponse})
-		if err != nil {
-			return nil, usagef("--base-url: %v", err)
-		}
-		ep.ref.BaseURL = c.Endpoint()
-		pctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-		digest, err := c.Digest(pctx, name)
-		cancel()
-		if err != nil {
-			return nil, fmt.Errorf("model %s at %s: %w (is the server running and the model pulled? try: medteam models --model ollama/ --base-url %s)", model, c.Endpoint(), err, c.Endpoint())
-		}
-		ep.ref.Digest = digest
-		ep.probe = func(ctx context.Context) error { _, err := c.Version(ctx); return answered(err) }
-		backend = c
-	case "openai":
-		base := firstNonEmpty(b.baseURL, os.Getenv("OPENAI_BASE_URL"), defaultOpenAIBase)
-		key := firstNonEmpty(b.apiKey, os.Getenv("OPENAI_API_KEY"))
-		c, err := openai.New(openai.Config{BaseURL: base, APIKey: key, MaxResponseBytes: b.maxResponse})
-		if err != nil {
-			return nil, usagef("--base-url: %v", err)
-		}
-		ep.ref.BaseURL = cache.CleanBaseURL(c.Endpoint())
-		ep.probe = func(ctx context.Context) error { _, err := c.Models(ctx); return answered(err) }
-		// Reachability before the run, as for Ollama: a wrong address or a
-		// stopped server fails here, not after the first question.
-		pctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-		err = ep.probe(pctx)
-		cancel()
-		if err != nil {
-			if llm.ClassOf(err).Fatal() {
-				return nil, fmt.Errorf("model %s at %s: %w\n%s", model, ep.ref.BaseURL, err, fatalHint(err))
-			}
-			return nil, fmt.Errorf("model %s: cannot reach %s: %w (is the server running and the address right? try: medteam models --model openai/ --base-url %s)", model, ep.ref.BaseURL, err, ep.ref.BaseURL)
-		}
-		backend = c
-	default:
+	open, ok := backendOpeners[provider]
+	if !ok {
 		return nil, usagef("--model %q: unknown provider %q; use sim, ollama or openai", model, provider)
 	}
-
+	ep := &plan.Endpoint{Request: name, Ref: results.ModelRef{Name: model, Provider: provider}, Close: func() {}}
+	backend, err := open(ctx, ep, b, s, qs)
+	if err != nil {
+		return nil, err
+	}
 	rp := llm.DefaultRetryPolicy()
 	rp.MaxAttempts, rp.PerCallTimeout = b.maxAttempts, b.timeout
 	if b.retryBase > 0 {
@@ -161,36 +117,92 @@ func openEndpoint(ctx context.Context, model string, b *backendFlags, qs []datas
 		lp.Initial = b.inFlight
 		lp.Max = max(lp.Max, b.inFlight)
 	}
-	client := llm.NewLimitedRetry(backend, rp, llm.NewLimiter(nil, lp))
+	ep.Client = llm.NewLimitedRetry(backend, rp, llm.NewLimiter(nil, lp))
+	return ep, b.wrapCache(ep)
+}
 
+func openSim(_ context.Context, ep *plan.Endpoint, _ *backendFlags, _ plan.Spec, qs []datasets.Question) (llm.Client, error) {
+	p, err := sim.LookupProfile(ep.Request)
+	if err != nil {
+		return nil, usagef("--model %q: %v", ep.Ref.Name, err)
+	}
+	items := make(map[string]sim.Item, len(qs))
+	for _, q := range qs {
+		items[q.ID] = sim.Item{Letters: q.Letters(), Gold: q.Gold}
+	}
+	ep.Sim = true
+	return sim.New(p, items), nil
+}
+
+func openOllama(ctx context.Context, ep *plan.Endpoint, b *backendFlags, s plan.Spec, _ []datasets.Question) (llm.Client, error) {
+	c, err := ollama.New(ollama.Config{Host: s.BaseURL, NumCtx: s.NumCtx, MaxResponseBytes: b.maxResponse})
+	if err != nil {
+		return nil, usagef("--base-url: %v", err)
+	}
+	ep.Ref.BaseURL = c.Endpoint()
+	pctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	digest, err := c.Digest(pctx, ep.Request)
+	cancel()
+	if err != nil {
+		return nil, fmt.Errorf("model %s at %s: %w (is the server running and the model pulled? try: medteam models --model ollama/ --base-url %s)", ep.Ref.Name, c.Endpoint(), err, c.Endpoint())
+	}
+	ep.Ref.Digest = digest
+	ep.Probe = func(ctx context.Context) error { _, err := c.Version(ctx); return answered(err) }
+	return c, nil
+}
+
+func openOpenAI(ctx context.Context, ep *plan.Endpoint, b *backendFlags, s plan.Spec, _ []datasets.Question) (llm.Client, error) {
+	base := firstNonEmpty(s.BaseURL, os.Getenv("OPENAI_BASE_URL"), defaultOpenAIBase)
+	key := firstNonEmpty(b.apiKey, os.Getenv("OPENAI_API_KEY"))
+	c, err := openai.New(openai.Config{BaseURL: base, APIKey: key, MaxResponseBytes: b.maxResponse})
+	if err != nil {
+		return nil, usagef("--base-url: %v", err)
+	}
+	ep.Ref.BaseURL = cache.CleanBaseURL(c.Endpoint())
+	ep.Probe = func(ctx context.Context) error { _, err := c.Models(ctx); return answered(err) }
+	// Reachability before the run, as for Ollama: a wrong address or a
+	// stopped server fails here, not after the first question.
+	pctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	err = ep.Probe(pctx)
+	cancel()
+	if err != nil {
+		if llm.ClassOf(err).Fatal() {
+			return nil, fmt.Errorf("model %s at %s: %w\n%s", ep.Ref.Name, ep.Ref.BaseURL, err, fatalHint(err))
+		}
+		return nil, fmt.Errorf("model %s: cannot reach %s: %w (is the server running and the address right? try: medteam models --model openai/ --base-url %s)", ep.Ref.Name, ep.Ref.BaseURL, err, ep.Ref.BaseURL)
+	}
+	return c, nil
+}
+
+// wrapCache puts the response cache around ep's client as --cache says.
+func (b *backendFlags) wrapCache(ep *plan.Endpoint) error {
 	mode := b.cacheMode
 	if mode == "auto" {
 		mode = "rw"
-		if ep.sim {
+		if ep.Sim {
 			mode = "off"
 		}
 	}
 	m, err := cache.ParseMode(mode)
-	if err != nil {
-		return nil, usagef("--cache: %v", err)
-	}
-	if m != cache.ModeOff {
-		path := b.cachePath
-		if path == "" {
-			if path, err = cache.DefaultPath(); err != nil {
-				return nil, fmt.Errorf("locating the response cache: %w (set --cache-path or --cache off)", err)
-			}
-		}
-		db, err := cache.Open(path)
+	if err != nil || m == cache.ModeOff {
 		if err != nil {
-			return nil, fmt.Errorf("opening the response cache: %w (set --cache-path or --cache off)", err)
+			return usagef("--cache: %v", err)
 		}
-		ep.cache = db
-		ep.close = func() { db.Close() }
-		client = db.Wrap(client, cache.Identity{Provider: provider, BaseURL: ep.ref.BaseURL, Model: name, Digest: ep.ref.Digest}, m)
+		return nil
 	}
-	ep.client = client
-	return ep, nil
+	path := b.cachePath
+	if path == "" {
+		if path, err = cache.DefaultPath(); err != nil {
+			return fmt.Errorf("locating the response cache: %w (set --cache-path or --cache off)", err)
+		}
+	}
+	db, err := cache.Open(path)
+	if err != nil {
+		return fmt.Errorf("opening the response cache: %w (set --cache-path or --cache off)", err)
+	}
+	ep.Close = func() { db.Close() }
+	ep.Client = db.Wrap(ep.Client, cache.Identity{Provider: ep.Ref.Provider, BaseURL: ep.Ref.BaseURL, Model: ep.Request, Digest: ep.Ref.Digest}, m)
+	return nil
 }
 
 func firstNonEmpty(ss ...string) string {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/plan"
 )
 
 type datasetFlags struct {
@@ -25,36 +26,17 @@ func (d *datasetFlags) register(cmd *cobra.Command) {
 }
 
 func (d *datasetFlags) source(spec string) (datasets.Source, error) {
-	return resolveSource(spec, d.format, d.mapping, d.dataDir)
-}
-
-// resolveSource turns a --dataset value and the --format, --map and
-// --data-dir flags into a source.
-func resolveSource(spec, format, mapping, dataDir string) (datasets.Source, error) {
-	src, err := datasets.Resolve(spec, datasets.DataDir(dataDir))
-	if err != nil {
-		return src, usagef("--dataset %s: %v", spec, err)
-	}
-	if format != "" {
-		if src.Format, err = datasets.ParseFormat(format); err != nil {
-			return src, usagef("--format: %v", err)
-		}
-	}
-	if mapping != "" {
-		if src.Map, err = datasets.ParseFieldMap(mapping); err != nil {
-			return src, usagef("--map: %v", err)
-		}
-		if src.Format == datasets.FormatAuto {
-			src.Format = datasets.FormatMapped
-		}
-	}
-	return src, nil
+	return plan.Source(spec, d.format, d.mapping, d.dataDir)
 }
 
 func newDatasetsCmd() *cobra.Command {
 	root := &cobra.Command{Use: "datasets", Short: "List, show, validate and convert datasets"}
+	root.AddCommand(newDatasetsListCmd(), newDatasetsShowCmd(), newDatasetsValidateCmd(), newDatasetsConvertCmd())
+	return root
+}
 
-	list := &cobra.Command{
+func newDatasetsListCmd() *cobra.Command {
+	return &cobra.Command{
 		Use: "list", Short: "List the dataset registry and the supported formats", Args: cobra.NoArgs,
 		Example: "  medteam datasets list",
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -70,7 +52,9 @@ func newDatasetsCmd() *cobra.Command {
 			return w.Flush()
 		},
 	}
+}
 
+func newDatasetsShowCmd() *cobra.Command {
 	var show datasetFlags
 	var n int
 	showCmd := &cobra.Command{
@@ -97,7 +81,10 @@ func newDatasetsCmd() *cobra.Command {
 	}
 	show.register(showCmd)
 	showCmd.Flags().IntVarP(&n, "n", "n", 3, "items to show")
+	return showCmd
+}
 
+func newDatasetsValidateCmd() *cobra.Command {
 	var val datasetFlags
 	validate := &cobra.Command{
 		Use: "validate DATASET", Short: "Validate a dataset; exit code 1 with a report of every problem (file:line, field)", Args: cobra.ExactArgs(1),
@@ -123,7 +110,10 @@ func newDatasetsCmd() *cobra.Command {
 		},
 	}
 	val.register(validate)
+	return validate
+}
 
+func newDatasetsConvertCmd() *cobra.Command {
 	var conv datasetFlags
 	convert := &cobra.Command{
 		Use: "convert DATASET OUT.{jsonl,parquet}", Short: "Convert any supported dataset to canonical JSONL or parquet", Args: cobra.ExactArgs(2),
@@ -143,9 +133,7 @@ func newDatasetsCmd() *cobra.Command {
 	}
 	conv.register(convert)
 	convert.Flags().BoolVar(&conv.skipInvalid, "skip-invalid", false, "convert the valid items and skip the rest")
-
-	root.AddCommand(list, showCmd, validate, convert)
-	return root
+	return convert
 }
 
 func writeQuestion(w io.Writer, q datasets.Question) {

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/medteam-bench/medteam/plan"
 	"github.com/medteam-bench/medteam/rundir"
 )
 
@@ -102,7 +104,8 @@ func newRoot(stop <-chan struct{}, stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newRunCmd(stop), newSweepCmd(stop), newCallsCmd(), newModelsCmd(), newExportCmd(), newDatasetsCmd(), newMergeCmd())
+	f := &Factory{Out: stdout, Err: stderr, Stop: stop, Argv: os.Args}
+	root.AddCommand(NewCmdRun(f, nil), NewCmdSweep(f, nil), newCallsCmd(), newModelsCmd(), newExportCmd(), newDatasetsCmd(), NewCmdMerge(f, nil))
 	return root
 }
 
@@ -120,7 +123,7 @@ func execute(ctx context.Context, stop <-chan struct{}, args []string, stdout, s
 	var ua unavailableError
 	var ue4 unitErrorsError
 	switch {
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), plan.IsInput(err):
 		return exitUsage
 	case errors.As(err, &busy):
 		return exitBusy

@@ -1,0 +1,196 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/plan"
+	"github.com/medteam-bench/medteam/report"
+	"github.com/medteam-bench/medteam/results"
+	"github.com/medteam-bench/medteam/runner"
+)
+
+// runRun resolves the plan, opens its run directory and executes it.
+func runRun(ctx context.Context, f *Factory, o *RunOptions) error {
+	s, resumed, err := o.spec()
+	if err != nil {
+		return err
+	}
+	prices, err := o.check(s)
+	if err != nil {
+		return err
+	}
+	r, err := plan.Resolve(ctx, s, o.Backend.opener())
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	dir := o.runDir(resumed, r)
+	p := o.runnerPlan(r, filepath.Base(dir))
+	for _, ep := range r.Endpoints {
+		if ep.Sim {
+			fmt.Fprintf(f.Err, "SIMULATION: model %s is medteam's simulated team, not a language model; its accuracy is not a model result.\n", ep.Ref.Name)
+		}
+	}
+	if o.DryRun {
+		return dryRun(ctx, f.Out, p, r, prices)
+	}
+	var retry func(string) bool
+	if o.RetryErrors {
+		retry = func(class string) bool { return llm.ErrorClass(class).Retryable() }
+	}
+	run, err := plan.Open(dir, r, scrubArgs(f.Argv), retry)
+	if err != nil {
+		return err
+	}
+	defer run.Close()
+	budget, err := o.budget(ctx, p, prices)
+	if err != nil {
+		return err
+	}
+	return execute1(ctx, f, o, r, run, p, budget)
+}
+
+// execute1 executes the plan in the open run directory and reports.
+func execute1(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolved, run *plan.Run, p runner.Plan, budget runner.Budget) error {
+	if run.Retrying > 0 {
+		fmt.Fprintf(f.Err, "retrying %d unit(s) that ended in a retryable error (--retry-errors=false keeps them)\n", run.Retrying)
+	}
+	m := plan.Manifest{Argv: scrubArgs(f.Argv), Start: time.Now().UTC(), Doc: r.Document(), Datasets: r.Datasets, Parallel: o.Parallel}
+	verb := "run"
+	if len(run.Done) > 0 {
+		verb = fmt.Sprintf("resuming run (%d of %d units already done)", len(run.Done), p.Units())
+	}
+	fmt.Fprintf(f.Err, "%s %s: %d questions × %d arm(s) × %d model(s) × %d repeat(s) → %s\n", verb, run.ID, r.Questions(), len(r.Arms), len(r.Endpoints), p.Repeats, run.Dir)
+	prog := newProgress(f.Err, p.Units(), "questions")
+	prog.skip(len(run.Done))
+	st, runErr := runner.Execute(ctx, p, runner.Options{Sink: run.Journal, Done: run.Done, Progress: prog.add, Stop: f.Stop, Budget: budget})
+	prog.finish()
+	if ended, err := endEarly(run, st, runErr, p.Units()); ended {
+		return err
+	}
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		return runErr
+	}
+	rows, calls, err := run.Export()
+	if err != nil {
+		return err
+	}
+	if err := m.Write(run.Dir, rows, calls); err != nil {
+		return err
+	}
+	if err := summarize(f.Out, r, rows, st, budget, run.Dir); err != nil {
+		return err
+	}
+	if st.StoppedBy != "" || runErr != nil || st.Abandoned > 0 {
+		why := st.StoppedBy
+		if why == "" {
+			why = "signal"
+		}
+		return stoppedError{why: why, done: len(run.Done) + st.Finished, of: p.Units(), dir: run.Dir}
+	}
+	return checkErrorRate(rows, o.MaxErrorRate, run.Dir)
+}
+
+// endEarly handles a run the runner stopped for good: an endpoint outage
+// (what is done is exported; exit 5) or a fatal backend error (exported, or
+// the directory discarded when this invocation made it and did nothing). It
+// reports whether the run ended so, and the error to return.
+func endEarly(run *plan.Run, st runner.Stats, runErr error, units int) (bool, error) {
+	var fatal *runner.FatalError
+	var outage *runner.OutageError
+	done := len(run.Done) + st.Finished
+	switch {
+	case errors.As(runErr, &outage):
+		if err := exportIf(run, done > 0); err != nil {
+			return true, errors.Join(runErr, err)
+		}
+		return true, unavailableError{err: runErr, done: done, of: units, dir: run.Dir}
+	case errors.As(runErr, &fatal):
+		if run.Created() && st.Finished == 0 {
+			run.Discard()
+		} else if err := exportIf(run, done > 0); err != nil {
+			return true, errors.Join(runErr, err)
+		}
+		return true, fmt.Errorf("%w\n%s", runErr, fatalHint(fatal.Err))
+	}
+	return false, nil
+}
+
+// exportIf writes the run's parquet files when do is true.
+func exportIf(run *plan.Run, do bool) error {
+	if !do {
+		return nil
+	}
+	_, _, err := run.Export()
+	return err
+}
+
+// summarize prints the run's summary table and what this invocation spent.
+func summarize(w io.Writer, r *plan.Resolved, rows []results.QuestionRow, st runner.Stats, budget runner.Budget, dir string) error {
+	fmt.Fprintln(w)
+	if r.Simulated() {
+		fmt.Fprintln(w, "SIMULATED results (sim backend; not a model result):")
+	}
+	if err := report.WriteTable(w, report.Summarize(rows)); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nthis invocation: %d units, %d logical calls (the sum over arms), %d served by an identical earlier request or the cache, %d sent to the model endpoints; %d tokens\n",
+		st.Finished, st.Calls, st.Shared, st.Calls-st.Shared, st.Tokens)
+	if budget.Price != nil {
+		fmt.Fprintf(w, "cost this invocation: $%.4f\n", st.SpentUSD)
+	}
+	printUsageMissing(w, rows, st, budget)
+	fmt.Fprintf(w, "wrote %s (%d question rows)\n", dir, len(rows))
+	if st.Outages > 0 {
+		fmt.Fprintf(w, "the endpoint failed repeatedly %d time(s); the run waited for it and ran the affected questions again (%d extra tries, their calls kept in calls.parquet)\n", st.Outages, st.Retried)
+	}
+	return nil
+}
+
+// checkErrorRate fails a finished run whose share of units in error exceeds
+// the tolerated one, saying which classes and how to retry them.
+func checkErrorRate(rows []results.QuestionRow, tolerated float64, dir string) error {
+	classes := map[string]int{}
+	n, retryable := 0, 0
+	for _, q := range rows {
+		if q.Error == "" {
+			continue
+		}
+		n++
+		classes[q.ErrorClass]++
+		if llm.ErrorClass(q.ErrorClass).Retryable() {
+			retryable++
+		}
+	}
+	if n == 0 || float64(n) <= tolerated*float64(len(rows)) {
+		return nil
+	}
+	return unitErrorsError{errors: n, of: len(rows), classes: classes, retryable: retryable, tolerated: tolerated, dir: dir}
+}
+
+// dryRun prints the plan's expected calls, tokens and cost.
+func dryRun(ctx context.Context, w io.Writer, p runner.Plan, r *plan.Resolved, prices priceTable) error {
+	est, err := runner.DryRun(ctx, p)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "plan %.12s: %d questions × %d arm(s) × %d model(s) × %d repeat(s) = %d units\n",
+		r.Hash, r.Questions(), len(r.Arms), len(p.Models), p.Repeats, p.Units())
+	if r.Spec.Agents == 0 {
+		fmt.Fprintln(w, "team size is dynamic: the estimate assumes 3 agents (set --agents for exact call counts)")
+	}
+	fmt.Fprint(w, est.String())
+	if len(p.Models) == 1 {
+		if price := prices.price(p.Models[0].Name); price != nil {
+			fmt.Fprintf(w, "expected cost: $%.4f (prices from the price table)\n", price(p.Models[0].Name, usageOf(est.PromptTokens, est.Completion)))
+		}
+	}
+	fmt.Fprintln(w, "tokens are estimated as characters / 4 with typical answers; nothing was sent to any model")
+	return nil
+}

@@ -1,0 +1,122 @@
+package plan
+
+import (
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/medteam-bench/medteam/journal"
+	"github.com/medteam-bench/medteam/results"
+)
+
+// Merged says what a merge did.
+type Merged struct {
+	Dir                    string
+	Shards, Units, Dups    int
+	QuestionRows, CallRows int64
+}
+
+// Merge joins the run directories of the shards of one plan into the run
+// directory out ("" = run-<plan hash> beside the first shard), in the order
+// of the whole plan, and writes its parquet files and manifest. Directories
+// of different plans are refused with an *InputError; a unit present in
+// several shards is taken once. argv is the scrubbed command line.
+func Merge(out string, dirs []string, argv []string) (Merged, error) {
+	body, hash, doc, err := commonPlan(dirs)
+	if err != nil {
+		return Merged{}, err
+	}
+	if out == "" {
+		out = filepath.Join(filepath.Dir(dirs[0]), "run-"+hash[:12])
+	}
+	dst, err := journal.Open(out, hash, body)
+	if err != nil {
+		return Merged{}, err
+	}
+	defer dst.Close()
+	res := Merged{Dir: out, Shards: len(dirs)}
+	questions, err := copyUnits(dst, dirs, filepath.Base(out), &res)
+	if err != nil {
+		return res, err
+	}
+	if res.QuestionRows, res.CallRows, err = dst.Export(out); err != nil {
+		return res, err
+	}
+	for i := range doc.Datasets {
+		doc.Datasets[i].Questions = len(questions[doc.Datasets[i].Name])
+	}
+	rows, err := results.ReadQuestions(filepath.Join(out, results.QuestionsFile))
+	if err != nil {
+		return res, err
+	}
+	m := Manifest{Argv: argv, Start: time.Now().UTC(), Doc: doc}
+	return res, m.Write(out, rows, int(res.CallRows))
+}
+
+// commonPlan reads the plan of every shard and checks they are one plan; it
+// returns the unsharded document, its hash and its decoded form.
+func commonPlan(dirs []string) ([]byte, string, Doc, error) {
+	var body []byte
+	var hash string
+	var doc Doc
+	for i, dir := range dirs {
+		j, err := journal.OpenExisting(dir)
+		if err != nil {
+			return nil, "", doc, Inputf("merge: %s: %v", dir, err)
+		}
+		b, _, err := j.PlanBody()
+		j.Close()
+		if err != nil {
+			return nil, "", doc, fmt.Errorf("merge: %s: %w", dir, err)
+		}
+		ub, h, d, err := Unshard(b)
+		if err != nil {
+			return nil, "", doc, fmt.Errorf("merge: %s: the recorded plan does not decode: %w", dir, err)
+		}
+		if i == 0 {
+			body, hash, doc = ub, h, d
+		} else if h != hash {
+			return nil, "", doc, Inputf("merge: %s belongs to a different plan than %s (plan %.12s vs %.12s); only shards of one plan can be merged", dir, dirs[0], h, hash)
+		}
+	}
+	return body, hash, doc, nil
+}
+
+// copyUnits copies every unit of the shards not yet in dst into it, under
+// run id runID, counting them in res; it returns the question ids seen per
+// dataset.
+func copyUnits(dst *journal.Journal, dirs []string, runID string, res *Merged) (map[string]map[string]bool, error) {
+	questions := map[string]map[string]bool{}
+	have, err := dst.Done(nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, dir := range dirs {
+		j, err := journal.OpenExisting(dir)
+		if err != nil {
+			return nil, err
+		}
+		err = j.EachUnit(func(key string, ord int64, q results.QuestionRow, calls []results.CallRow) error {
+			if have[key] {
+				res.Dups++
+				return nil
+			}
+			have[key] = true
+			if questions[q.Dataset] == nil {
+				questions[q.Dataset] = map[string]bool{}
+			}
+			questions[q.Dataset][q.QuestionID] = true
+			q.RunID = runID
+			for i := range calls {
+				calls[i].RunID = runID
+			}
+			res.Units++
+			return dst.Put(key, ord, q, calls)
+		})
+		j.Close()
+		if err != nil {
+			return nil, fmt.Errorf("merge: %s: %w", dir, err)
+		}
+	}
+	return questions, nil
+}

@@ -1,0 +1,139 @@
+package plan
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/medteam-bench/medteam/results"
+	"github.com/medteam-bench/medteam/teamwork"
+)
+
+// Spec is the settings that determine a run's results. It is stored in the
+// journal inside the plan document (its JSON names are that stored format,
+// so they never change), which is how a resume rebuilds the run; no secret is
+// among them.
+type Spec struct {
+	Datasets    []string `json:"datasets"`
+	Models      []string `json:"models"`
+	BaseURL     string   `json:"base_url,omitempty"`
+	NumCtx      int      `json:"num_ctx"`
+	Configs     []string `json:"configs"`
+	Turns       int      `json:"turns"`
+	Agents      int      `json:"agents"`
+	Discussion  string   `json:"discussion"`
+	Text        bool     `json:"text"`
+	Limit       int      `json:"limit"`
+	Seed        int64    `json:"seed"`
+	SampleSeed  int64    `json:"sample_seed"`
+	Repeats     int      `json:"repeats"`
+	Transcripts bool     `json:"transcripts"`
+	AgentTemp   float64  `json:"agent_temperature"`
+	LeaderTemp  float64  `json:"leader_temperature"`
+	MaxTokens   int      `json:"max_tokens"`
+
+	Format         string `json:"format,omitempty"`
+	Map            string `json:"map,omitempty"`
+	DataDir        string `json:"data_dir,omitempty"`
+	SkipInvalid    bool   `json:"skip_invalid,omitempty"`
+	Stratify       string `json:"stratify,omitempty"`
+	Shard          string `json:"shard,omitempty"`
+	ShuffleOptions bool   `json:"shuffle_options,omitempty"`
+}
+
+// ProtocolVersion changes whenever the protocol's behaviour changes in a way
+// the prompts do not show (parsing, aggregation, the simulator), so that a
+// rerun does not resume a plan started under other rules.
+const ProtocolVersion = 2
+
+// Doc is what identifies a plan: its settings, the datasets' content hashes,
+// the models' digests, the prompts and the protocol version. Its indented
+// JSON is stored in the journal; the SHA-256 of that JSON is the plan hash.
+type Doc struct {
+	Spec            Spec                 `json:"flags"`
+	Datasets        []results.DatasetRef `json:"datasets"`
+	Models          []results.ModelRef   `json:"models"`
+	PromptSetHash   string               `json:"prompt_set_hash"`
+	ProtocolVersion int                  `json:"protocol_version"`
+	Arms            []results.ArmRef     `json:"arms"`
+}
+
+// Encode returns the document's stored form and its hash (hex SHA-256).
+func (d Doc) Encode() ([]byte, string, error) {
+	b, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return nil, "", err
+	}
+	sum := sha256.Sum256(b)
+	return b, hex.EncodeToString(sum[:]), nil
+}
+
+// Unshard returns a shard's plan document with everything that differs
+// between the shards of one plan removed: the stored form and hash it gives
+// are the same for every shard of a plan.
+func Unshard(body []byte) ([]byte, string, Doc, error) {
+	var doc Doc
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return nil, "", doc, err
+	}
+	doc.Spec.Shard = ""
+	for i := range doc.Datasets {
+		doc.Datasets[i].Shard, doc.Datasets[i].Questions = "", 0
+	}
+	b, h, err := doc.Encode()
+	return b, h, doc, err
+}
+
+// InputError is bad input: a setting out of range, a dataset that does not
+// load, a plan that does not match its directory. The message says what was
+// wrong, where (flag or file) and what to do; the command line exits 2.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+// Inputf returns an *InputError with a formatted message.
+func Inputf(format string, a ...any) error { return &InputError{fmt.Errorf(format, a...)} }
+
+// IsInput reports whether err is bad input.
+func IsInput(err error) bool {
+	var ie *InputError
+	return errors.As(err, &ie)
+}
+
+// Check checks the team settings shared by every arm, so that a bad value
+// names its own flag and the values allowed (teamwork's validation would
+// name the --config entry it was combined with).
+func (s Spec) Check() error {
+	if s.Turns != 2 && s.Turns != 3 {
+		return Inputf("--turns %d: the protocol defines 2 or 3 discussion turns; use --turns 2 or --turns 3", s.Turns)
+	}
+	if s.Agents != 0 && (s.Agents < 2 || s.Agents > 4) {
+		return Inputf("--agents %d: use 0 for a dynamic team (the recruiter decides) or a fixed size from 2 to 4", s.Agents)
+	}
+	if d := teamwork.DiscussionMode(s.Discussion); d != teamwork.RoundRobin && d != teamwork.Parallel {
+		return Inputf("--discussion %q: use %s or %s", s.Discussion, teamwork.RoundRobin, teamwork.Parallel)
+	}
+	for _, t := range []struct {
+		flag string
+		v    float64
+	}{{"--agent-temperature", s.AgentTemp}, {"--leader-temperature", s.LeaderTemp}} {
+		if t.v < 0 || t.v > 2 {
+			return Inputf("%s %g: use a temperature from 0 to 2", t.flag, t.v)
+		}
+	}
+	return nil
+}
+
+// checkCounts checks the plan's sizes.
+func (s Spec) checkCounts() error {
+	if s.Repeats < 1 || s.Limit < 0 {
+		return Inputf("--repeats must be ≥ 1 and --limit ≥ 0")
+	}
+	if len(s.Datasets) == 0 || len(s.Models) == 0 {
+		return Inputf("give at least one --dataset and one --model")
+	}
+	return nil
+}

@@ -1,0 +1,272 @@
+package plan
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/medteam-bench/medteam/teamwork"
+)
+
+// sweepFile is the schema of a sweep file (see configs/ablation.yaml).
+type sweepFile struct {
+	Datasets    []string  `yaml:"datasets"`
+	Models      []string  `yaml:"models"`
+	Arms        yaml.Node `yaml:"arms"`
+	Turns       *int      `yaml:"turns"`
+	Agents      *int      `yaml:"agents"`
+	Discussion  *string   `yaml:"discussion"`
+	Text        *bool     `yaml:"text"`
+	Limit       *int      `yaml:"limit"`
+	Seed        *int64    `yaml:"seed"`
+	SampleSeed  *int64    `yaml:"sample_seed"`
+	Repeats     *int      `yaml:"repeats"`
+	Transcripts *bool     `yaml:"transcripts"`
+	MaxTokens   *int      `yaml:"max_tokens"`
+	BaseURL     *string   `yaml:"base_url"`
+	NumCtx      *int      `yaml:"num_ctx"`
+	Temperature *struct {
+		Agent  *float64 `yaml:"agent"`
+		Leader *float64 `yaml:"leader"`
+	} `yaml:"temperature"`
+}
+
+// sweepKeys are the keys of a sweep file, in the order messages list them,
+// with what the value must be.
+var sweepKeys = []struct{ key, want string }{
+	{"datasets", "a list of dataset names or paths, e.g. [medqa]"},
+	{"models", "a list of models, e.g. [sim/default]"},
+	{"arms", "a list of presets or component lists, e.g. [base, smm+l+to]"},
+	{"turns", "an integer, 2 or 3"},
+	{"agents", "an integer, 0 (dynamic) or 2 to 4"},
+	{"discussion", "round_robin or parallel"},
+	{"text", "true or false"},
+	{"limit", "an integer"},
+	{"seed", "an integer"},
+	{"sample_seed", "an integer"},
+	{"repeats", "an integer"},
+	{"transcripts", "true or false"},
+	{"max_tokens", "an integer"},
+	{"base_url", "a URL"},
+	{"num_ctx", "an integer"},
+	{"temperature", "a mapping with agent and/or leader, e.g. {agent: 0.7, leader: 0.5}"},
+}
+
+// sweepFields gives where the value of each top-level key decodes to.
+var sweepFields = map[string]func(*sweepFile) any{
+	"datasets":    func(s *sweepFile) any { return &s.Datasets },
+	"models":      func(s *sweepFile) any { return &s.Models },
+	"arms":        func(s *sweepFile) any { return &s.Arms },
+	"turns":       func(s *sweepFile) any { return &s.Turns },
+	"agents":      func(s *sweepFile) any { return &s.Agents },
+	"discussion":  func(s *sweepFile) any { return &s.Discussion },
+	"text":        func(s *sweepFile) any { return &s.Text },
+	"limit":       func(s *sweepFile) any { return &s.Limit },
+	"seed":        func(s *sweepFile) any { return &s.Seed },
+	"sample_seed": func(s *sweepFile) any { return &s.SampleSeed },
+	"repeats":     func(s *sweepFile) any { return &s.Repeats },
+	"transcripts": func(s *sweepFile) any { return &s.Transcripts },
+	"max_tokens":  func(s *sweepFile) any { return &s.MaxTokens },
+	"base_url":    func(s *sweepFile) any { return &s.BaseURL },
+	"num_ctx":     func(s *sweepFile) any { return &s.NumCtx },
+}
+
+// field returns where the value of a top-level key goes (nil: unknown key).
+func (s *sweepFile) field(key string) any {
+	if f, ok := sweepFields[key]; ok {
+		return f(s)
+	}
+	return nil
+}
+
+var yamlLineErr = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// nodeText describes a YAML value for a message: the scalar, or its kind.
+func nodeText(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return fmt.Sprintf("%q", n.Value)
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.MappingNode:
+		return "a mapping"
+	}
+	return "nothing"
+}
+
+// decodeSweep reads a sweep file key by key, so that every problem is
+// reported as file:line with the key as written in the file. It returns the
+// line of each key's value.
+func decodeSweep(path string, b []byte) (sweepFile, map[string]int, error) {
+	var s sweepFile
+	var root yaml.Node
+	if err := yaml.Unmarshal(b, &root); err != nil {
+		if m := yamlLineErr.FindStringSubmatch(err.Error()); m != nil {
+			return s, nil, Inputf("%s:%s: not valid YAML: %s", path, m[1], m[2])
+		}
+		return s, nil, Inputf("%s: not valid YAML: %v", path, err)
+	}
+	if len(root.Content) == 0 {
+		return s, nil, Inputf("%s: the file is empty; a sweep file is a YAML mapping with at least arms: [...] (see configs/ablation.yaml)", path)
+	}
+	doc := root.Content[0]
+	if doc.Kind != yaml.MappingNode {
+		return s, nil, Inputf("%s:%d: a sweep file is a mapping of keys (arms, datasets, models, …), not %s; see configs/ablation.yaml", path, doc.Line, nodeText(doc))
+	}
+	known := make([]string, len(sweepKeys))
+	want := map[string]string{}
+	for i, k := range sweepKeys {
+		known[i], want[k.key] = k.key, k.want
+	}
+	lines := map[string]int{}
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		k, v := doc.Content[i], doc.Content[i+1]
+		if first, dup := lines[k.Value]; dup {
+			return s, nil, Inputf("%s:%d: key %q given twice (first at line %d); keep one", path, k.Line, k.Value, first)
+		}
+		lines[k.Value] = v.Line
+		switch k.Value {
+		case "arms":
+			s.Arms = *v
+			continue
+		case "temperature":
+			if err := decodeTemperature(path, v, &s); err != nil {
+				return s, nil, err
+			}
+			continue
+		}
+		dst := s.field(k.Value)
+		if dst == nil {
+			return s, nil, Inputf("%s:%d: unknown key %q; the keys of a sweep file are %s", path, k.Line, k.Value, strings.Join(known, ", "))
+		}
+		if err := v.Decode(dst); err != nil {
+			return s, nil, Inputf("%s:%d: %s must be %s; got %s", path, v.Line, k.Value, want[k.Value], nodeText(v))
+		}
+	}
+	return s, lines, nil
+}
+
+// decodeTemperature reads temperature: {agent: …, leader: …}.
+func decodeTemperature(path string, v *yaml.Node, s *sweepFile) error {
+	if v.Kind != yaml.MappingNode {
+		return Inputf("%s:%d: temperature must be a mapping with agent and/or leader, e.g. temperature: {agent: 0.7, leader: 0.5}; got %s", path, v.Line, nodeText(v))
+	}
+	s.Temperature = &struct {
+		Agent  *float64 `yaml:"agent"`
+		Leader *float64 `yaml:"leader"`
+	}{}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := v.Content[i], v.Content[i+1]
+		var dst **float64
+		switch k.Value {
+		case "agent":
+			dst = &s.Temperature.Agent
+		case "leader":
+			dst = &s.Temperature.Leader
+		default:
+			return Inputf("%s:%d: unknown key %q under temperature; the keys there are agent, leader", path, k.Line, k.Value)
+		}
+		if err := val.Decode(dst); err != nil || *dst == nil {
+			return Inputf("%s:%d: temperature.%s must be a number from 0 to 2; got %s", path, val.Line, k.Value, nodeText(val))
+		}
+		if t := **dst; t < 0 || t > 2 {
+			return Inputf("%s:%d: temperature.%s: %g; use a temperature from 0 to 2", path, val.Line, k.Value, t)
+		}
+	}
+	return nil
+}
+
+// LoadSweep reads a sweep file over the settings in s. Unknown keys, values
+// of the wrong type or out of range, and invalid arms are *InputErrors naming
+// the file, the line and the key.
+func LoadSweep(path string, s *Spec) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Inputf("sweep file: %v", err)
+	}
+	f, lines, err := decodeSweep(path, b)
+	if err != nil {
+		return err
+	}
+	if err := f.check(path, lines); err != nil {
+		return err
+	}
+	if s.Configs, err = f.arms(path); err != nil {
+		return err
+	}
+	f.apply(s)
+	// Validate the shared settings against every arm now, with the file named.
+	if _, err := s.Arms(); err != nil {
+		return Inputf("%s: %v", path, err)
+	}
+	return nil
+}
+
+// check checks the values whose range the YAML types do not give.
+func (f *sweepFile) check(path string, lines map[string]int) error {
+	if f.Turns != nil && *f.Turns != 2 && *f.Turns != 3 {
+		return Inputf("%s:%d: turns: %d; the protocol defines 2 or 3 discussion turns", path, lines["turns"], *f.Turns)
+	}
+	if f.Agents != nil && *f.Agents != 0 && (*f.Agents < 2 || *f.Agents > 4) {
+		return Inputf("%s:%d: agents: %d; use 0 for a dynamic team (the recruiter decides) or a fixed size from 2 to 4", path, lines["agents"], *f.Agents)
+	}
+	if d := f.Discussion; d != nil && *d != string(teamwork.RoundRobin) && *d != string(teamwork.Parallel) {
+		return Inputf("%s:%d: discussion: %q; use %s or %s", path, lines["discussion"], *d, teamwork.RoundRobin, teamwork.Parallel)
+	}
+	return nil
+}
+
+// arms returns the file's arms, each checked.
+func (f *sweepFile) arms(path string) ([]string, error) {
+	if f.Arms.Kind != yaml.SequenceNode || len(f.Arms.Content) == 0 {
+		line := max(f.Arms.Line, 1)
+		return nil, Inputf("%s:%d: arms must be a non-empty list of presets (%s) or component lists such as smm+l+to", path, line, strings.Join(teamwork.PresetNames(), ", "))
+	}
+	var out []string
+	for _, n := range f.Arms.Content {
+		if n.Kind != yaml.ScalarNode {
+			return nil, Inputf("%s:%d: each arm is a preset name or a component list such as smm+l+to", path, n.Line)
+		}
+		if _, err := teamwork.ParseComponents(n.Value, teamwork.Default()); err != nil {
+			return nil, Inputf("%s:%d: arm %q: %v", path, n.Line, n.Value, err)
+		}
+		out = append(out, n.Value)
+	}
+	return out, nil
+}
+
+// apply sets in s what the file gives.
+func (f *sweepFile) apply(s *Spec) {
+	if len(f.Datasets) > 0 {
+		s.Datasets = f.Datasets
+	}
+	if len(f.Models) > 0 {
+		s.Models = f.Models
+	}
+	set(&s.Turns, f.Turns)
+	set(&s.Agents, f.Agents)
+	set(&s.Limit, f.Limit)
+	set(&s.Repeats, f.Repeats)
+	set(&s.MaxTokens, f.MaxTokens)
+	set(&s.NumCtx, f.NumCtx)
+	set(&s.Discussion, f.Discussion)
+	set(&s.Text, f.Text)
+	set(&s.Seed, f.Seed)
+	set(&s.SampleSeed, f.SampleSeed)
+	set(&s.Transcripts, f.Transcripts)
+	set(&s.BaseURL, f.BaseURL)
+	if f.Temperature != nil {
+		set(&s.AgentTemp, f.Temperature.Agent)
+		set(&s.LeaderTemp, f.Temperature.Leader)
+	}
+}
+
+// set stores *v in dst when the file gave it.
+func set[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
