@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
 )
 
 // Leadership (L), seed 002 §2.2: the recruiter becomes an active leader with

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-
 )
 
 // Mutual monitoring (MM), seed 002 §2.5: between discussion turns (never

@@ -1,0 +1,61 @@
+package teamwork
+
+import (
+	"context"
+
+	"github.com/medteam-bench/medteam/llm"
+)
+
+// Stub is a model that answers each call kind with a typical well-formed
+// answer, for dry runs (expected calls and tokens without calling a model).
+// The simulator writes short answers; language models asked for "at most 4
+// sentences" write about four times as much: long selects those.
+func Stub(long bool) llm.Client { return stubModel{long: long} }
+
+type stubModel struct{ long bool }
+
+const (
+	shortReasoning = "From my view the findings point to A; B is the closest alternative."
+	longReasoning  = "The presentation, the timeline and the key laboratory finding point to this option, " +
+		"while the alternatives explain only part of the picture. The second option is the closest " +
+		"alternative but does not account for the main finding. The question asks for the most likely " +
+		"answer, and the classic association supports this choice over the rest."
+	fact = "Finding 3 of the case supports the leading diagnosis"
+)
+
+func (m stubModel) Chat(_ context.Context, req llm.Request) (llm.Response, error) {
+	r := shortReasoning
+	if m.long {
+		r = longReasoning
+	}
+	var text string
+	switch req.Meta.Kind {
+	case KindAssess:
+		text = `{"agents":3,"analysis":"` + r + `"}`
+	case KindRecruit:
+		text = `{"roles":[{"name":"Internal Medicine","focus":"overall assessment"},{"name":"Cardiology","focus":"cardiac causes"},{"name":"Neurology","focus":"neurological causes"},{"name":"Pharmacology","focus":"drug effects"}]}`
+	case KindSynthesize:
+		text = `{"facts":["` + fact + `","` + fact + `","` + fact + `"],"report":"` + r + `","quality":[{"agent":1,"score":0.71},{"agent":2,"score":0.75},{"agent":3,"score":0.43},{"agent":4,"score":0.6}]}`
+	case KindMediate:
+		text = `{"summary":"` + r + `","leaning":"A"}`
+	case KindMonitorSelect:
+		text = `{"agent":1,"concern":"` + r + `"}`
+	case KindMonitorRate:
+		text = `{"quality":0.7,"debated_point":"` + r + `"}`
+	case KindTieBreak:
+		text = `{"answer":"A","reasoning":"` + r + `"}`
+	case KindMonitorRespond:
+		text = `{"response":"` + r + `","accepts":false,"ranking":["A","B","D","C"],"confidence":0.62}`
+	case KindPredict:
+		text = `{"reasoning":"` + r + `","ranking":["A","B","D","C"],"confidence":0.62,"facts":["` + fact + `","` + fact + `"]}`
+	default: // discuss, final
+		text = `{"reasoning":"` + r + `","ranking":["A","B","D","C"],"confidence":0.62}`
+	}
+	n := 0
+	for _, m := range req.Messages {
+		n += len(m.Content)
+	}
+	return llm.Response{Text: text, Usage: llm.Usage{PromptTokens: ceilDiv(n, 4) + 4*len(req.Messages), CompletionTokens: ceilDiv(len(text), 4)}, Attempts: 1}, nil
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
