@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/medteam-bench/medteam/answer"
 )
 
 // Synthesis is the leader's answer to synthesize.
@@ -15,7 +17,7 @@ type Synthesis struct {
 	Facts   []string
 	Report  string
 	Quality []AgentScore // as written, in the order written; resolve with KeyQuality
-	Method  ParseMethod
+	Method  answer.Method
 	Err     string // set when none of facts, report and quality could be read
 }
 
@@ -41,21 +43,21 @@ var synthLabels = map[string]string{
 // set only when none of the three could be read; KeyQuality decides which
 // agent each score belongs to.
 func ParseSynthesis(text string) Synthesis {
-	sy := Synthesis{Method: MethodNone}
-	norm, body := prepare(text)
+	sy := Synthesis{Method: answer.MethodNone}
+	norm, body := answer.Prepare(text)
 	if strings.TrimSpace(norm) == "" {
 		sy.Err = "empty response"
 		return sy
 	}
-	if o, m, ok := decodeObject(body, false); ok {
+	if o, m, ok := answer.DecodeObject(body, false); ok {
 		found := false
-		if v, ok := o.get("facts", "verifiedfacts", "keyfacts"); ok {
-			sy.Facts, found = rawStrings(v), true
+		if v, ok := o.Get("facts", "verifiedfacts", "keyfacts"); ok {
+			sy.Facts, found = answer.RawStrings(v), true
 		}
-		if s, ok := firstString(o, "report", "formalreport", "summary"); ok {
+		if s, ok := o.FirstString("report", "formalreport", "summary"); ok {
 			sy.Report, found = strings.TrimSpace(s), true
 		}
-		if v, ok := o.get("quality", "qualityscores", "scores", "quality_scores", "ratings"); ok {
+		if v, ok := o.Get("quality", "qualityscores", "scores", "quality_scores", "ratings"); ok {
 			sy.Quality, found = qualityFromRaw(v), true
 		}
 		if found {
@@ -63,10 +65,10 @@ func ParseSynthesis(text string) Synthesis {
 			return sy
 		}
 	}
-	sec := sections(body, synthLabels)
+	sec := answer.Sections(body, synthLabels)
 	found := false
 	if v, ok := sec["facts"]; ok {
-		sy.Facts, found = splitItems(v), true
+		sy.Facts, found = answer.SplitItems(v), true
 	}
 	if v, ok := sec["report"]; ok {
 		sy.Report, found = v, true
@@ -75,7 +77,7 @@ func ParseSynthesis(text string) Synthesis {
 		sy.Quality, found = qualityList(v), true
 	}
 	if found {
-		sy.Method = MethodLabelled
+		sy.Method = answer.MethodLabelled
 		return sy
 	}
 	sy.Err = "no facts, report or quality scores found"
@@ -91,13 +93,13 @@ const maxScores = 32
 // score/quality/rating), an object {"agent 1": x, "2": y}, an array of bare
 // numbers, a string in the text form, or a single number.
 func qualityFromRaw(v json.RawMessage) []AgentScore {
-	v = trimRaw(v)
+	v = answer.TrimRaw(v)
 	if len(v) == 0 {
 		return nil
 	}
 	switch v[0] {
 	case '"':
-		s, _ := rawString(v)
+		s, _ := answer.RawString(v)
 		return qualityList(s)
 	case '[':
 		var arr []json.RawMessage
@@ -106,23 +108,23 @@ func qualityFromRaw(v json.RawMessage) []AgentScore {
 		}
 		out := make([]AgentScore, 0, min(len(arr), maxScores))
 		for _, e := range arr[:min(len(arr), maxScores)] {
-			e = trimRaw(e)
+			e = answer.TrimRaw(e)
 			if len(e) > 0 && e[0] == '{' {
-				o := decodeFlat(e)
+				o := answer.DecodeFlat(e)
 				sc := AgentScore{Score: math.NaN(), Raw: string(e)}
-				if a, ok := o.get("agent", "expert", "id", "agentid", "expertnumber", "number"); ok {
-					sc.Agent, _ = rawInt(a)
+				if a, ok := o.Get("agent", "expert", "id", "agentid", "expertnumber", "number"); ok {
+					sc.Agent, _ = answer.RawInt(a)
 					if sc.Agent <= 0 {
 						sc.Agent = -1 // named, but not a usable number
 					}
 				}
-				if x, ok := o.get("score", "quality", "rating", "value"); ok {
-					sc.Score = scoreOf(rawNumber(x))
+				if x, ok := o.Get("score", "quality", "rating", "value"); ok {
+					sc.Score = scoreOf(answer.RawNumber(x))
 				}
 				out = append(out, sc)
 				continue
 			}
-			out = append(out, AgentScore{Score: scoreOf(rawNumber(e)), Raw: string(e)})
+			out = append(out, AgentScore{Score: scoreOf(answer.RawNumber(e)), Raw: string(e)})
 		}
 		return out
 	case '{':
@@ -139,12 +141,12 @@ func qualityFromRaw(v json.RawMessage) []AgentScore {
 			if n, ok := agentKey(k); ok {
 				a = n
 			}
-			out = append(out, AgentScore{Agent: a, Score: scoreOf(rawNumber(x)), Raw: k + ": " + string(trimRaw(x))})
+			out = append(out, AgentScore{Agent: a, Score: scoreOf(answer.RawNumber(x)), Raw: k + ": " + string(answer.TrimRaw(x))})
 		}
 		sort.Slice(out, func(i, j int) bool { return out[i].Agent < out[j].Agent })
 		return out
 	}
-	return []AgentScore{{Score: scoreOf(rawNumber(v)), Raw: string(v)}}
+	return []AgentScore{{Score: scoreOf(answer.RawNumber(v)), Raw: string(v)}}
 }
 
 var (
@@ -169,7 +171,7 @@ func agentKey(k string) (int, bool) {
 func qualityList(s string) []AgentScore {
 	var out []AgentScore
 	for _, p := range reQualitySep.Split(s, maxScores+1) {
-		p = strings.TrimSpace(reBullet.ReplaceAllString(p, ""))
+		p = strings.TrimSpace(answer.TrimBullet(p))
 		if p == "" || len(out) == maxScores {
 			continue
 		}
@@ -184,23 +186,23 @@ func qualityList(s string) []AgentScore {
 		if agent == 0 {
 			if f := strings.Fields(p); len(f) > 1 && allNumbers(f) {
 				for _, x := range f {
-					out = append(out, AgentScore{Score: scoreOf(leadNumber(x)), Raw: x})
+					out = append(out, AgentScore{Score: scoreOf(answer.LeadNumber(x)), Raw: x})
 				}
 				continue
 			}
 		}
-		out = append(out, AgentScore{Agent: agent, Score: scoreOf(leadNumber(p)), Raw: p})
+		out = append(out, AgentScore{Agent: agent, Score: scoreOf(answer.LeadNumber(p)), Raw: p})
 	}
 	return out
 }
 
 // scoreOf is a written score as a number: a percentage divided by 100,
 // anything else as written (range checks are KeyQuality's); NaN if none.
-func scoreOf(x float64, kind numKind, ok bool) float64 {
+func scoreOf(x float64, kind answer.NumKind, ok bool) float64 {
 	if !ok || math.IsInf(x, 0) {
 		return math.NaN()
 	}
-	if kind == numPercent {
+	if kind == answer.NumPercent {
 		return x / 100
 	}
 	return x

@@ -1,4 +1,4 @@
-package teamwork
+package answer
 
 // Rankings in shapes other than a list: a JSON object of positions or of
 // ranks, a markdown table with a rank column, and a ranking in prose.
@@ -17,7 +17,7 @@ type ranked struct {
 }
 
 // entry makes the ranked entry of element e, ok=false when e names no option.
-func entry(e string, rank float64, os *optSet) (ranked, bool) {
+func entry(e string, rank float64, os *Set) (ranked, bool) {
 	unknown := os.nunknown
 	L := os.elem(e)
 	if os.nunknown > unknown {
@@ -29,7 +29,7 @@ func entry(e string, rank float64, os *optSet) (ranked, bool) {
 // byRank orders options by rank. Two options sharing the best rank are no
 // ranking (nil, with a note); a shared lower rank, or an entry whose option
 // is unknown ("?"), cuts the ranking there.
-func byRank(rs []ranked, what string, os *optSet) []string {
+func byRank(rs []ranked, what string, os *Set) []string {
 	if len(rs) == 0 {
 		return nil
 	}
@@ -96,7 +96,7 @@ func positionKey(k string) (float64, bool) {
 // letterKey reads a normalised key naming an option letter: "a", "optiona".
 // ok is true for any letter; L is "" (and the letter noted) when it is not
 // an option.
-func letterKey(k string, os *optSet) (L string, ok bool) {
+func letterKey(k string, os *Set) (L string, ok bool) {
 	k = strings.TrimPrefix(k, "option")
 	if len(k) != 1 || k[0] < 'a' || k[0] > 'z' {
 		return "", false
@@ -111,7 +111,7 @@ func letterKey(k string, os *optSet) (L string, ok bool) {
 // ({"1": "C", "2": "A"}) or options to ranks ({"A": 2, "C": 1}). With
 // answerObject the object may also carry the answer's other fields
 // (reasoning, confidence, facts), which are skipped.
-func objectRanking(o jobj, os *optSet, answerObject bool) []string {
+func objectRanking(o Object, os *Set, answerObject bool) []string {
 	var byPos, byLetter []ranked
 	keys := make([]string, 0, len(o))
 	for k := range o {
@@ -124,7 +124,7 @@ func objectRanking(o jobj, os *optSet, answerObject bool) []string {
 			continue
 		}
 		if p, ok := positionKey(k); ok {
-			s, ok := rawString(v)
+			s, ok := RawString(v)
 			if !ok {
 				return nil
 			}
@@ -137,12 +137,12 @@ func objectRanking(o jobj, os *optSet, answerObject bool) []string {
 		if !ok {
 			return nil
 		}
-		x, kind, ok := rawNumber(v)
-		if !ok || kind != numPlain {
+		x, kind, ok := RawNumber(v)
+		if !ok || kind != NumPlain {
 			return nil
 		}
 		if x != float64(int64(x)) || x < 0 {
-			os.note("ranking object gives %s the rank %s, not a whole number; ignored", strings.ToUpper(k[len(k)-1:]), rawText(v))
+			os.note("ranking object gives %s the rank %s, not a whole number; ignored", strings.ToUpper(k[len(k)-1:]), RawText(v))
 			return nil
 		}
 		if L != "" {
@@ -184,7 +184,7 @@ func cells(line string) []string {
 // rankTable reads a markdown table whose header has a rank column and an
 // option column ("| Rank | Option | Why |"), its rows in any order. n is
 // the number of lines the table covers (0 when lines[0] does not head one).
-func rankTable(lines []string, os *optSet) (rk []string, n int) {
+func rankTable(lines []string, os *Set) (rk []string, n int) {
 	head := strings.TrimSpace(lines[0])
 	if !strings.HasPrefix(head, "|") || strings.Count(head, "|") < 3 {
 		return nil, 0
@@ -217,9 +217,9 @@ func rankTable(lines []string, os *optSet) (rk []string, n int) {
 		if rankCol >= len(cs) || optCol >= len(cs) {
 			continue
 		}
-		r, ok := intFromText(strings.Trim(cs[rankCol], "*_`#"))
+		r, ok := IntFromText(strings.Trim(cs[rankCol], "*_`#"))
 		if !ok {
-			r, ok = ordinalWords[leadingWord(strings.Trim(cs[rankCol], "*_` "))]
+			r, ok = ordinalWords[LeadingWord(strings.Trim(cs[rankCol], "*_` "))]
 		}
 		if e, found := entry(cs[optCol], float64(r), os); ok && found {
 			rows = append(rows, e)
@@ -248,14 +248,14 @@ var (
 // first, followed by A and B", "C > A > B", "C first, A second, B third".
 // The options must be joined by order words and the sentence must be about
 // the ranking (a ranking word, or little else around the options).
-func proseRankings(text string, lines []string, os *optSet) []commit {
+func proseRankings(text string, lines []string, os *Set) []commit {
 	var out []commit
 	pos := 0
 	for _, line := range lines {
 		at := pos
 		pos += len(line) + 1
-		if len(line) > 2000 || !(containsFold(line, "then") || containsFold(line, "follow") || containsFold(line, "next") ||
-			strings.ContainsAny(line, ">→≻") || containsFold(line, "second")) {
+		if len(line) > 2000 || !(ContainsFold(line, "then") || ContainsFold(line, "follow") || ContainsFold(line, "next") ||
+			strings.ContainsAny(line, ">→≻") || ContainsFold(line, "second")) {
 			continue
 		}
 		out = append(out, proseLine(text, line, at, os)...)
@@ -296,7 +296,7 @@ func tokenize(line string) []token {
 }
 
 // proseLine reads the prose rankings of one line (starting at text position at).
-func proseLine(text, line string, at int, os *optSet) []commit {
+func proseLine(text, line string, at int, os *Set) []commit {
 	ts := tokenize(line)
 	var out []commit
 	sentence := 0 // index of the first token of the current sentence
