@@ -111,18 +111,7 @@ func matchBrace(t string, start int) int {
 // complete (balanced) but invalid, and for anything the repair cannot make
 // valid.
 func repairJSON(text string, keepOpen bool) ([]byte, bool) {
-	start := -1
-	for i := 0; i < len(text); {
-		j := strings.IndexByte(text[i:], '{')
-		if j < 0 {
-			return nil, false
-		}
-		if objectStart(text, i+j) {
-			start = i + j
-			break
-		}
-		i += j + 1
-	}
+	start := firstObject(text)
 	if start < 0 {
 		return nil, false
 	}
@@ -130,90 +119,148 @@ func repairJSON(text string, keepOpen bool) ([]byte, bool) {
 	if k := strings.Index(s, "```"); k >= 0 {
 		s = s[:k]
 	}
-	type frame struct{ obj, expectKey bool }
-	var stack, safeStack []frame
-	inStr, esc, strIsKey := false, false, false
-	safe := -1
-	markSafe := func(pos int) {
-		safe = pos
-		safeStack = append(safeStack[:0], stack...)
+	var sc cutScan
+	if !sc.scan(s) {
+		return nil, false
 	}
-	for k := 0; k < len(s); k++ {
-		c := s[k]
-		if inStr {
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-				if !strIsKey {
-					markSafe(k + 1)
-				}
-			}
-			continue
-		}
-		switch c {
-		case '{', '[':
-			if len(stack) >= maxRepairDepth {
-				return nil, false
-			}
-			stack = append(stack, frame{obj: c == '{', expectKey: c == '{'})
-			markSafe(k + 1)
-		case '}', ']':
-			if len(stack) == 0 || stack[len(stack)-1].obj != (c == '}') {
-				return nil, false
-			}
-			stack = stack[:len(stack)-1]
-			if len(stack) == 0 {
-				return nil, false // balanced: not a truncation
-			}
-			markSafe(k + 1)
-		case '"':
-			inStr = true
-			top := stack[len(stack)-1]
-			strIsKey = top.obj && top.expectKey
-		case ':':
-			if top := &stack[len(stack)-1]; top.obj {
-				top.expectKey = false
-			}
-		case ',':
-			markSafe(k)
-			if top := &stack[len(stack)-1]; top.obj {
-				top.expectKey = true
-			}
-		}
-	}
-	closers := func(st []frame) string {
-		var b strings.Builder
-		for i := len(st) - 1; i >= 0; i-- {
-			if st[i].obj {
-				b.WriteByte('}')
-			} else {
-				b.WriteByte(']')
-			}
-		}
-		return b.String()
-	}
-	var cands []string
-	if inStr && !strIsKey && keepOpen {
-		cl := closers(stack)
-		for cut := 0; cut <= 6 && cut < len(s); cut++ {
-			cands = append(cands, s[:len(s)-cut]+`"`+cl)
-		}
-	} else if !inStr {
-		cands = append(cands, strings.TrimRight(s, " \t\r\n")+closers(stack))
-	}
-	if safe > 0 {
-		cands = append(cands, strings.TrimRight(s[:safe], " \t\r\n,")+closers(safeStack))
-	}
-	for _, c := range cands {
+	for _, c := range sc.candidates(s, keepOpen) {
 		if b := []byte(c); json.Valid(b) {
 			return b, true
 		}
 	}
 	return nil, false
+}
+
+// firstObject is the position of the first '{' of text that opens an object
+// (objectStart), or -1.
+func firstObject(text string) int {
+	for i := 0; i < len(text); {
+		j := strings.IndexByte(text[i:], '{')
+		if j < 0 {
+			return -1
+		}
+		if objectStart(text, i+j) {
+			return i + j
+		}
+		i += j + 1
+	}
+	return -1
+}
+
+// jsonFrame is an array or object left open.
+type jsonFrame struct{ obj, expectKey bool }
+
+// cutScan reads a JSON object that may be cut off: what is open at its end,
+// and the last position where it could be closed (safe) with what was open
+// there.
+type cutScan struct {
+	stack, safeStack     []jsonFrame
+	inStr, esc, strIsKey bool
+	safe                 int // -1 before the first such position
+}
+
+// scan reads s, which starts with '{'. It returns false when s cannot be a
+// cut-off object: nested deeper than maxRepairDepth, closed by the wrong
+// bracket, or complete (balanced).
+func (sc *cutScan) scan(s string) bool {
+	sc.safe = -1
+	for k := 0; k < len(s); k++ {
+		if sc.inStr {
+			sc.stringByte(s[k], k)
+		} else if !sc.structural(s[k], k) {
+			return false
+		}
+	}
+	return true
+}
+
+// markSafe records that the text could be closed at pos.
+func (sc *cutScan) markSafe(pos int) {
+	sc.safe = pos
+	sc.safeStack = append(sc.safeStack[:0], sc.stack...)
+}
+
+// stringByte reads the byte c at k inside a string.
+func (sc *cutScan) stringByte(c byte, k int) {
+	switch {
+	case sc.esc:
+		sc.esc = false
+	case c == '\\':
+		sc.esc = true
+	case c == '"':
+		sc.inStr = false
+		if !sc.strIsKey {
+			sc.markSafe(k + 1)
+		}
+	}
+}
+
+// structural reads the byte c at k outside strings (false as for scan).
+func (sc *cutScan) structural(c byte, k int) bool {
+	switch c {
+	case '{', '[':
+		if len(sc.stack) >= maxRepairDepth {
+			return false
+		}
+		sc.stack = append(sc.stack, jsonFrame{obj: c == '{', expectKey: c == '{'})
+		sc.markSafe(k + 1)
+	case '}', ']':
+		if len(sc.stack) == 0 || sc.stack[len(sc.stack)-1].obj != (c == '}') {
+			return false
+		}
+		sc.stack = sc.stack[:len(sc.stack)-1]
+		if len(sc.stack) == 0 {
+			return false // balanced: not a truncation
+		}
+		sc.markSafe(k + 1)
+	case '"':
+		sc.inStr = true
+		top := sc.stack[len(sc.stack)-1]
+		sc.strIsKey = top.obj && top.expectKey
+	case ':':
+		if top := &sc.stack[len(sc.stack)-1]; top.obj {
+			top.expectKey = false
+		}
+	case ',':
+		sc.markSafe(k)
+		if top := &sc.stack[len(sc.stack)-1]; top.obj {
+			top.expectKey = true
+		}
+	}
+	return true
+}
+
+// candidates are the completions of the scanned s to try, in order: s
+// closed where it ends (a value string cut mid-way only when keepOpen, and
+// also with up to six bytes dropped, in case the cut split an escape
+// sequence; never a cut key), then s closed at its last safe position.
+func (sc *cutScan) candidates(s string, keepOpen bool) []string {
+	var cands []string
+	if sc.inStr && !sc.strIsKey && keepOpen {
+		cl := closers(sc.stack)
+		for cut := 0; cut <= 6 && cut < len(s); cut++ {
+			cands = append(cands, s[:len(s)-cut]+`"`+cl)
+		}
+	} else if !sc.inStr {
+		cands = append(cands, strings.TrimRight(s, " \t\r\n")+closers(sc.stack))
+	}
+	if sc.safe > 0 {
+		cands = append(cands, strings.TrimRight(s[:sc.safe], " \t\r\n,")+closers(sc.safeStack))
+	}
+	return cands
+}
+
+// closers closes the open arrays and objects of st, innermost first.
+func closers(st []jsonFrame) string {
+	var b strings.Builder
+	for i := len(st) - 1; i >= 0; i-- {
+		if st[i].obj {
+			b.WriteByte('}')
+		} else {
+			b.WriteByte(']')
+		}
+	}
+	return b.String()
 }
 
 // Object is a decoded object with normalised keys (lower case, letters and
