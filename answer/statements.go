@@ -99,16 +99,25 @@ func (c *cueWords) in(text string) bool {
 		if b |= 0x20; b < 'a' || b > 'z' || c.bounded && i > 0 && isWordByte(text[i-1]) {
 			continue
 		}
-		for _, w := range c.byFirst[b-'a'] {
-			stem := c.bounded && w[len(w)-1] == '*'
-			if stem {
-				w = w[:len(w)-1]
-			}
-			end := i + len(w)
-			if end <= len(text) && ContainsFold(text[i:end], w) &&
-				(!c.bounded || stem || end == len(text) || !isWordByte(text[end])) {
-				return true
-			}
+		if c.at(text, i, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// at reports whether a cue starting with the letter b (lower case) starts
+// at text[i].
+func (c *cueWords) at(text string, i int, b byte) bool {
+	for _, w := range c.byFirst[b-'a'] {
+		stem := c.bounded && w[len(w)-1] == '*'
+		if stem {
+			w = w[:len(w)-1]
+		}
+		end := i + len(w)
+		if end <= len(text) && ContainsFold(text[i:end], w) &&
+			(!c.bounded || stem || end == len(text) || !isWordByte(text[end])) {
+			return true
 		}
 	}
 	return false
@@ -177,7 +186,30 @@ func (c *commit) name(s string, os *Set) bool {
 // upper-case letter but A and I may be followed by anything when loose), or
 // an option's text. It then checks the rest of the sentence (checkTail).
 func (c *commit) readLead(text string, at int, os *Set, loose bool) bool {
-	i := at
+	i, line := leadLine(text, at)
+	cl := cleanLead(line)
+	if w := LeadingWord(cl); w == "both" || w == "either" { // "both A and C": alternatives
+		cl = strings.TrimLeft(cl[len(w):], " \t")
+	}
+	if cl == "" {
+		return false
+	}
+	c.nameLead(line, i, cl, os, loose)
+	if c.L == "" {
+		L := os.badLetter(cl)
+		if L == "" {
+			return false
+		}
+		c.bad, c.end = L, i+len(line)-len(cl)+1
+	}
+	return c.checkTail(text, os)
+}
+
+// leadLine is where the option after a marker ending at at is read: the
+// rest of the marker's line, or the next line when the marker ends its line,
+// at most maxLead bytes; i is where line starts in text.
+func leadLine(text string, at int) (i int, line string) {
+	i = at
 	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
 		i++
 	}
@@ -186,41 +218,40 @@ func (c *commit) readLead(text string, at int, os *Set, loose bool) bool {
 			i++
 		}
 	}
-	line := text[i:]
+	line = text[i:]
 	if k := strings.IndexByte(line, '\n'); k >= 0 {
 		line = line[:k]
 	}
 	if len(line) > maxLead {
 		line = line[:maxLead]
 	}
-	cl := cleanLead(line)
-	if w := LeadingWord(cl); w == "both" || w == "either" { // "both A and C": alternatives
-		cl = strings.TrimLeft(cl[len(w):], " \t")
-	}
-	if cl == "" {
-		return false
-	}
+	return i, line
+}
+
+// nameLead sets the option that cl, the lead of line (which starts at text
+// position i) cleaned of markup, names: its letter, the letter of "A or C"
+// (alternatives, which checkTail marks), or an option's text, with or
+// without the markup. It leaves c.L "" when cl names no option.
+func (c *commit) nameLead(line string, i int, cl string, os *Set, loose bool) {
 	start := i + len(line) - len(cl)
 	if L := readLetter(cl, os, loose); L != "" {
 		c.L, c.end = L, start+1
 		c.alt = os.clash(cl, L) != "" // "B) Ceftriaxone" when ceftriaxone is C
-	} else if L := os.letter(cl[0]); L != "" && cl[0] <= 'Z' && alternativeIsOption(cl[1:], os) {
+		return
+	}
+	if L := os.letter(cl[0]); L != "" && cl[0] <= 'Z' && alternativeIsOption(cl[1:], os) {
 		c.L, c.end = L, start+1 // "A or C": alternatives (checkTail), not the article
-	} else if L, n := textPrefix(cl, os); L != "" && textEnds(cl[n:], os.text(L)) {
+		return
+	}
+	if L, n := textPrefix(cl, os); L != "" && textEnds(cl[n:], os.text(L)) {
 		c.L, c.end = L, start+n
-	} else if raw := strings.TrimLeft(line, " \t*_`\"'$([{"); raw != cl {
+		return
+	}
+	if raw := strings.TrimLeft(line, " \t*_`\"'$([{"); raw != cl {
 		if L, n := textPrefix(raw, os); L != "" && textEnds(raw[n:], os.text(L)) {
 			c.L, c.end = L, i+len(line)-len(raw)+n
 		}
 	}
-	if c.L == "" {
-		L := os.badLetter(cl)
-		if L == "" {
-			return false
-		}
-		c.bad, c.end = L, start+1
-	}
-	return c.checkTail(text, os)
 }
 
 // textEnds reports whether an option text t read after a marker ends there:
