@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"cmp"
 	"encoding/json"
 	"regexp"
 	"strings"
@@ -117,57 +118,94 @@ func parseAnswer(text string, os *Set) Answer {
 	if a, ok := fastJSONAnswer(body, os); ok {
 		return a
 	}
-	note, reason := "", ""
-	src := body
-	o, jm, ok := DecodeObject(src, true)
-	if !ok && body != norm {
-		src = norm
-		o, jm, ok = DecodeObject(src, true)
-	}
-	if ok {
-		a.Reasoning, _ = o.FirstString(reasoningKeys[:]...)
-		if v, ok := o.Get(confidenceKeys[:]...); ok {
-			x, kind, ok := RawNumber(v)
-			a.Confidence = os.confidence(x, kind, ok, RawText(v))
-		}
-		fo := o
-		if jm == MethodJSONPartial { // a fact cut mid-way is not a fact
-			fo, _, _ = DecodeObject(src, false)
-		}
-		if v, ok := fo.Get(factsKeys[:]...); ok {
-			a.Facts = RawStrings(v)
-		}
-		bad, unknown := os.nbad, os.nunknown
-		if rk := rankingOf(o, os); len(rk) > 0 {
-			a.Ranking, a.Method = rk, jm
-			os.noteStated(a.Reasoning, rk[0])
+	var u unread
+	if o, m, src, ok := answerObject(body, norm); ok {
+		var done bool
+		if a, u, done = objectAnswer(a, o, m, src, os); done {
 			return a
-		}
-		// The object's own answer names no option: it is authoritative, the
-		// reasoning is not read instead.
-		if os.nunknown > unknown {
-			return abstain(a, ReasonAmbiguous, "the JSON answer does not name one option (see the notes)")
-		}
-		if os.nbad > bad {
-			return abstain(a, ReasonNotAnOption, "the JSON answer names no letter among "+os.List())
-		}
-		note = "JSON object without a ranking of " + os.List() + "; "
-		if jm == MethodJSONPartial {
-			reason = ReasonTruncated
-		}
-		if a.Reasoning != "" {
-			v := textAnswer(strings.ReplaceAll(a.Reasoning, "\r", ""), os)
-			if len(v.rank) > 0 {
-				a.Ranking, a.Method = v.rank, v.method
-				return a
-			}
-			reason = firstReason(v.reason, reason)
 		}
 	} else if rk := scanRankingKey(body, os); len(rk) > 0 {
 		a.Ranking, a.Method = rk, MethodJSONPartial
 		fillFromText(&a, body, os)
 		return a
 	}
+	return freeText(a, body, norm, u, os)
+}
+
+// answerObject decodes the answer's JSON object from the body or, when the
+// body holds none, from the whole text (thinking included); src is the text
+// it was found in.
+func answerObject(body, norm string) (o Object, m Method, src string, ok bool) {
+	src = body
+	o, m, ok = DecodeObject(src, true)
+	if !ok && body != norm {
+		src = norm
+		o, m, ok = DecodeObject(src, true)
+	}
+	return o, m, src, ok
+}
+
+// unread is what an answer object that names no option leaves to the
+// reading of the text: a prefix for the error, and the abstention reason
+// found so far.
+type unread struct{ note, reason string }
+
+// objectAnswer reads the answer object o (decoded from src by m): its
+// fields, and its ranking or, when it has none, its reasoning read as free
+// text. done is false when neither names an option and the object does not
+// settle why; the text is read next.
+func objectAnswer(a Answer, o Object, m Method, src string, os *Set) (_ Answer, u unread, done bool) {
+	objectFields(&a, o, m, src, os)
+	bad, unknown := os.nbad, os.nunknown
+	if rk := rankingOf(o, os); len(rk) > 0 {
+		a.Ranking, a.Method = rk, m
+		os.noteStated(a.Reasoning, rk[0])
+		return a, u, true
+	}
+	// The object's own answer names no option: it is authoritative, the
+	// reasoning is not read instead.
+	if os.nunknown > unknown {
+		return abstain(a, ReasonAmbiguous, "the JSON answer does not name one option (see the notes)"), u, true
+	}
+	if os.nbad > bad {
+		return abstain(a, ReasonNotAnOption, "the JSON answer names no letter among "+os.List()), u, true
+	}
+	u.note = "JSON object without a ranking of " + os.List() + "; "
+	if m == MethodJSONPartial {
+		u.reason = ReasonTruncated
+	}
+	if a.Reasoning != "" {
+		v := textAnswer(strings.ReplaceAll(a.Reasoning, "\r", ""), os)
+		if len(v.rank) > 0 {
+			a.Ranking, a.Method = v.rank, v.method
+			return a, u, true
+		}
+		u.reason = firstReason(v.reason, u.reason)
+	}
+	return a, u, false
+}
+
+// objectFields reads the reasoning, the confidence and the facts of the
+// answer object o (decoded from src by m).
+func objectFields(a *Answer, o Object, m Method, src string, os *Set) {
+	a.Reasoning, _ = o.FirstString(reasoningKeys[:]...)
+	if v, ok := o.Get(confidenceKeys[:]...); ok {
+		x, kind, ok := RawNumber(v)
+		a.Confidence = os.confidence(x, kind, ok, RawText(v))
+	}
+	fo := o
+	if m == MethodJSONPartial { // a fact cut mid-way is not a fact
+		fo, _, _ = DecodeObject(src, false)
+	}
+	if v, ok := fo.Get(factsKeys[:]...); ok {
+		a.Facts = RawStrings(v)
+	}
+}
+
+// freeText reads the answer from the text when no JSON object gave it: the
+// body, else the whole text with its thinking. The fields no object gave
+// come from labelled lines. u is what an object without a ranking left.
+func freeText(a Answer, body, norm string, u unread, os *Set) Answer {
 	v := textAnswer(body, os)
 	if len(v.rank) == 0 && body != norm {
 		v2 := textAnswer(norm, os)
@@ -175,22 +213,19 @@ func parseAnswer(text string, os *Set) Answer {
 		v = v2
 	}
 	fillFromText(&a, body, os)
-	if len(v.rank) == 0 {
-		reason = firstReason(v.reason, reason)
-		if reason == "" && Refusal(body) {
-			reason = ReasonRefusal
-		}
-		if reason == "" {
-			reason = ReasonNoAnswer
-		}
-		msg := v.err
-		if msg == "" {
-			msg = "no answer naming one of " + os.List() + " found"
-		}
-		return abstain(a, reason, note+msg)
+	if len(v.rank) > 0 {
+		a.Ranking, a.Method = v.rank, v.method
+		return a
 	}
-	a.Ranking, a.Method = v.rank, v.method
-	return a
+	reason := firstReason(v.reason, u.reason)
+	if reason == "" && Refusal(body) {
+		reason = ReasonRefusal
+	}
+	msg := v.err
+	if msg == "" {
+		msg = "no answer naming one of " + os.List() + " found"
+	}
+	return abstain(a, cmp.Or(reason, ReasonNoAnswer), u.note+msg)
 }
 
 // abstain returns a with no ranking, the reason code and the sentence.
