@@ -52,41 +52,63 @@ func posPredicate(s string) int {
 		return 0
 	}
 	var after string
+	var ok bool
 	if n := wordPrefixLen(u, posCopulas); n > 0 {
-		u = skipWord(skipWord(skipSpace(u[n:]), posAdverbs), posArticles)
-		if n := wordPrefixLen(u, posWholes); n > 0 {
-			after = u[n:]
-		} else {
-			u = skipWord(u, posDegrees)
-			n := wordPrefixLen(u, posAdjectives)
-			if n == 0 {
-				return 0
-			}
-			after = u[n:]
-			if v := strings.TrimLeft(after, " \t"); len(v) < len(after) {
-				if k := wordPrefixLen(v, posNouns); k > 0 {
-					after = v[k:]
-				}
-			}
-		}
+		after, ok = copulaPredicate(u[n:])
 	} else if n := wordPrefixLen(u, posVerbs); n > 0 {
-		v := skipSpace(u[n:])
-		if strings.EqualFold(u[:n], "explains") {
-			v = skipWord(v, posArticles[:1])
-			k := wordPrefixLen(v, posExplained)
-			if k == 0 {
-				return 0
-			}
-			v = skipSpace(v[k:])
-		}
-		k := wordPrefixLen(v, posFinishers)
-		if k == 0 {
-			return 0
-		}
-		after = v[k:]
-	} else {
+		after, ok = verbPredicate(u[:n], u[n:])
+	}
+	if !ok {
 		return 0
 	}
+	return predicateEnd(s, after)
+}
+
+// copulaPredicate reads what follows a copula ("is") in a pick: an optional
+// adverb and article, then a whole ("the answer", "the drug of choice") or
+// an adjective and an optional noun ("correct", "the best answer"). It
+// returns the text after it.
+func copulaPredicate(rest string) (after string, ok bool) {
+	u := skipWord(skipWord(skipSpace(rest), posAdverbs), posArticles)
+	if n := wordPrefixLen(u, posWholes); n > 0 {
+		return u[n:], true
+	}
+	u = skipWord(u, posDegrees)
+	n := wordPrefixLen(u, posAdjectives)
+	if n == 0 {
+		return "", false
+	}
+	after = u[n:]
+	if v := strings.TrimLeft(after, " \t"); len(v) < len(after) {
+		if k := wordPrefixLen(v, posNouns); k > 0 {
+			after = v[k:]
+		}
+	}
+	return after, true
+}
+
+// verbPredicate reads what follows a verb in a pick: "fits best", "matches
+// better", "explains the findings best". It returns the text after it.
+func verbPredicate(verb, rest string) (after string, ok bool) {
+	v := skipSpace(rest)
+	if strings.EqualFold(verb, "explains") {
+		v = skipWord(v, posArticles[:1])
+		k := wordPrefixLen(v, posExplained)
+		if k == 0 {
+			return "", false
+		}
+		v = skipSpace(v[k:])
+	}
+	k := wordPrefixLen(v, posFinishers)
+	if k == 0 {
+		return "", false
+	}
+	return v[k:], true
+}
+
+// predicateEnd is the length of the predicate of s that ends where after
+// starts, 0 when it does not end the clause there (see posPredicate).
+func predicateEnd(s, after string) int {
 	v := strings.TrimLeft(after, " \t")
 	switch {
 	case v == "" || v[0] == '\n':
@@ -218,7 +240,14 @@ func pickAt(s string) (int, bool) {
 // picks finds first-person picks and "B is correct" (for a letter or an
 // option's text opening a sentence).
 func picks(text string, os *Set) []commit {
-	var out []commit
+	out := personPicks(text, os, nil)
+	out = butPicks(text, os, out)
+	out = subjectPicks(text, os, out)
+	return textSubjectPicks(text, os, out)
+}
+
+// personPicks appends the first-person picks: "I'd go with B".
+func personPicks(text string, os *Set, out []commit) []commit {
 	for _, m := range firstPerson(text, os) {
 		c := commit{pos: m.start, method: MethodAnswerLine}
 		if c.readLead(text, m.end, os, m.loose) {
@@ -226,6 +255,11 @@ func picks(text string, os *Set) []commit {
 			out = append(out, c)
 		}
 	}
+	return out
+}
+
+// butPicks appends the picks after a rejection: "not A, not B, but C".
+func butPicks(text string, os *Set, out []commit) []commit {
 	for _, m := range os.capped(reButPick.FindAllStringIndex(text, maxCommits+1)) {
 		c := commit{pos: m[0], method: MethodAnswerLine}
 		if c.readLead(text, m[1], os, false) {
@@ -233,9 +267,13 @@ func picks(text string, os *Set) []commit {
 			out = append(out, c)
 		}
 	}
-	// "B is correct": a subject, then the predicate. A predicate may end on
-	// the punctuation that opens the next subject ("B is correct, C is also
-	// correct"), so the search resumes on it.
+	return out
+}
+
+// subjectPicks appends "B is correct": a letter as the subject, then the
+// predicate. A predicate may end on the punctuation that opens the next
+// subject ("B is correct, C is also correct"), so the search resumes on it.
+func subjectPicks(text string, os *Set, out []commit) []commit {
 	for from, n := 0, 0; from < len(text); {
 		m := reSubject.FindStringSubmatchIndex(text[from:])
 		if m == nil {
@@ -265,7 +303,12 @@ func picks(text string, os *Set) []commit {
 		c.final = reFinalCue.MatchString(sentenceBefore(text, m[2]))
 		out = append(out, c)
 	}
-	// "Doxycycline is the drug of choice."
+	return out
+}
+
+// textSubjectPicks appends the picks of an option's text as a sentence's
+// subject: "Doxycycline is the drug of choice."
+func textSubjectPicks(text string, os *Set, out []commit) []commit {
 	forSentences(text, func(at int) {
 		s := text[at:min(len(text), at+maxLead)]
 		s = strings.TrimLeft(s, " \t*_>•-\"'")
@@ -374,14 +417,7 @@ func bareAt(t string, at int, os *Set) (commit, bool) {
 // options (an option-by-option analysis) or the sentence rejects it
 // ("Option B, insulin glargine, is not indicated").
 func openingPick(text string, lines []string, os *Set) (commit, bool) {
-	first, at := -1, 0
-	for i, line := range lines {
-		if strings.TrimSpace(line) != "" {
-			first = i
-			break
-		}
-		at += len(line) + 1
-	}
+	first, at := firstNonBlank(lines)
 	if first < 0 {
 		return commit{}, false
 	}
@@ -389,25 +425,13 @@ func openingPick(text string, lines []string, os *Set) (commit, bool) {
 	if len(line) > 2000 || bareOption(line, os) != "" {
 		return commit{}, false // a bare line is read by barePicks
 	}
-	single := true
-	for _, l := range lines[first+1:] {
-		if strings.TrimSpace(l) != "" {
-			single = false
-			break
-		}
-	}
 	cl := cleanLead(line)
 	start := at + len(line) - len(cl)
 	c := commit{pos: start}
 	if L := readLetter(cl, os, false); L != "" {
-		rest := strings.TrimLeft(cl[1:], "*_")
 		// in a reply of several lines the letter must be set off: "B)", "B:", "B -", "B. <its text>"
-		setOff := strings.HasPrefix(rest, ")") || strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, " -") || strings.HasPrefix(rest, " –")
-		if !setOff && strings.HasPrefix(rest, ".") {
-			_, setOff = textPrefixLen(rest[1:], os.text(L))
-			setOff = setOff && os.text(L) != ""
-		}
-		if !single && !setOff || optionHeadings(lines, os) || reSeries.MatchString(cl[1:]) || alternativeIsOption(cl[1:], os) {
+		if !blank(lines[first+1:]) && !setOff(cl, L, os) || optionHeadings(lines, os) ||
+			reSeries.MatchString(cl[1:]) || alternativeIsOption(cl[1:], os) {
 			return commit{}, false // "A, B, C, D." or "B or C?" lists options
 		}
 		c.L, c.end, c.method, c.alt = L, start+1, MethodAnswerLine, os.clash(cl, L) != ""
@@ -417,6 +441,43 @@ func openingPick(text string, lines []string, os *Set) (commit, bool) {
 		return commit{}, false
 	}
 	return c, c.checkTail(text, os)
+}
+
+// firstNonBlank is the index of the first line that is not blank (-1 when
+// none is) and its position in the text the lines were split from.
+func firstNonBlank(lines []string) (first, at int) {
+	for i, line := range lines {
+		if strings.TrimSpace(line) != "" {
+			return i, at
+		}
+		at += len(line) + 1
+	}
+	return -1, at
+}
+
+// blank reports whether every line is blank.
+func blank(lines []string) bool {
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// setOff reports whether the option letter L that cl opens with is set off
+// from what follows it: "B)", "B:", "B -", "B –", or "B. <B's text>".
+func setOff(cl, L string, os *Set) bool {
+	rest := strings.TrimLeft(cl[1:], "*_")
+	if strings.HasPrefix(rest, ")") || strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, " -") || strings.HasPrefix(rest, " –") {
+		return true
+	}
+	if !strings.HasPrefix(rest, ".") {
+		return false
+	}
+	t := os.text(L)
+	_, ok := textPrefixLen(rest[1:], t)
+	return ok && t != ""
 }
 
 // openerEnds: what follows an option's text that opens a reply sets it off:
