@@ -61,10 +61,11 @@ var connectors = map[string]bool{
 
 // readLetter reads an option letter at the very start of s (markup already
 // stripped). The letter must not begin a word ("Amoxicillin", "X-linked",
-// "A's"; CJK script after it is not a word of the same kind). What may follow it: the end, a delimiter ") . : , ] * $", or white
-// space and then a bracket, a dash, a connector word ("because") or the
-// option's own text. With loose (after an explicit answer marker) an
-// upper-case letter other than A and I may be followed by anything.
+// "A's"; CJK script after it is not a word of the same kind). What may
+// follow it: the end, a delimiter ") . : , ] * $", or white space and then a
+// bracket, a dash, a connector word ("because") or the option's own text.
+// With loose (after an explicit answer marker) an upper-case letter other
+// than A and I may be followed by anything.
 func readLetter(s string, os *Set, loose bool) string {
 	if s == "" {
 		return ""
@@ -74,45 +75,67 @@ func readLetter(s string, os *Set, loose bool) string {
 	if L == "" {
 		return ""
 	}
-	rest := s[1:]
-	if rest == "" {
+	switch f, after := follows(s[1:]); f {
+	case followsNothing:
 		return L
-	}
-	r, n := utf8.DecodeRuneInString(rest)
-	if isWordRune(r) && !isCJK(r) {
-		return ""
-	}
-	switch r {
-	case '-', '.', '\'', '’', '&', '/':
-		r2, _ := utf8.DecodeRuneInString(rest[n:])
-		if isWordRune(r2) && !isCJK(r2) {
-			return ""
-		}
-		return L
-	}
-	if r == '\n' || !unicode.IsSpace(r) {
-		return L
-	}
-	after := strings.TrimLeftFunc(rest, func(r rune) bool { return r != '\n' && unicode.IsSpace(r) })
-	if after == "" || after[0] == '\n' {
-		return L
-	}
-	if loose && c >= 'B' && c <= 'Z' && c != 'I' {
-		return L
-	}
-	r3, _ := utf8.DecodeRuneInString(after)
-	if strings.ContainsRune("([{-–—:=>,;|/*$", r3) {
-		return L
-	}
-	if connectors[LeadingWord(after)] {
-		return L
-	}
-	if t := os.text(L); t != "" {
-		if _, ok := textPrefixLen(after, t); ok {
+	case followsWords:
+		if loose && c >= 'B' && c <= 'Z' && c != 'I' || namesLetter(after, L, os) {
 			return L
 		}
 	}
 	return ""
+}
+
+// What follows a letter (follows).
+const (
+	followsWord    = iota // it begins a word: "Amoxicillin", "X-linked", "A's"
+	followsNothing        // the end of the text or line, or a delimiter
+	followsWords          // white space, then more on the same line
+)
+
+// follows classifies rest, what follows a letter; after is, for
+// followsWords, what follows the white space.
+func follows(rest string) (f int, after string) {
+	if rest == "" {
+		return followsNothing, ""
+	}
+	r, n := utf8.DecodeRuneInString(rest)
+	if isWordRune(r) && !isCJK(r) {
+		return followsWord, ""
+	}
+	switch r {
+	case '-', '.', '\'', '’', '&', '/':
+		if r2, _ := utf8.DecodeRuneInString(rest[n:]); isWordRune(r2) && !isCJK(r2) {
+			return followsWord, ""
+		}
+		return followsNothing, ""
+	}
+	if r == '\n' || !unicode.IsSpace(r) {
+		return followsNothing, ""
+	}
+	after = strings.TrimLeftFunc(rest, isLineSpace)
+	if after == "" || after[0] == '\n' {
+		return followsNothing, ""
+	}
+	return followsWords, after
+}
+
+// isLineSpace: white space other than a line break.
+func isLineSpace(r rune) bool { return r != '\n' && unicode.IsSpace(r) }
+
+// namesLetter reports whether after, the words that follow the letter L,
+// show that L is the option: they open with a bracket, a dash or another
+// mark, a connector ("because"), or L's own text.
+func namesLetter(after, L string, os *Set) bool {
+	r, _ := utf8.DecodeRuneInString(after)
+	if strings.ContainsRune("([{-–—:=>,;|/*$", r) || connectors[LeadingWord(after)] {
+		return true
+	}
+	if t := os.text(L); t != "" {
+		_, ok := textPrefixLen(after, t)
+		return ok
+	}
+	return false
 }
 
 func LeadingWord(s string) string {

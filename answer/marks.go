@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"cmp"
 	"regexp"
 	"strings"
 )
@@ -60,41 +61,12 @@ func boldMarks(text string, os *Set) []commit {
 	var headLetters [26]bool
 	nHead := 0
 	for _, m := range os.capped(reBold.FindAllStringSubmatchIndex(text, maxCommits+1)) {
-		lo, hi := m[2], m[3]
-		if lo < 0 {
-			lo, hi = m[4], m[5]
-		}
-		if hi-lo > 200 {
-			continue // a bold passage, not a marked option
-		}
-		cl := cleanLead(text[lo:hi])
-		L := readLetter(cl, os, false)
-		if L == "" {
-			// a bold letter that is not an option counts only on its own: "**E**", not "**E. coli**"
-			if L = os.badLetter(cl); L == "" || strings.Trim(cl[1:], " \t)]}.:") != "" {
-				continue
-			}
-		}
-		c, ok := mark(text, m[0], m[1], L, MethodBold, os)
+		c, ok := boldMark(text, m, os)
 		if !ok {
 			continue
 		}
-		c.alt = c.L != "" && os.clash(cl, c.L) != "" // "**B. Ceftriaxone**" when ceftriaxone is C
-		// A heading starts its line (after at most a short bullet or
-		// number) and has words after it on the same line. Both looks are
-		// bounded so that a long line without breaks stays linear.
-		before := text[max(0, m[0]-16):m[0]]
-		atStart := m[0] <= 16 || strings.IndexByte(before, '\n') >= 0
-		if k := strings.LastIndexByte(before, '\n'); k >= 0 {
-			before = before[k+1:]
-		}
-		after := text[m[1]:min(len(text), m[1]+200)]
-		if k := strings.IndexByte(after, '\n'); k >= 0 {
-			after = after[:k]
-		}
-		heading := atStart && strings.Trim(before, " \t-*•0123456789.)#>") == "" &&
-			strings.IndexFunc(after, isWordRune) >= 0
-		if heading && !headLetters[L[0]-'A'] {
+		heading := boldHeading(text, m[0], m[1])
+		if L := cmp.Or(c.L, c.bad); heading && !headLetters[L[0]-'A'] {
 			headLetters[L[0]-'A'] = true
 			nHead++
 		}
@@ -107,6 +79,49 @@ func boldMarks(text string, os *Set) []commit {
 		}
 	}
 	return out
+}
+
+// boldMark reads the bold span of the match m of reBold as a mark; ok is
+// false when the span is no mark.
+func boldMark(text string, m []int, os *Set) (commit, bool) {
+	lo, hi := m[2], m[3]
+	if lo < 0 {
+		lo, hi = m[4], m[5]
+	}
+	if hi-lo > 200 {
+		return commit{}, false // a bold passage, not a marked option
+	}
+	cl := cleanLead(text[lo:hi])
+	L := readLetter(cl, os, false)
+	if L == "" {
+		// a bold letter that is not an option counts only on its own: "**E**", not "**E. coli**"
+		if L = os.badLetter(cl); L == "" || strings.Trim(cl[1:], " \t)]}.:") != "" {
+			return commit{}, false
+		}
+	}
+	c, ok := mark(text, m[0], m[1], L, MethodBold, os)
+	if ok {
+		c.alt = c.L != "" && os.clash(cl, c.L) != "" // "**B. Ceftriaxone**" when ceftriaxone is C
+	}
+	return c, ok
+}
+
+// boldHeading reports whether the bold span text[lo:hi] heads its line: it
+// starts the line (after at most a short bullet or number) and words follow
+// it on the same line. Both looks are bounded so that a long line without
+// breaks stays linear.
+func boldHeading(text string, lo, hi int) bool {
+	before := text[max(0, lo-16):lo]
+	atStart := lo <= 16 || strings.IndexByte(before, '\n') >= 0
+	if k := strings.LastIndexByte(before, '\n'); k >= 0 {
+		before = before[k+1:]
+	}
+	after := text[hi:min(len(text), hi+200)]
+	if k := strings.IndexByte(after, '\n'); k >= 0 {
+		after = after[:k]
+	}
+	return atStart && strings.Trim(before, " \t-*•0123456789.)#>") == "" &&
+		strings.IndexFunc(after, isWordRune) >= 0
 }
 
 // parenMarks: "(B)".
