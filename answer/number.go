@@ -55,6 +55,29 @@ func (s *Set) confidence(x float64, kind NumKind, ok bool, raw string) float64 {
 	if ok && kind == NumPlain && x >= 0 && x <= 1 {
 		return x
 	}
+	raw = asWritten(x, raw)
+	if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
+		s.note("confidence %q is not a number; recorded as unknown", raw)
+		return -1
+	}
+	switch {
+	case kind == NumPercent && (x < 0 || x > 100):
+		s.note("confidence %s is outside 0–100%%; recorded as unknown", raw)
+		return -1
+	case kind == NumPercent:
+		s.note("confidence %s is a percentage; read as %s", raw, strconv.FormatFloat(x/100, 'f', -1, 64))
+		return x / 100
+	case kind == NumFraction && x >= 0 && x <= 1:
+		s.note("confidence %s is a fraction; read as %s", raw, strconv.FormatFloat(x, 'f', -1, 64))
+		return x
+	}
+	s.note("confidence %s is outside [0,1]; recorded as unknown", raw)
+	return -1
+}
+
+// asWritten is a stated number for a note: raw without its outer white
+// space and cut at 40 bytes, or x when raw is "".
+func asWritten(x float64, raw string) string {
 	if raw == "" {
 		raw = strconv.FormatFloat(x, 'g', -1, 64)
 	}
@@ -62,28 +85,7 @@ func (s *Set) confidence(x float64, kind NumKind, ok bool, raw string) float64 {
 	if len(raw) > 40 {
 		raw = raw[:40] + "…"
 	}
-	if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
-		s.note("confidence %q is not a number; recorded as unknown", raw)
-		return -1
-	}
-	switch kind {
-	case NumPercent:
-		if x < 0 || x > 100 {
-			s.note("confidence %s is outside 0–100%%; recorded as unknown", raw)
-			return -1
-		}
-		s.note("confidence %s is a percentage; read as %s", raw, strconv.FormatFloat(x/100, 'f', -1, 64))
-		return x / 100
-	case NumFraction:
-		if x < 0 || x > 1 {
-			s.note("confidence %s is outside [0,1]; recorded as unknown", raw)
-			return -1
-		}
-		s.note("confidence %s is a fraction; read as %s", raw, strconv.FormatFloat(x, 'f', -1, 64))
-		return x
-	}
-	s.note("confidence %s is outside [0,1]; recorded as unknown", raw)
-	return -1
+	return raw
 }
 
 var numberWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}

@@ -36,6 +36,9 @@ func rankingOf(o Object, os *Set) []string {
 
 var elemKeys = [...]string{"option", "letter", "answer", "choice", "id", "label"}
 
+// rankingFromRaw reads a JSON ranking value: a string ("B > A", "B, A"), an
+// array of elements, or an object (an element such as {"option": "B"}, or a
+// map of positions or ranks).
 func rankingFromRaw(v json.RawMessage, os *Set) []string {
 	v = TrimRaw(v)
 	if len(v) == 0 {
@@ -46,20 +49,32 @@ func rankingFromRaw(v json.RawMessage, os *Set) []string {
 		s, _ := RawString(v)
 		return parseRankList(s, os)
 	case '{':
-		if o := DecodeFlat(v); o != nil {
-			if s, ok := o.FirstString(elemKeys[:]...); ok {
-				if L := os.elem(s); L != "" {
-					return []string{L}
-				}
-				return nil
-			}
-			return objectRanking(o, os, false)
-		}
-		return nil
+		return objectValueRanking(v, os)
 	case '[':
-	default:
+		return arrayRanking(v, os)
+	}
+	return nil
+}
+
+// objectValueRanking reads a ranking value that is an object: one element
+// ({"option": "B"}) or a ranking object ({"1": "C", "2": "A"}).
+func objectValueRanking(v json.RawMessage, os *Set) []string {
+	o := DecodeFlat(v)
+	if o == nil {
 		return nil
 	}
+	if s, ok := o.FirstString(elemKeys[:]...); ok {
+		if L := os.elem(s); L != "" {
+			return []string{L}
+		}
+		return nil
+	}
+	return objectRanking(o, os, false)
+}
+
+// arrayRanking reads an array of elements, best first. It stops at an
+// element whose option is unknown (a letter with another option's text).
+func arrayRanking(v json.RawMessage, os *Set) []string {
 	var arr []json.RawMessage
 	if json.Unmarshal(v, &arr) != nil {
 		return nil
@@ -68,29 +83,35 @@ func rankingFromRaw(v json.RawMessage, os *Set) []string {
 	var seen [26]bool
 	unknown := os.nunknown
 	for _, e := range arr {
-		e = TrimRaw(e)
-		if len(e) == 0 {
-			continue
-		}
-		switch e[0] {
-		case '"':
-			s, _ := RawString(e)
-			if L := letterOf(s, os); L != "" {
-				out = addLetter(out, &seen, L)
-				continue
-			}
-			for _, L := range parseRankList(s, os) {
-				out = addLetter(out, &seen, L)
-			}
-		case '{': // [{"option": "B"}, ...] — one level only
-			if o := DecodeFlat(e); o != nil {
-				if s, ok := o.FirstString(elemKeys[:]...); ok {
-					out = addLetter(out, &seen, os.elem(s))
-				}
-			}
-		}
+		out = addElement(out, &seen, TrimRaw(e), os)
 		if os.nunknown > unknown { // the ranking stops where the option meant is unknown
 			break
+		}
+	}
+	return out
+}
+
+// addElement adds the options that an element of a ranking array names: a
+// letter or option ("B", "B) Doxycycline"), a list in one string ("B > A"),
+// or an object naming an option ({"option": "B"}; one level only).
+func addElement(out []string, seen *[26]bool, e json.RawMessage, os *Set) []string {
+	if len(e) == 0 {
+		return out
+	}
+	switch e[0] {
+	case '"':
+		s, _ := RawString(e)
+		if L := letterOf(s, os); L != "" {
+			return addLetter(out, seen, L)
+		}
+		for _, L := range parseRankList(s, os) {
+			out = addLetter(out, seen, L)
+		}
+	case '{':
+		if o := DecodeFlat(e); o != nil {
+			if s, ok := o.FirstString(elemKeys[:]...); ok {
+				out = addLetter(out, seen, os.elem(s))
+			}
 		}
 	}
 	return out
