@@ -102,51 +102,68 @@ func qualityFromRaw(v json.RawMessage) []AgentScore {
 		s, _ := answer.RawString(v)
 		return qualityList(s)
 	case '[':
-		var arr []json.RawMessage
-		if json.Unmarshal(v, &arr) != nil {
-			return nil
-		}
-		out := make([]AgentScore, 0, min(len(arr), maxScores))
-		for _, e := range arr[:min(len(arr), maxScores)] {
-			e = answer.TrimRaw(e)
-			if len(e) > 0 && e[0] == '{' {
-				o := answer.DecodeFlat(e)
-				sc := AgentScore{Score: math.NaN(), Raw: string(e)}
-				if a, ok := o.Get("agent", "expert", "id", "agentid", "expertnumber", "number"); ok {
-					sc.Agent, _ = answer.RawInt(a)
-					if sc.Agent <= 0 {
-						sc.Agent = -1 // named, but not a usable number
-					}
-				}
-				if x, ok := o.Get("score", "quality", "rating", "value"); ok {
-					sc.Score = scoreOf(answer.RawNumber(x))
-				}
-				out = append(out, sc)
-				continue
-			}
-			out = append(out, AgentScore{Score: scoreOf(answer.RawNumber(e)), Raw: string(e)})
-		}
-		return out
+		return qualityArray(v)
 	case '{':
-		var m map[string]json.RawMessage
-		if json.Unmarshal(v, &m) != nil {
-			return nil
-		}
-		out := make([]AgentScore, 0, min(len(m), maxScores))
-		for k, x := range m {
-			if len(out) == maxScores {
-				break
-			}
-			a := -1
-			if n, ok := agentKey(k); ok {
-				a = n
-			}
-			out = append(out, AgentScore{Agent: a, Score: scoreOf(answer.RawNumber(x)), Raw: k + ": " + string(answer.TrimRaw(x))})
-		}
-		sort.Slice(out, func(i, j int) bool { return out[i].Agent < out[j].Agent })
-		return out
+		return qualityObject(v)
 	}
 	return []AgentScore{{Score: scoreOf(answer.RawNumber(v)), Raw: string(v)}}
+}
+
+// qualityArray reads an array of keyed entries or bare numbers.
+func qualityArray(v json.RawMessage) []AgentScore {
+	var arr []json.RawMessage
+	if json.Unmarshal(v, &arr) != nil {
+		return nil
+	}
+	out := make([]AgentScore, 0, min(len(arr), maxScores))
+	for _, e := range arr[:min(len(arr), maxScores)] {
+		e = answer.TrimRaw(e)
+		if len(e) > 0 && e[0] == '{' {
+			out = append(out, keyedScore(e))
+			continue
+		}
+		out = append(out, AgentScore{Score: scoreOf(answer.RawNumber(e)), Raw: string(e)})
+	}
+	return out
+}
+
+// keyedScore reads one {"agent": N, "score": x} entry. An agent named by
+// anything but a positive number is -1 (named, but not usable).
+func keyedScore(e json.RawMessage) AgentScore {
+	o := answer.DecodeFlat(e)
+	sc := AgentScore{Score: math.NaN(), Raw: string(e)}
+	if a, ok := o.Get("agent", "expert", "id", "agentid", "expertnumber", "number"); ok {
+		sc.Agent, _ = answer.RawInt(a)
+		if sc.Agent <= 0 {
+			sc.Agent = -1 // named, but not a usable number
+		}
+	}
+	if x, ok := o.Get("score", "quality", "rating", "value"); ok {
+		sc.Score = scoreOf(answer.RawNumber(x))
+	}
+	return sc
+}
+
+// qualityObject reads an object of scores keyed by expert, in expert order
+// (a key that names no expert is -1).
+func qualityObject(v json.RawMessage) []AgentScore {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(v, &m) != nil {
+		return nil
+	}
+	out := make([]AgentScore, 0, min(len(m), maxScores))
+	for k, x := range m {
+		if len(out) == maxScores {
+			break
+		}
+		a := -1
+		if n, ok := agentKey(k); ok {
+			a = n
+		}
+		out = append(out, AgentScore{Agent: a, Score: scoreOf(answer.RawNumber(x)), Raw: k + ": " + string(answer.TrimRaw(x))})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Agent < out[j].Agent })
+	return out
 }
 
 var (
@@ -232,14 +249,13 @@ func KeyQuality(scores []AgentScore, answered []bool) ([]float64, []string) {
 		q[i] = -1
 	}
 	var notes []string
-	bare, keyed := 0, 0
+	bare := 0
 	for _, s := range scores {
 		if s.Agent == 0 {
 			bare++
-		} else {
-			keyed++
 		}
 	}
+	keyed := len(scores) - bare
 	if bare > 0 && (keyed > 0 || bare != n) {
 		notes = append(notes, fmt.Sprintf("%d unnumbered quality scores for a team of %d; not used (scores must name the expert)", bare, n))
 	}
@@ -254,20 +270,30 @@ func KeyQuality(scores []AgentScore, answered []bool) ([]float64, []string) {
 			pos++
 			agent = pos
 		}
-		switch {
-		case agent < 1 || agent > n:
-			notes = append(notes, fmt.Sprintf("quality score %q names no expert of the team (1 to %d); not used", s.Raw, n))
-		case math.IsNaN(s.Score):
-			notes = append(notes, fmt.Sprintf("quality score %q for expert %d is not a number; not used", s.Raw, agent))
-		case s.Score < 0 || s.Score > 1:
-			notes = append(notes, fmt.Sprintf("quality score %s for expert %d is outside [0,1]; not used", strconv.FormatFloat(s.Score, 'g', -1, 64), agent))
-		case !answered[agent-1]:
-			notes = append(notes, fmt.Sprintf("quality score for expert %d, who gave no readable answer; not used", agent))
-		case q[agent-1] >= 0:
-			notes = append(notes, fmt.Sprintf("second quality score for expert %d; the first is kept", agent))
-		default:
-			q[agent-1] = s.Score
+		if note := unusableScore(s, agent, q, answered); note != "" {
+			notes = append(notes, note)
+			continue
 		}
+		q[agent-1] = s.Score
 	}
 	return q, notes
+}
+
+// unusableScore says why the score s, for the 1-based agent, cannot be used
+// given the scores q kept so far; "" when it can.
+func unusableScore(s AgentScore, agent int, q []float64, answered []bool) string {
+	n := len(answered)
+	switch {
+	case agent < 1 || agent > n:
+		return fmt.Sprintf("quality score %q names no expert of the team (1 to %d); not used", s.Raw, n)
+	case math.IsNaN(s.Score):
+		return fmt.Sprintf("quality score %q for expert %d is not a number; not used", s.Raw, agent)
+	case s.Score < 0 || s.Score > 1:
+		return fmt.Sprintf("quality score %s for expert %d is outside [0,1]; not used", strconv.FormatFloat(s.Score, 'g', -1, 64), agent)
+	case !answered[agent-1]:
+		return fmt.Sprintf("quality score for expert %d, who gave no readable answer; not used", agent)
+	case q[agent-1] >= 0:
+		return fmt.Sprintf("second quality score for expert %d; the first is kept", agent)
+	}
+	return ""
 }
