@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/medteam-bench/medteam/answer"
 )
 
 func TestUpdateTrust(t *testing.T) {
@@ -25,7 +27,7 @@ func TestUpdateTrust(t *testing.T) {
 }
 
 func TestHeuristicQuality(t *testing.T) {
-	ans := []AgentAnswer{
+	ans := []answer.Answer{
 		{Ranking: []string{"B", "A", "C", "D"}, Confidence: 0.9},
 		{Ranking: []string{"B", "C"}, Confidence: -1},
 		{Ranking: []string{"A", "B", "C", "D"}, Confidence: 0.2},
@@ -46,7 +48,7 @@ func TestHeuristicQuality(t *testing.T) {
 }
 
 func TestFactIntersection(t *testing.T) {
-	ans := []AgentAnswer{
+	ans := []answer.Answer{
 		{Facts: []string{"Fever suggests infection.", "Troponin is raised"}},
 		{Facts: []string{"fever   suggests infection", "ECG is normal"}},
 		{Facts: []string{"ECG is normal.", "troponin is raised", "  "}},
@@ -57,7 +59,7 @@ func TestFactIntersection(t *testing.T) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 	// One agent repeating a fact does not verify it.
-	if got := factIntersection([]AgentAnswer{{Facts: []string{"x", "x"}}, {Facts: []string{"y"}}}); len(got) != 0 {
+	if got := factIntersection([]answer.Answer{{Facts: []string{"x", "x"}}, {Facts: []string{"y"}}}); len(got) != 0 {
 		t.Fatalf("self-repetition verified: %q", got)
 	}
 }
@@ -75,7 +77,7 @@ func TestWeightsAndRoles(t *testing.T) {
 	if complete || !slices.Equal(names, []string{"Cardiologist", "Expert 2", "Expert 3"}) {
 		t.Errorf("fillRoles = %v %v", names, complete)
 	}
-	if weakestByConfidence([]AgentAnswer{{Ranking: []string{"A"}, Confidence: 0.9}, {Ranking: []string{"B"}, Confidence: 0.3}, {Ranking: []string{"A"}, Confidence: 0.3}}) != 1 {
+	if weakestByConfidence([]answer.Answer{{Ranking: []string{"A"}, Confidence: 0.9}, {Ranking: []string{"B"}, Confidence: 0.3}, {Ranking: []string{"A"}, Confidence: 0.3}}) != 1 {
 		t.Error("weakest should be the first lowest-confidence agent")
 	}
 }

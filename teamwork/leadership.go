@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/medteam-bench/medteam/answer"
 )
 
 // Leadership (L), seed 002 §2.2: the recruiter becomes an active leader with
@@ -24,7 +26,7 @@ import (
 // expert's ranking, confidence, (bounded) reasoning and stated facts, and an
 // abstaining expert as abstaining (DESIGN §4 "The leader judges what it can
 // see"); its quality scores are keyed by expert number (KeyQuality).
-func (s *session) synthesize(ctx context.Context, initial []AgentAnswer) error {
+func (s *session) synthesize(ctx context.Context, initial []answer.Answer) error {
 	d := &promptData{N: s.n, Analysis: s.smm.Analysis,
 		AskFacts: s.c.SMM, AskReport: s.c.Orientation, AskQuality: s.c.Trust}
 	d.Experts = s.experts(initial)
@@ -78,7 +80,7 @@ func countTrue(b []bool) int {
 // experts renders answers as the leader sees them (FORMATS.md "What the
 // leader sees"): per agent, in agent order, its position, its reasoning
 // bounded to maxHistoryChars and its facts; an abstaining agent as such.
-func (s *session) experts(answers []AgentAnswer) string {
+func (s *session) experts(answers []answer.Answer) string {
 	var sb strings.Builder
 	for i, a := range answers {
 		num := strconv.Itoa(i + 1)
@@ -129,7 +131,7 @@ func (s *session) mediate(ctx context.Context, turn int) error {
 	if err != nil {
 		return err
 	}
-	m := ParseMediation(text, s.item.Options)
+	m := ParseMediation(text, s.options)
 	s.noteWith(KindMediate, turn, -1, m.Method, m.Err, m.Reason, m.Notes)
 	summary := strings.TrimSpace(m.Summary)
 	s.out.Mediations = append(s.out.Mediations, summary)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/medteam-bench/medteam/answer"
 )
 
 // Mutual monitoring (MM), seed 002 §2.5: between discussion turns (never
@@ -54,16 +56,16 @@ func (s *session) monitor(ctx context.Context, turn int) error {
 	if err != nil {
 		return err
 	}
-	rep := ParseConcernReply(text, s.item.Options)
+	rep := ParseConcernReply(text, s.options)
 	s.noteWith(KindMonitorRespond, turn, target, rep.Method, rep.Err, rep.Answer.Reason, append(rep.Notes, rep.Answer.Notes...))
 	mr.Accepted = rep.Accepts
 	if len(rep.Answer.Ranking) > 0 {
 		mr.After = rep.Answer.First()
-		a := toAgentAnswer(rep.Answer)
+		a := rep.Answer
 		if a.Reasoning == "" {
 			a.Reasoning = rep.Response
 		}
-		s.latest = append([]AgentAnswer(nil), s.latest...)
+		s.latest = append([]answer.Answer(nil), s.latest...)
 		s.latest[target] = a
 	}
 	s.addHistory(fmt.Sprintf("Leader, concern to %s: %s", s.displayName(target), truncate(concern, maxHistoryChars)))
@@ -95,7 +97,7 @@ func (s *session) monitor(ctx context.Context, turn int) error {
 
 // weakestByConfidence returns the agent with the lowest stated confidence
 // (an abstaining agent counts as weakest; ties go to the lowest index).
-func weakestByConfidence(latest []AgentAnswer) int {
+func weakestByConfidence(latest []answer.Answer) int {
 	best, bestC := 0, 2.0
 	for i, a := range latest {
 		c := a.Confidence

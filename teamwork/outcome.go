@@ -2,27 +2,8 @@ package teamwork
 
 import (
 	"github.com/medteam-bench/medteam/aggregator"
+	"github.com/medteam-bench/medteam/answer"
 )
-
-// AgentAnswer is one agent's parsed answer in one round.
-type AgentAnswer struct {
-	Ranking    []string // best first; empty = abstained this round
-	Confidence float64  // -1 when not given
-	Reasoning  string
-	Facts      []string
-	Method     ParseMethod
-	Err        string   // parse failure reason when Ranking is empty
-	Reason     string   // abstention reason code when Ranking is empty (Answer.Reason)
-	Notes      []string // what the parser read but did not take as written (Answer.Notes)
-}
-
-// First is the first choice, "" when abstained.
-func (a AgentAnswer) First() string {
-	if len(a.Ranking) == 0 {
-		return ""
-	}
-	return a.Ranking[0]
-}
 
 // MonitorRound is one mutual-monitoring exchange (between turns).
 type MonitorRound struct {
@@ -45,10 +26,10 @@ type ParseNote struct {
 	Kind   string
 	Turn   int
 	Agent  int
-	Method ParseMethod
+	Method answer.Method
 	Err    string
 	// Reason is the abstention reason code when nothing could be read
-	// (ParseAnswer's Reason), "" otherwise.
+	// (answer.Answer's Reason), "" otherwise.
 	Reason string
 	// Notes are what the parser or the protocol observed without failing:
 	// letters outside the options, out-of-range numbers, scores it could not
@@ -74,7 +55,7 @@ type Outcome struct {
 	Debated             []string
 
 	// Rounds[0] is the initial prediction; Rounds[t] is discussion turn t.
-	Rounds [][]AgentAnswer
+	Rounds [][]answer.Answer
 	// Trust is the final trust score per agent (nil when trust is off).
 	Trust []float64
 	// Quality is the leader's synthesis quality score per agent (-1 = none
@@ -93,7 +74,7 @@ type Outcome struct {
 }
 
 // Final returns the last round.
-func (o *Outcome) Final() []AgentAnswer {
+func (o *Outcome) Final() []answer.Answer {
 	if len(o.Rounds) == 0 {
 		return nil
 	}
@@ -113,7 +94,7 @@ func (o *Outcome) LeaderInterventions() int {
 func (o *Outcome) ParseFailures() int {
 	n := 0
 	for _, p := range o.Parses {
-		if p.Method == MethodNone {
+		if p.Method == answer.MethodNone {
 			n++
 		}
 	}

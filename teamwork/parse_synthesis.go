@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/medteam-bench/medteam/answer"
 )
 
 // Synthesis is the leader's answer to synthesize.
@@ -15,7 +17,7 @@ type Synthesis struct {
 	Facts   []string
 	Report  string
 	Quality []AgentScore // as written, in the order written; resolve with KeyQuality
-	Method  ParseMethod
+	Method  answer.Method
 	Err     string // set when none of facts, report and quality could be read
 }
 
@@ -41,21 +43,21 @@ var synthLabels = map[string]string{
 // set only when none of the three could be read; KeyQuality decides which
 // agent each score belongs to.
 func ParseSynthesis(text string) Synthesis {
-	sy := Synthesis{Method: MethodNone}
-	norm, body := prepare(text)
+	sy := Synthesis{Method: answer.MethodNone}
+	norm, body := answer.Prepare(text)
 	if strings.TrimSpace(norm) == "" {
 		sy.Err = "empty response"
 		return sy
 	}
-	if o, m, ok := decodeObject(body, false); ok {
+	if o, m, ok := answer.DecodeObject(body, false); ok {
 		found := false
-		if v, ok := o.get("facts", "verifiedfacts", "keyfacts"); ok {
-			sy.Facts, found = rawStrings(v), true
+		if v, ok := o.Get("facts", "verifiedfacts", "keyfacts"); ok {
+			sy.Facts, found = answer.RawStrings(v), true
 		}
-		if s, ok := firstString(o, "report", "formalreport", "summary"); ok {
+		if s, ok := o.FirstString("report", "formalreport", "summary"); ok {
 			sy.Report, found = strings.TrimSpace(s), true
 		}
-		if v, ok := o.get("quality", "qualityscores", "scores", "quality_scores", "ratings"); ok {
+		if v, ok := o.Get("quality", "qualityscores", "scores", "quality_scores", "ratings"); ok {
 			sy.Quality, found = qualityFromRaw(v), true
 		}
 		if found {
@@ -63,10 +65,10 @@ func ParseSynthesis(text string) Synthesis {
 			return sy
 		}
 	}
-	sec := sections(body, synthLabels)
+	sec := answer.Sections(body, synthLabels)
 	found := false
 	if v, ok := sec["facts"]; ok {
-		sy.Facts, found = splitItems(v), true
+		sy.Facts, found = answer.SplitItems(v), true
 	}
 	if v, ok := sec["report"]; ok {
 		sy.Report, found = v, true
@@ -75,7 +77,7 @@ func ParseSynthesis(text string) Synthesis {
 		sy.Quality, found = qualityList(v), true
 	}
 	if found {
-		sy.Method = MethodLabelled
+		sy.Method = answer.MethodLabelled
 		return sy
 	}
 	sy.Err = "no facts, report or quality scores found"
@@ -91,60 +93,77 @@ const maxScores = 32
 // score/quality/rating), an object {"agent 1": x, "2": y}, an array of bare
 // numbers, a string in the text form, or a single number.
 func qualityFromRaw(v json.RawMessage) []AgentScore {
-	v = trimRaw(v)
+	v = answer.TrimRaw(v)
 	if len(v) == 0 {
 		return nil
 	}
 	switch v[0] {
 	case '"':
-		s, _ := rawString(v)
+		s, _ := answer.RawString(v)
 		return qualityList(s)
 	case '[':
-		var arr []json.RawMessage
-		if json.Unmarshal(v, &arr) != nil {
-			return nil
-		}
-		out := make([]AgentScore, 0, min(len(arr), maxScores))
-		for _, e := range arr[:min(len(arr), maxScores)] {
-			e = trimRaw(e)
-			if len(e) > 0 && e[0] == '{' {
-				o := decodeFlat(e)
-				sc := AgentScore{Score: math.NaN(), Raw: string(e)}
-				if a, ok := o.get("agent", "expert", "id", "agentid", "expertnumber", "number"); ok {
-					sc.Agent, _ = rawInt(a)
-					if sc.Agent <= 0 {
-						sc.Agent = -1 // named, but not a usable number
-					}
-				}
-				if x, ok := o.get("score", "quality", "rating", "value"); ok {
-					sc.Score = scoreOf(rawNumber(x))
-				}
-				out = append(out, sc)
-				continue
-			}
-			out = append(out, AgentScore{Score: scoreOf(rawNumber(e)), Raw: string(e)})
-		}
-		return out
+		return qualityArray(v)
 	case '{':
-		var m map[string]json.RawMessage
-		if json.Unmarshal(v, &m) != nil {
-			return nil
-		}
-		out := make([]AgentScore, 0, min(len(m), maxScores))
-		for k, x := range m {
-			if len(out) == maxScores {
-				break
-			}
-			a := -1
-			if n, ok := agentKey(k); ok {
-				a = n
-			}
-			out = append(out, AgentScore{Agent: a, Score: scoreOf(rawNumber(x)), Raw: k + ": " + string(trimRaw(x))})
-		}
-		sort.Slice(out, func(i, j int) bool { return out[i].Agent < out[j].Agent })
-		return out
+		return qualityObject(v)
 	}
-	return []AgentScore{{Score: scoreOf(rawNumber(v)), Raw: string(v)}}
+	return []AgentScore{{Score: scoreOf(answer.RawNumber(v)), Raw: string(v)}}
+}
+
+// qualityArray reads an array of keyed entries or bare numbers.
+func qualityArray(v json.RawMessage) []AgentScore {
+	var arr []json.RawMessage
+	if json.Unmarshal(v, &arr) != nil {
+		return nil
+	}
+	out := make([]AgentScore, 0, min(len(arr), maxScores))
+	for _, e := range arr[:min(len(arr), maxScores)] {
+		e = answer.TrimRaw(e)
+		if len(e) > 0 && e[0] == '{' {
+			out = append(out, keyedScore(e))
+			continue
+		}
+		out = append(out, AgentScore{Score: scoreOf(answer.RawNumber(e)), Raw: string(e)})
+	}
+	return out
+}
+
+// keyedScore reads one {"agent": N, "score": x} entry. An agent named by
+// anything but a positive number is -1 (named, but not usable).
+func keyedScore(e json.RawMessage) AgentScore {
+	o := answer.DecodeFlat(e)
+	sc := AgentScore{Score: math.NaN(), Raw: string(e)}
+	if a, ok := o.Get("agent", "expert", "id", "agentid", "expertnumber", "number"); ok {
+		sc.Agent, _ = answer.RawInt(a)
+		if sc.Agent <= 0 {
+			sc.Agent = -1 // named, but not a usable number
+		}
+	}
+	if x, ok := o.Get("score", "quality", "rating", "value"); ok {
+		sc.Score = scoreOf(answer.RawNumber(x))
+	}
+	return sc
+}
+
+// qualityObject reads an object of scores keyed by expert, in expert order
+// (a key that names no expert is -1).
+func qualityObject(v json.RawMessage) []AgentScore {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(v, &m) != nil {
+		return nil
+	}
+	out := make([]AgentScore, 0, min(len(m), maxScores))
+	for k, x := range m {
+		if len(out) == maxScores {
+			break
+		}
+		a := -1
+		if n, ok := agentKey(k); ok {
+			a = n
+		}
+		out = append(out, AgentScore{Agent: a, Score: scoreOf(answer.RawNumber(x)), Raw: k + ": " + string(answer.TrimRaw(x))})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Agent < out[j].Agent })
+	return out
 }
 
 var (
@@ -169,7 +188,7 @@ func agentKey(k string) (int, bool) {
 func qualityList(s string) []AgentScore {
 	var out []AgentScore
 	for _, p := range reQualitySep.Split(s, maxScores+1) {
-		p = strings.TrimSpace(reBullet.ReplaceAllString(p, ""))
+		p = strings.TrimSpace(answer.TrimBullet(p))
 		if p == "" || len(out) == maxScores {
 			continue
 		}
@@ -184,23 +203,23 @@ func qualityList(s string) []AgentScore {
 		if agent == 0 {
 			if f := strings.Fields(p); len(f) > 1 && allNumbers(f) {
 				for _, x := range f {
-					out = append(out, AgentScore{Score: scoreOf(leadNumber(x)), Raw: x})
+					out = append(out, AgentScore{Score: scoreOf(answer.LeadNumber(x)), Raw: x})
 				}
 				continue
 			}
 		}
-		out = append(out, AgentScore{Agent: agent, Score: scoreOf(leadNumber(p)), Raw: p})
+		out = append(out, AgentScore{Agent: agent, Score: scoreOf(answer.LeadNumber(p)), Raw: p})
 	}
 	return out
 }
 
 // scoreOf is a written score as a number: a percentage divided by 100,
 // anything else as written (range checks are KeyQuality's); NaN if none.
-func scoreOf(x float64, kind numKind, ok bool) float64 {
+func scoreOf(x float64, kind answer.NumKind, ok bool) float64 {
 	if !ok || math.IsInf(x, 0) {
 		return math.NaN()
 	}
-	if kind == numPercent {
+	if kind == answer.NumPercent {
 		return x / 100
 	}
 	return x
@@ -230,14 +249,13 @@ func KeyQuality(scores []AgentScore, answered []bool) ([]float64, []string) {
 		q[i] = -1
 	}
 	var notes []string
-	bare, keyed := 0, 0
+	bare := 0
 	for _, s := range scores {
 		if s.Agent == 0 {
 			bare++
-		} else {
-			keyed++
 		}
 	}
+	keyed := len(scores) - bare
 	if bare > 0 && (keyed > 0 || bare != n) {
 		notes = append(notes, fmt.Sprintf("%d unnumbered quality scores for a team of %d; not used (scores must name the expert)", bare, n))
 	}
@@ -252,20 +270,30 @@ func KeyQuality(scores []AgentScore, answered []bool) ([]float64, []string) {
 			pos++
 			agent = pos
 		}
-		switch {
-		case agent < 1 || agent > n:
-			notes = append(notes, fmt.Sprintf("quality score %q names no expert of the team (1 to %d); not used", s.Raw, n))
-		case math.IsNaN(s.Score):
-			notes = append(notes, fmt.Sprintf("quality score %q for expert %d is not a number; not used", s.Raw, agent))
-		case s.Score < 0 || s.Score > 1:
-			notes = append(notes, fmt.Sprintf("quality score %s for expert %d is outside [0,1]; not used", strconv.FormatFloat(s.Score, 'g', -1, 64), agent))
-		case !answered[agent-1]:
-			notes = append(notes, fmt.Sprintf("quality score for expert %d, who gave no readable answer; not used", agent))
-		case q[agent-1] >= 0:
-			notes = append(notes, fmt.Sprintf("second quality score for expert %d; the first is kept", agent))
-		default:
-			q[agent-1] = s.Score
+		if note := unusableScore(s, agent, q, answered); note != "" {
+			notes = append(notes, note)
+			continue
 		}
+		q[agent-1] = s.Score
 	}
 	return q, notes
+}
+
+// unusableScore says why the score s, for the 1-based agent, cannot be used
+// given the scores q kept so far; "" when it can.
+func unusableScore(s AgentScore, agent int, q []float64, answered []bool) string {
+	n := len(answered)
+	switch {
+	case agent < 1 || agent > n:
+		return fmt.Sprintf("quality score %q names no expert of the team (1 to %d); not used", s.Raw, n)
+	case math.IsNaN(s.Score):
+		return fmt.Sprintf("quality score %q for expert %d is not a number; not used", s.Raw, agent)
+	case s.Score < 0 || s.Score > 1:
+		return fmt.Sprintf("quality score %s for expert %d is outside [0,1]; not used", strconv.FormatFloat(s.Score, 'g', -1, 64), agent)
+	case !answered[agent-1]:
+		return fmt.Sprintf("quality score for expert %d, who gave no readable answer; not used", agent)
+	case q[agent-1] >= 0:
+		return fmt.Sprintf("second quality score for expert %d; the first is kept", agent)
+	}
+	return ""
 }

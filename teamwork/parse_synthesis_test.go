@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/medteam-bench/medteam/answer"
 )
 
 func TestParseSynthesis(t *testing.T) {
@@ -14,22 +16,22 @@ func TestParseSynthesis(t *testing.T) {
 		facts      []string
 		report     string
 		quality    []AgentScore // Raw is not compared
-		method     ParseMethod
+		method     answer.Method
 	}{
 		{"json keyed", `{"facts": ["Fever", "Rash"], "report": "Leans to B.", "quality": [{"agent": 1, "score": 0.8}, {"agent": 3, "score": 0.4}]}`,
-			[]string{"Fever", "Rash"}, "Leans to B.", []AgentScore{{Agent: 1, Score: 0.8}, {Agent: 3, Score: 0.4}}, MethodJSON},
+			[]string{"Fever", "Rash"}, "Leans to B.", []AgentScore{{Agent: 1, Score: 0.8}, {Agent: 3, Score: 0.4}}, answer.MethodJSON},
 		{"json keyed, other key names", `{"quality": [{"expert": "2", "rating": "70%"}]}`,
-			nil, "", []AgentScore{{Agent: 2, Score: 0.7}}, MethodJSON},
+			nil, "", []AgentScore{{Agent: 2, Score: 0.7}}, answer.MethodJSON},
 		{"json object map", `{"report": "r", "quality": {"agent 2": 0.5, "Expert 1": 0.9}}`,
-			nil, "r", []AgentScore{{Agent: 1, Score: 0.9}, {Agent: 2, Score: 0.5}}, MethodJSON},
+			nil, "r", []AgentScore{{Agent: 1, Score: 0.9}, {Agent: 2, Score: 0.5}}, answer.MethodJSON},
 		{"json bare list, never clamped", `{"facts": [], "quality": [0.8, 1.4, -0.2, "n/a"]}`,
-			[]string{}, "", []AgentScore{{Score: 0.8}, {Score: 1.4}, {Score: -0.2}, {Score: nan}}, MethodJSON},
+			[]string{}, "", []AgentScore{{Score: 0.8}, {Score: 1.4}, {Score: -0.2}, {Score: nan}}, answer.MethodJSON},
 		{"labelled keyed", "FACTS: Fever; Rash\nREPORT: Leans to B.\nQUALITY: agent 1: 0.8; agent 3: 0.7",
-			[]string{"Fever", "Rash"}, "Leans to B.", []AgentScore{{Agent: 1, Score: 0.8}, {Agent: 3, Score: 0.7}}, MethodLabelled},
-		{"labelled bare", "QUALITY: 0.8, 0.6, 0.7", nil, "", []AgentScore{{Score: 0.8}, {Score: 0.6}, {Score: 0.7}}, MethodLabelled},
+			[]string{"Fever", "Rash"}, "Leans to B.", []AgentScore{{Agent: 1, Score: 0.8}, {Agent: 3, Score: 0.7}}, answer.MethodLabelled},
+		{"labelled bare", "QUALITY: 0.8, 0.6, 0.7", nil, "", []AgentScore{{Score: 0.8}, {Score: 0.6}, {Score: 0.7}}, answer.MethodLabelled},
 		{"labelled lists", "FACTS:\n- Fever\n- Rash\nREPORT: x\nQUALITY:\n- Expert 1 (Cardiologist): 0.9\n- agent 2: 80%\n- 3: 0.5",
-			[]string{"Fever", "Rash"}, "x", []AgentScore{{Agent: 1, Score: 0.9}, {Agent: 2, Score: 0.8}, {Agent: 3, Score: 0.5}}, MethodLabelled},
-		{"none", "The team did well.", nil, "", nil, MethodNone},
+			[]string{"Fever", "Rash"}, "x", []AgentScore{{Agent: 1, Score: 0.9}, {Agent: 2, Score: 0.8}, {Agent: 3, Score: 0.5}}, answer.MethodLabelled},
+		{"none", "The team did well.", nil, "", nil, answer.MethodNone},
 	}
 	same := func(a, b []AgentScore) bool {
 		return slices.EqualFunc(a, b, func(x, y AgentScore) bool {
@@ -39,7 +41,7 @@ func TestParseSynthesis(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := ParseSynthesis(tt.text)
-			if !slices.Equal(s.Facts, tt.facts) || s.Report != tt.report || !same(s.Quality, tt.quality) || s.Method != tt.method || (s.Err != "") != (tt.method == MethodNone) {
+			if !slices.Equal(s.Facts, tt.facts) || s.Report != tt.report || !same(s.Quality, tt.quality) || s.Method != tt.method || (s.Err != "") != (tt.method == answer.MethodNone) {
 				t.Fatalf("got %+v", s)
 			}
 		})

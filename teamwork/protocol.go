@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/medteam-bench/medteam/aggregator"
+	"github.com/medteam-bench/medteam/answer"
 	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
 )
@@ -45,6 +46,8 @@ type session struct {
 	c      Config
 	client llm.Client
 	item   datasets.Item
+	// options are item.Options as the answer parser takes them.
+	options []answer.Option
 
 	n      int
 	roles  []string
@@ -55,7 +58,7 @@ type session struct {
 	// trustSeen is set by the first quality observation: before it every
 	// score is the start value, which carries no information and is not shown.
 	trustSeen bool
-	latest    []AgentAnswer // each agent's latest stated position
+	latest    []answer.Answer // each agent's latest stated position
 	leaning   string
 	history   string // the discussion so far, one statement per line
 	question  string // the rendered question block
@@ -74,7 +77,7 @@ func (t *Team) Run(ctx context.Context, client llm.Client, item datasets.Item) (
 	if err := t.Config.Validate(); err != nil {
 		return nil, err
 	}
-	s := &session{t: t, c: t.Config, client: client, item: item, out: &Outcome{}}
+	s := &session{t: t, c: t.Config, client: client, item: item, options: answerOptions(item.Options), out: &Outcome{}}
 	q, err := render("question", &promptData{Item: item})
 	if err != nil {
 		return nil, err
@@ -164,13 +167,13 @@ func (s *session) call(ctx context.Context, phase string, kind string, turn, age
 	return resp.Text, nil
 }
 
-func (s *session) note(kind string, turn, agent int, m ParseMethod, errText string) {
+func (s *session) note(kind string, turn, agent int, m answer.Method, errText string) {
 	s.noteWith(kind, turn, agent, m, errText, "", nil)
 }
 
 // noteWith records how a call's answer was read, with the abstention reason
 // code and the observations that did not stop it being read.
-func (s *session) noteWith(kind string, turn, agent int, m ParseMethod, errText, reason string, notes []string) {
+func (s *session) noteWith(kind string, turn, agent int, m answer.Method, errText, reason string, notes []string) {
 	s.out.Parses = append(s.out.Parses, ParseNote{Kind: kind, Turn: turn, Agent: agent, Method: m, Err: errText, Reason: reason, Notes: notes})
 }
 
@@ -213,7 +216,7 @@ func (s *session) recruit(ctx context.Context) error {
 	var notes []string
 	// The analysis may describe the problem, never name the answer (DESIGN
 	// §4): the prompt says so, and a parsed analysis that does is recorded.
-	if l := StatedAnswer(a.Analysis, s.item.Options); l != "" {
+	if l := answer.Stated(a.Analysis, s.options); l != "" {
 		s.out.AnalysisNamesOption = l
 		notes = append(notes, fmt.Sprintf("question analysis names option %s as the answer, which the prompt forbids (recorded in analysis_names_option)", l))
 	}
@@ -300,7 +303,7 @@ func (s *session) agentData(i int) *promptData {
 
 // predict is phase 2: N independent answers in parallel.
 func (s *session) predict(ctx context.Context) error {
-	answers := make([]AgentAnswer, s.n)
+	answers := make([]answer.Answer, s.n)
 	g, gctx := errgroup.WithContext(ctx)
 	for i := range s.n {
 		g.Go(func() error {
@@ -310,7 +313,7 @@ func (s *session) predict(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			answers[i] = toAgentAnswer(ParseAnswer(text, s.item.Options))
+			answers[i] = answer.Parse(text, s.options)
 			return nil
 		})
 	}
@@ -322,16 +325,12 @@ func (s *session) predict(ctx context.Context) error {
 		s.addHistory(s.statement(i, "initial answer", a))
 	}
 	s.out.Rounds = append(s.out.Rounds, answers)
-	s.latest = append([]AgentAnswer(nil), answers...)
+	s.latest = append([]answer.Answer(nil), answers...)
 	return nil
 }
 
-func toAgentAnswer(a Answer) AgentAnswer {
-	return AgentAnswer{Ranking: a.Ranking, Confidence: a.Confidence, Reasoning: a.Reasoning, Facts: a.Facts, Method: a.Method, Err: a.Err, Reason: a.Reason, Notes: a.Notes}
-}
-
 // statement renders one agent answer for the discussion history.
-func (s *session) statement(i int, what string, a AgentAnswer) string {
+func (s *session) statement(i int, what string, a answer.Answer) string {
 	var sb strings.Builder
 	sb.WriteString(s.displayName(i))
 	sb.WriteString(", ")
@@ -364,7 +363,7 @@ func (s *session) addHistory(line string) { s.history += line + "\n" }
 
 // positions renders the team's latest positions as "POSITION …" lines for
 // agent self (-1 = nobody is "you", as in leader prompts).
-func (s *session) positions(self int, latest []AgentAnswer) string {
+func (s *session) positions(self int, latest []answer.Answer) string {
 	var sb strings.Builder
 	for i, a := range latest {
 		if len(a.Ranking) == 0 {
@@ -390,7 +389,7 @@ func (s *session) positions(self int, latest []AgentAnswer) string {
 
 // writePosition writes a ranking and its stated confidence, ending the line:
 // "B > A > C > D (confidence 0.70)\n" (FORMATS.md's POSITION grammar).
-func writePosition(sb *strings.Builder, a AgentAnswer) {
+func writePosition(sb *strings.Builder, a answer.Answer) {
 	sb.WriteString(strings.Join(a.Ranking, " > "))
 	if a.Confidence >= 0 {
 		sb.WriteString(" (confidence ")
@@ -427,17 +426,17 @@ func (s *session) discuss(ctx context.Context, turn int) error {
 	if turn == s.c.Turns {
 		kind = KindFinal
 	}
-	answers := make([]AgentAnswer, s.n)
-	ask := func(ctx context.Context, i int, latest []AgentAnswer, history string) (AgentAnswer, error) {
+	answers := make([]answer.Answer, s.n)
+	ask := func(ctx context.Context, i int, latest []answer.Answer, history string) (answer.Answer, error) {
 		d := s.agentData(i)
 		d.Turn, d.Final = turn, kind == KindFinal
 		d.Positions = s.positions(i, latest)
 		d.History = history
 		text, err := s.call(ctx, PhaseDiscussion, kind, turn, i, string(KindDiscuss), d)
 		if err != nil {
-			return AgentAnswer{}, err
+			return answer.Answer{}, err
 		}
-		return toAgentAnswer(ParseAnswer(text, s.item.Options)), nil
+		return answer.Parse(text, s.options), nil
 	}
 	what := fmt.Sprintf("turn %d", turn)
 	if s.c.Discussion == Parallel {
@@ -452,7 +451,7 @@ func (s *session) discuss(ctx context.Context, turn int) error {
 		if err := g.Wait(); err != nil {
 			return err
 		}
-		next := append([]AgentAnswer(nil), s.latest...)
+		next := append([]answer.Answer(nil), s.latest...)
 		for i, a := range answers {
 			s.noteWith(kind, turn, i, a.Method, a.Err, a.Reason, a.Notes)
 			s.addHistory(s.statement(i, what, a))
@@ -471,7 +470,7 @@ func (s *session) discuss(ctx context.Context, turn int) error {
 			s.noteWith(kind, turn, i, a.Method, a.Err, a.Reason, a.Notes)
 			s.addHistory(s.statement(i, what, a))
 			if len(a.Ranking) > 0 {
-				s.latest = append([]AgentAnswer(nil), s.latest...)
+				s.latest = append([]answer.Answer(nil), s.latest...)
 				s.latest[i] = a
 			}
 		}

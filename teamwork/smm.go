@@ -1,6 +1,10 @@
 package teamwork
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/medteam-bench/medteam/answer"
+)
 
 // Shared mental model (SMM), seed 002 §2.1: a passive knowledge repository
 // that every agent sees. It is filled at three points: after recruitment the
@@ -21,7 +25,7 @@ type sharedModel struct {
 // strict intersection; with three or four it is "confirmed by a second
 // agent", since a strict intersection of free-text facts is almost always
 // empty. Facts keep the wording and order of their first mention.
-func factIntersection(answers []AgentAnswer) []string {
+func factIntersection(answers []answer.Answer) []string {
 	type entry struct {
 		text   string
 		agents map[int]bool

@@ -1,6 +1,10 @@
 package teamwork
 
-import "math"
+import (
+	"math"
+
+	"github.com/medteam-bench/medteam/answer"
+)
 
 // Trust network (T), seed 002 §2.4: every agent starts at TrustStart; after
 // each quality observation Q ∈ [0,1] its score moves by exponential smoothing
@@ -33,7 +37,7 @@ func updateTrust(t, q float64) float64 {
 // rewards answers the team corroborates, full rankings, and confidence that
 // matches the corroboration (fact accuracy, completeness and confidence
 // alignment, the seed's three criteria, without a judge).
-func heuristicQuality(answers []AgentAnswer, k int) []float64 {
+func heuristicQuality(answers []answer.Answer, k int) []float64 {
 	q := make([]float64, len(answers))
 	for i, a := range answers {
 		if len(a.Ranking) == 0 {

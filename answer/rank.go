@@ -1,9 +1,11 @@
-package teamwork
+package answer
 
 // Rankings in shapes other than a list: a JSON object of positions or of
 // ranks, a markdown table with a rank column, and a ranking in prose.
 
 import (
+	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,7 +19,7 @@ type ranked struct {
 }
 
 // entry makes the ranked entry of element e, ok=false when e names no option.
-func entry(e string, rank float64, os *optSet) (ranked, bool) {
+func entry(e string, rank float64, os *Set) (ranked, bool) {
 	unknown := os.nunknown
 	L := os.elem(e)
 	if os.nunknown > unknown {
@@ -29,7 +31,7 @@ func entry(e string, rank float64, os *optSet) (ranked, bool) {
 // byRank orders options by rank. Two options sharing the best rank are no
 // ranking (nil, with a note); a shared lower rank, or an entry whose option
 // is unknown ("?"), cuts the ranking there.
-func byRank(rs []ranked, what string, os *optSet) []string {
+func byRank(rs []ranked, what string, os *Set) []string {
 	if len(rs) == 0 {
 		return nil
 	}
@@ -96,7 +98,7 @@ func positionKey(k string) (float64, bool) {
 // letterKey reads a normalised key naming an option letter: "a", "optiona".
 // ok is true for any letter; L is "" (and the letter noted) when it is not
 // an option.
-func letterKey(k string, os *optSet) (L string, ok bool) {
+func letterKey(k string, os *Set) (L string, ok bool) {
 	k = strings.TrimPrefix(k, "option")
 	if len(k) != 1 || k[0] < 'a' || k[0] > 'z' {
 		return "", false
@@ -111,20 +113,15 @@ func letterKey(k string, os *optSet) (L string, ok bool) {
 // ({"1": "C", "2": "A"}) or options to ranks ({"A": 2, "C": 1}). With
 // answerObject the object may also carry the answer's other fields
 // (reasoning, confidence, facts), which are skipped.
-func objectRanking(o jobj, os *optSet, answerObject bool) []string {
+func objectRanking(o Object, os *Set, answerObject bool) []string {
 	var byPos, byLetter []ranked
-	keys := make([]string, 0, len(o))
-	for k := range o {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys) // notes in a stable order
-	for _, k := range keys {
-		v := o[k]
-		if answerObject && (slices.Contains(reasoningKeys[:], k) || slices.Contains(confidenceKeys[:], k) || slices.Contains(factsKeys[:], k)) {
+	for _, k := range slices.Sorted(maps.Keys(o)) { // notes in a stable order
+		if answerObject && answerField(k) {
 			continue
 		}
+		v := o[k]
 		if p, ok := positionKey(k); ok {
-			s, ok := rawString(v)
+			s, ok := RawString(v)
 			if !ok {
 				return nil
 			}
@@ -133,20 +130,12 @@ func objectRanking(o jobj, os *optSet, answerObject bool) []string {
 			}
 			continue
 		}
-		L, ok := letterKey(k, os)
+		r, ok := letterRank(k, v, os)
 		if !ok {
 			return nil
 		}
-		x, kind, ok := rawNumber(v)
-		if !ok || kind != numPlain {
-			return nil
-		}
-		if x != float64(int64(x)) || x < 0 {
-			os.note("ranking object gives %s the rank %s, not a whole number; ignored", strings.ToUpper(k[len(k)-1:]), rawText(v))
-			return nil
-		}
-		if L != "" {
-			byLetter = append(byLetter, ranked{L, x})
+		if r.L != "" {
+			byLetter = append(byLetter, r)
 		}
 	}
 	switch {
@@ -156,6 +145,32 @@ func objectRanking(o jobj, os *optSet, answerObject bool) []string {
 		return byRank(byPos, "the ranking object", os)
 	}
 	return byRank(byLetter, "the ranking object", os)
+}
+
+// answerField reports whether the normalised key k is one of an answer's
+// fields other than its ranking.
+func answerField(k string) bool {
+	return slices.Contains(reasoningKeys[:], k) || slices.Contains(confidenceKeys[:], k) || slices.Contains(factsKeys[:], k)
+}
+
+// letterRank reads a key naming an option letter and the rank it is given
+// ({"A": 2}). ok is false when the key names no letter or the rank is not a
+// whole number (noted): the object is then no ranking. r.L is "" for a
+// letter that is not an option (noted).
+func letterRank(k string, v json.RawMessage, os *Set) (r ranked, ok bool) {
+	L, ok := letterKey(k, os)
+	if !ok {
+		return ranked{}, false
+	}
+	x, kind, ok := RawNumber(v)
+	if !ok || kind != NumPlain {
+		return ranked{}, false
+	}
+	if x != float64(int64(x)) || x < 0 {
+		os.note("ranking object gives %s the rank %s, not a whole number; ignored", strings.ToUpper(k[len(k)-1:]), RawText(v))
+		return ranked{}, false
+	}
+	return ranked{L, x}, true
 }
 
 // ---------------------------------------------------------------------------
@@ -184,21 +199,12 @@ func cells(line string) []string {
 // rankTable reads a markdown table whose header has a rank column and an
 // option column ("| Rank | Option | Why |"), its rows in any order. n is
 // the number of lines the table covers (0 when lines[0] does not head one).
-func rankTable(lines []string, os *optSet) (rk []string, n int) {
+func rankTable(lines []string, os *Set) (rk []string, n int) {
 	head := strings.TrimSpace(lines[0])
 	if !strings.HasPrefix(head, "|") || strings.Count(head, "|") < 3 {
 		return nil, 0
 	}
-	rankCol, optCol := -1, -1
-	for i, c := range cells(head) {
-		c = strings.ToLower(strings.Trim(c, "*_` "))
-		switch {
-		case rankCol < 0 && slices.Contains(rankColumns, c):
-			rankCol = i
-		case optCol < 0 && slices.Contains(optionColumns, c):
-			optCol = i
-		}
-	}
+	rankCol, optCol := tableColumns(head)
 	if rankCol < 0 || optCol < 0 {
 		return nil, 0
 	}
@@ -213,19 +219,41 @@ func rankTable(lines []string, os *optSet) (rk []string, n int) {
 		if tableRule(t) {
 			continue
 		}
-		cs := cells(t)
-		if rankCol >= len(cs) || optCol >= len(cs) {
-			continue
-		}
-		r, ok := intFromText(strings.Trim(cs[rankCol], "*_`#"))
-		if !ok {
-			r, ok = ordinalWords[leadingWord(strings.Trim(cs[rankCol], "*_` "))]
-		}
-		if e, found := entry(cs[optCol], float64(r), os); ok && found {
-			rows = append(rows, e)
+		if cs := cells(t); rankCol < len(cs) && optCol < len(cs) {
+			if r, ok := tableRow(cs[rankCol], cs[optCol], os); ok {
+				rows = append(rows, r)
+			}
 		}
 	}
 	return byRank(rows, "the rank table", os), n
+}
+
+// tableColumns finds the rank column and the option column of a table's
+// header (-1 when it has none).
+func tableColumns(head string) (rankCol, optCol int) {
+	rankCol, optCol = -1, -1
+	for i, c := range cells(head) {
+		c = strings.ToLower(strings.Trim(c, "*_` "))
+		switch {
+		case rankCol < 0 && slices.Contains(rankColumns, c):
+			rankCol = i
+		case optCol < 0 && slices.Contains(optionColumns, c):
+			optCol = i
+		}
+	}
+	return rankCol, optCol
+}
+
+// tableRow reads a row's rank ("1", "#2", "first") and option cells; ok is
+// false when either names none. The option is read (and noted) even when
+// the rank is not.
+func tableRow(rankCell, optCell string, os *Set) (ranked, bool) {
+	r, ok := IntFromText(strings.Trim(rankCell, "*_`#"))
+	if !ok {
+		r, ok = ordinalWords[LeadingWord(strings.Trim(rankCell, "*_` "))]
+	}
+	e, found := entry(optCell, float64(r), os)
+	return e, ok && found
 }
 
 // ---------------------------------------------------------------------------
@@ -248,14 +276,14 @@ var (
 // first, followed by A and B", "C > A > B", "C first, A second, B third".
 // The options must be joined by order words and the sentence must be about
 // the ranking (a ranking word, or little else around the options).
-func proseRankings(text string, lines []string, os *optSet) []commit {
+func proseRankings(text string, lines []string, os *Set) []commit {
 	var out []commit
 	pos := 0
 	for _, line := range lines {
 		at := pos
 		pos += len(line) + 1
-		if len(line) > 2000 || !(containsFold(line, "then") || containsFold(line, "follow") || containsFold(line, "next") ||
-			strings.ContainsAny(line, ">→≻") || containsFold(line, "second")) {
+		if len(line) > 2000 || !(ContainsFold(line, "then") || ContainsFold(line, "follow") || ContainsFold(line, "next") ||
+			strings.ContainsAny(line, ">→≻") || ContainsFold(line, "second")) {
 			continue
 		}
 		out = append(out, proseLine(text, line, at, os)...)
@@ -273,100 +301,116 @@ type token struct {
 func tokenize(line string) []token {
 	var ts []token
 	for i := 0; i < len(line) && len(ts) < 512; {
-		c := line[i]
-		switch {
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			j := i
-			for j < len(line) && (line[j] >= 'a' && line[j] <= 'z' || line[j] >= 'A' && line[j] <= 'Z' || line[j] >= '0' && line[j] <= '9' || line[j] == '\'' || line[j] == '-') {
-				j++
-			}
-			ts = append(ts, token{s: line[i:j], start: i, end: j, letter: j == i+1 && c >= 'A' && c <= 'Z'})
-			i = j
-		case c == ',' || c == '>' || c == ';' || c == '.' || c == '!' || c == '?' || c == ':':
-			ts = append(ts, token{s: line[i : i+1], start: i, end: i + 1})
-			i++
-		case strings.HasPrefix(line[i:], "→") || strings.HasPrefix(line[i:], "≻"):
-			ts = append(ts, token{s: ">", start: i, end: i + 3})
-			i += 3
-		default:
-			i++
+		t, next, ok := nextToken(line, i)
+		if ok {
+			ts = append(ts, t)
 		}
+		i = next
 	}
 	return ts
 }
 
+// nextToken reads the token at line[i] and returns where the next one may
+// start; ok is false for a byte that starts none (skipped).
+func nextToken(line string, i int) (t token, next int, ok bool) {
+	c := line[i]
+	switch {
+	case isASCIILetter(c):
+		j := i + 1
+		for j < len(line) && (isASCIILetter(line[j]) || line[j] >= '0' && line[j] <= '9' || line[j] == '\'' || line[j] == '-') {
+			j++
+		}
+		return token{s: line[i:j], start: i, end: j, letter: j == i+1 && c <= 'Z'}, j, true
+	case strings.IndexByte(",>;.!?:", c) >= 0:
+		return token{s: line[i : i+1], start: i, end: i + 1}, i + 1, true
+	case strings.HasPrefix(line[i:], "→") || strings.HasPrefix(line[i:], "≻"):
+		return token{s: ">", start: i, end: i + 3}, i + 3, true
+	}
+	return token{}, i + 1, false
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
 // proseLine reads the prose rankings of one line (starting at text position at).
-func proseLine(text, line string, at int, os *optSet) []commit {
+func proseLine(text, line string, at int, os *Set) []commit {
 	ts := tokenize(line)
 	var out []commit
 	sentence := 0 // index of the first token of the current sentence
 	for i := 0; i < len(ts); i++ {
-		if s := ts[i].s; s == "." || s == "!" || s == "?" || s == ";" {
+		if endsSentence(ts[i]) {
 			sentence = i + 1
 			continue
 		}
 		if !isLetterToken(ts, i) {
 			continue
 		}
-		// extend a run: letters joined by order and link words
-		var letters []int
-		ordered := false
-		j := i
-		last := i
-		for j < len(ts) {
-			t := ts[j]
-			w := strings.ToLower(t.s)
-			switch {
-			case isLetterToken(ts, j):
-				letters = append(letters, j)
-				last = j
-			case t.s == "," || t.s == ">":
-				ordered = ordered || t.s == ">"
-			case orderWords[w]:
-				ordered = true
-			case linkWords[w]:
-			default:
-				j = len(ts) + 1 // stop
-				continue
+		letters, ordered, last := letterRun(ts, i)
+		if len(letters) >= 2 && ordered && aboutRanking(line, ts, sentence, i, last) && !negatedBefore(text, at+ts[i].start) {
+			if rk := runRanking(ts, letters, os); len(rk) > 0 {
+				out = append(out, commit{pos: at + ts[i].start, end: at + ts[last].end, L: rk[0], rank: rk, method: MethodProseRanking})
 			}
-			j++
-		}
-		if len(letters) < 2 || !ordered {
-			i = last
-			continue
-		}
-		end := sentenceEnd(ts, last)
-		// the sentence is about the ranking: a ranking word, or at most four words before and three after
-		about := rankCues.in(line[ts[min(sentence, i)].start:ts[end-1].end])
-		if !about {
-			before, after := 0, 0
-			for k := sentence; k < i; k++ {
-				if !isPunct(ts[k]) {
-					before++
-				}
-			}
-			for k := last + 1; k < end; k++ {
-				if !isPunct(ts[k]) {
-					after++
-				}
-			}
-			about = before <= 4 && after <= 3
-		}
-		if !about || negatedBefore(text, at+ts[i].start) {
-			i = last
-			continue
-		}
-		var rk []string
-		var seen [26]bool
-		for _, k := range letters {
-			rk = addLetter(rk, &seen, os.elem(ts[k].s))
-		}
-		if len(rk) > 0 {
-			out = append(out, commit{pos: at + ts[i].start, end: at + ts[last].end, L: rk[0], rank: rk, method: MethodProseRanking})
 		}
 		i = last
 	}
 	return out
+}
+
+// letterRun extends a run of letters joined by commas, '>', order words and
+// link words from the letter token i: the indices of its letters, whether
+// anything orders them ('>' or an order word), and its last letter.
+func letterRun(ts []token, i int) (letters []int, ordered bool, last int) {
+	last = i
+	for j := i; j < len(ts); j++ {
+		t := ts[j]
+		w := strings.ToLower(t.s)
+		switch {
+		case isLetterToken(ts, j):
+			letters = append(letters, j)
+			last = j
+		case t.s == "," || t.s == ">":
+			ordered = ordered || t.s == ">"
+		case orderWords[w]:
+			ordered = true
+		case linkWords[w]:
+		default:
+			return letters, ordered, last
+		}
+	}
+	return letters, ordered, last
+}
+
+// aboutRanking reports whether the sentence holding the run of letters from
+// token first to last (the sentence starts at token sentence) is about the
+// ranking: it has a ranking word, or at most four words before the run and
+// three after it.
+func aboutRanking(line string, ts []token, sentence, first, last int) bool {
+	end := sentenceEnd(ts, last)
+	if rankCues.in(line[ts[min(sentence, first)].start:ts[end-1].end]) {
+		return true
+	}
+	before, after := 0, 0
+	for k := sentence; k < first; k++ {
+		if !isPunct(ts[k]) {
+			before++
+		}
+	}
+	for k := last + 1; k < end; k++ {
+		if !isPunct(ts[k]) {
+			after++
+		}
+	}
+	return before <= 4 && after <= 3
+}
+
+// runRanking is the ranking a run of letters names (letters outside the
+// options dropped, with a note).
+func runRanking(ts []token, letters []int, os *Set) []string {
+	var rk []string
+	var seen [26]bool
+	for _, k := range letters {
+		rk = addLetter(rk, &seen, os.elem(ts[k].s))
+	}
+	return rk
 }
 
 // isLetterToken: a capital letter standing alone; "A" and "I" only when not
@@ -390,9 +434,14 @@ func isPunct(t token) bool {
 // sentenceEnd is the index just after the sentence holding token i.
 func sentenceEnd(ts []token, i int) int {
 	for k := i + 1; k < len(ts); k++ {
-		if s := ts[k].s; s == "." || s == "!" || s == "?" || s == ";" {
+		if endsSentence(ts[k]) {
 			return k
 		}
 	}
 	return len(ts)
+}
+
+// endsSentence: the token is a full stop, '!', '?' or ';'.
+func endsSentence(t token) bool {
+	return t.s == "." || t.s == "!" || t.s == "?" || t.s == ";"
 }

@@ -1,0 +1,250 @@
+package answer
+
+// Reading one answer from free text.
+//
+// A free text answers only where it commits to an option. Commitments are
+//   - statements: "The answer is B", "Final answer: (B)", "the correct option
+//     is B", "the most likely diagnosis is B", "My pick: B", <answer>B</answer>,
+//     the same in German, Spanish, French, Portuguese, Italian, Dutch,
+//     Turkish, Polish, Russian, Chinese, Japanese and Korean ("Antwort: B",
+//     "La respuesta correcta es B", "答案：B"), and \boxed{B};
+//   - picks: "I'd go with B", "I choose B", "I think it's B", "not A but B",
+//     "B is correct", "B fits best", "Doxycycline is the drug of choice", a
+//     line that is only an option ("B", "**B**", "Doxycycline"), a line's last
+//     sentence that is only one ("… can be excluded. C."), a reply that opens
+//     with one ("B) because …", "Yes, …"), and a prose ranking ("C, then A,
+//     then B").
+// Marks — $B$, **B**, (B) — are read only when nothing commits.
+//
+// A mention is no commitment when it is negated or excluded ("B is not
+// indicated", "Option B, insulin glargine, is not indicated", "not B",
+// "rather than B", "A, B and D can be excluded"), asked ("Is it B?"), or
+// conditional ("B would be correct in adults", "the answer would be B if
+// …"). A commitment to several options ("B or C", "both A and C", "B, C") or
+// to a letter given with another option's text ("B) Ceftriaxone" when
+// ceftriaxone is C) is ambiguous. Lines that are each only an option but
+// name different ones are a list of the options, not commitments.
+//
+// Commitments that agree give their option. When they disagree, the last
+// option named decides only if its commitments include a clear conclusion —
+// a final answer ("final answer", "in conclusion", \boxed) — or follow a
+// revision ("wait", "on reflection", "actually") after the option they
+// replace; otherwise the answer is ambiguous. Marks that name several options
+// are ambiguous too, even when some are rejected: keeping the one left would
+// be a guess by elimination. A text with more than maxCommits commitments
+// (or marks) of one kind is ambiguous and its scan stops there.
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// commit is one place where the text names an option as its answer.
+type commit struct {
+	pos, end int      // the commitment's start and the end of the option named
+	L        string   // the option letter ("" when bad is set)
+	bad      string   // a letter named as the answer that is not an option
+	final    bool     // a clear conclusion: a final answer, \boxed, "in conclusion"
+	alt      bool     // names alternatives: "B or C"
+	rank     []string // a prose ranking (rank[0] == L)
+	neg      bool     // a mark that the text rejects ("(C) misses it")
+	method   Method
+}
+
+// value is what the commitment names, for comparing commitments.
+func (c *commit) value() string {
+	switch {
+	case c.alt:
+		return "?"
+	case c.bad != "":
+		return "!" + c.bad
+	}
+	return c.L
+}
+
+// verdict is the result of reading a free text.
+type verdict struct {
+	rank   []string
+	method Method
+	reason string // when rank is empty: ReasonAmbiguous, ReasonNotAnOption or "" (nothing found)
+	err    string
+}
+
+// textAnswer reads a free text: the structured ranking if there is one
+// (authoritative), else its commitments.
+func textAnswer(text string, os *Set) verdict {
+	lines := strings.Split(text, "\n")
+	rk, m, reason := rankingFromText(lines, os)
+	if len(rk) > 0 {
+		os.noteStated(text, rk[0])
+		return verdict{rank: rk, method: m}
+	}
+	if reason != "" {
+		return verdict{reason: reason, err: "the RANKING line names no option of " + os.List()}
+	}
+	cs := statements(text, os)
+	cs = append(cs, picks(text, os)...)
+	cs = append(cs, barePicks(text, lines, os)...)
+	if c, ok := openingPick(text, lines, os); ok {
+		cs = append(cs, c)
+	}
+	cs = append(cs, proseRankings(text, lines, os)...)
+	if os.overflow {
+		return verdict{reason: ReasonAmbiguous, err: fmt.Sprintf("more than %d places commit to an option; not read", maxCommits)}
+	}
+	if v, ok := decide(text, cs); ok {
+		return v
+	}
+	v := decideMarks(text, os)
+	if os.overflow {
+		return verdict{reason: ReasonAmbiguous, err: fmt.Sprintf("more than %d options are marked; not read", maxCommits)}
+	}
+	return v
+}
+
+// maxCommits bounds the commitments (and the marks) of one kind that a text
+// is searched for. A reply with more is not an answer to read: it is
+// ambiguous, and its scan stays short.
+const maxCommits = 64
+
+// capped returns the first maxCommits matches, noting an overflow.
+func (os *Set) capped(ms [][]int) [][]int {
+	if len(ms) > maxCommits {
+		os.overflow = true
+		return ms[:maxCommits]
+	}
+	return ms
+}
+
+// Stated returns the option letter that a free text explicitly
+// commits to as the answer — an answer statement in any supported language
+// ("The answer is B", "Answer: B", "the correct option is B", "答案：B"), a
+// pick ("I'd go with B") or "B is correct" — or "" when it commits to none
+// or to different options without a clear conclusion. Descriptions do not
+// count: "option B is a distractor", "consider whether B or C", a bare "B"
+// line. It is meant for texts that should not name an answer, such as a
+// question analysis.
+func Stated(text string, options []Option) string {
+	os := NewSet(options)
+	if len(os.letters) == 0 {
+		return ""
+	}
+	_, body := Prepare(text)
+	cs := append(statements(body, os), picks(body, os)...)
+	if v, ok := decide(body, cs); ok && len(v.rank) > 0 && !os.overflow {
+		return v.rank[0]
+	}
+	return ""
+}
+
+// noteStated notes a text (the reasoning beside a structured ranking) that
+// states another option as the answer than the ranking's first. It runs on
+// every structured answer, so it looks only when the text speaks of an
+// answer, a choice or an option, or may be in another language.
+func (os *Set) noteStated(text, first string) {
+	if text == "" || !answerCues.in(text) {
+		return
+	}
+	v, ok := decide(text, statements(text, os))
+	if ok && len(v.rank) > 0 && v.rank[0] != first {
+		os.note("the text states %s as the answer but the ranking puts %s first; the ranking is used", v.rank[0], first)
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Deciding
+
+// decide resolves statements and picks (ok=false when there are none).
+func decide(text string, cs []commit) (verdict, bool) {
+	if len(cs) == 0 {
+		return verdict{}, false
+	}
+	slices.SortStableFunc(cs, func(a, b commit) int { return a.pos - b.pos })
+	// run is the trailing run of commitments naming what the last one names;
+	// prev is the commitment before it, which names something else.
+	last := cs[len(cs)-1].value()
+	start := len(cs) - 1
+	for start > 0 && cs[start-1].value() == last {
+		start--
+	}
+	run := cs[start:]
+	if start > 0 {
+		prev := cs[start-1]
+		settled := false
+		for _, c := range run {
+			settled = settled || c.final
+		}
+		if from, to := prev.end, run[0].pos; !settled && from < to {
+			settled = revisionCues.in(text[from:to])
+		}
+		if !settled {
+			return verdict{reason: ReasonAmbiguous, err: "the text commits to " + conflict(cs) + " without a clear conclusion"}, true
+		}
+	}
+	c := run[0]
+	switch {
+	case c.alt:
+		return verdict{reason: ReasonAmbiguous, err: "the text names more than one option as its answer"}, true
+	case c.bad != "":
+		return verdict{reason: ReasonNotAnOption, err: "the text names " + c.bad + ", not one of the options"}, true
+	}
+	v := verdict{rank: []string{c.L}, method: c.method}
+	for i := len(run) - 1; i >= 0; i-- {
+		if run[i].rank != nil {
+			v.rank, v.method = run[i].rank, MethodProseRanking
+			break
+		}
+	}
+	return v, true
+}
+
+// conflict lists what the commitments name, in order: "B and C".
+func conflict(cs []commit) string {
+	var names []string
+	for _, c := range cs {
+		n := c.L
+		switch {
+		case c.alt:
+			n = "alternatives"
+		case c.bad != "":
+			n = c.bad
+		}
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	if len(names) > 1 {
+		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
+	return strings.Join(names, "")
+}
+
+// decideMarks reads the marks ($B$, **B**, (B)) when nothing else commits:
+// the one option they all name, unless the text rejects it. Marks naming
+// several options are a discussion of them (ambiguous), even when some are
+// rejected: keeping the one left would be a guess by elimination.
+func decideMarks(text string, os *Set) verdict {
+	ms := dollarMarks(text, os)
+	ms = append(ms, boldMarks(text, os)...)
+	ms = append(ms, parenMarks(text, os)...)
+	if len(ms) == 0 {
+		return verdict{}
+	}
+	for _, m := range ms[1:] {
+		if m.value() != ms[0].value() {
+			return verdict{reason: ReasonAmbiguous, err: "the text marks " + conflict(ms) + " without committing to one"}
+		}
+	}
+	i := slices.IndexFunc(ms, func(c commit) bool { return !c.neg }) // the first method in order latex, bold, paren
+	switch {
+	case i < 0:
+		return verdict{}
+	case ms[i].alt:
+		return verdict{reason: ReasonAmbiguous, err: "the text marks a letter with another option's text"}
+	case ms[i].bad != "":
+		os.noteBad(ms[i].bad)
+		return verdict{reason: ReasonNotAnOption, err: "the text marks " + ms[i].bad + ", not one of the options"}
+	}
+	return verdict{rank: []string{ms[i].L}, method: ms[i].method}
+}

@@ -1,0 +1,57 @@
+// Package answer reads a model's answer to a multiple-choice question. Parse
+// turns one reply into a ranking of the question's options (best first), a
+// confidence, the reasoning and the facts it states, and records how the
+// answer was read (Method). The reply may be the JSON object the answer
+// schema asks for (whole, fenced, embedded in prose, or cut off), the
+// labelled plain-text lines of teamwork/FORMATS.md, or free text, whichever
+// the model wrote.
+//
+// Nothing here ever guesses: an answer that cannot be read, or that commits
+// to different options without a clear conclusion, is an abstention with a
+// reason code (Answer.Reason, one of the Reason constants) and a sentence
+// (Answer.Err), never a default letter.
+//
+// The parsers of other replies (package teamwork's recruiter and leader
+// kinds) are built on the same reading, which is exported for them: the
+// JSON object of a reply (DecodeObject, Object and the Raw readers),
+// labelled lines (Sections), numbers (LeadNumber, IntFromText), and the
+// options a reply may name, with the notes of one reading (Set).
+//
+// Letters are only ever the question's own option letters, read by letterOf
+// and readLetter, which refuse a letter that is the start of a word and treat
+// the capitals "A" and "I" (an article and a pronoun in English prose) as
+// letters only when what follows them cannot be prose. A letter given with
+// another option's text ("B) Ceftriaxone" when ceftriaxone is C, as after
+// --shuffle-options) names no known option: a ranking stops before it and a
+// commitment to it is ambiguous. Full-width forms ("Ａ", "：") are read as
+// their ASCII letters and marks.
+//
+// Structured answers are authoritative: a JSON ranking (an array, a "B > A"
+// string, or an object mapping positions to letters or letters to ranks), a
+// RANKING line, a list under a RANKING header, a line that is only a chain of
+// options, or a markdown table with a rank and an option column (but a list
+// of the options in their own order without a RANKING label is a
+// restatement of the question, not a ranking). Free text is
+// read carefully (commit.go): only explicit commitments count, negated
+// or excluded options ("B is not indicated", "rather than B", "A and D can be
+// excluded") are not commitments, and two commitments to different options
+// without a clear conclusion ("final answer", "in conclusion", a revision
+// such as "on reflection") are an abstention with reason "ambiguous", never a
+// guess.
+//
+// What a reading does not take as written is recorded in Notes, one short
+// sentence each, never silently dropped or rescaled:
+//   - a letter that is not one of the options is ignored, with a note; an
+//     authoritative answer (the JSON answer, the RANKING line) that names
+//     only such letters is an abstention (not_an_option), not a fallback to
+//     the reasoning;
+//   - an element whose letter and text disagree, and a ranking object giving
+//     two options the same rank, are noted;
+//   - a structured ranking whose text states another first choice ("the
+//     final answer is A" beside a ranking led by C) is used, with a note;
+//   - a confidence must be a number in [0,1]. A bare number outside it (85,
+//     1.7, -0.2) is not rescaled, because 85 may be a percentage, a score out
+//     of 100 or a slip: it is recorded as unknown (-1) with a note, as is a
+//     word ("high"). An explicit percentage ("85%", "85 percent") or fraction
+//     ("7/10") has its unit and is converted, with a note saying so.
+package answer
