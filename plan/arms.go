@@ -1,35 +1,40 @@
 package plan
 
 import (
+	"github.com/medteam-bench/medteam/protocol"
+	"github.com/medteam-bench/medteam/protocols"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/runner"
-	"github.com/medteam-bench/medteam/teamwork"
 )
 
-// Arms resolves the spec's --config entries into arms, each once.
-func (s Spec) Arms() ([]runner.Arm, error) {
+// settings are the spec's settings every arm shares.
+func (s Spec) settings() protocol.Settings {
+	return protocol.Settings{Turns: s.Turns, Agents: s.Agents, Discussion: s.Discussion, Structured: !s.Text,
+		AgentTemp: s.AgentTemp, LeaderTemp: s.LeaderTemp, MaxTokens: s.MaxTokens}
+}
+
+// Arms resolves the spec's --config entries into arms of the registered
+// protocols (protocols.All), each once.
+func (s Spec) Arms() ([]runner.Arm, error) { return s.ArmsOf(protocols.All()) }
+
+// ArmsOf resolves the spec's --config entries with the protocols of reg.
+func (s Spec) ArmsOf(reg protocol.Registry) ([]runner.Arm, error) {
 	if err := s.Check(); err != nil {
 		return nil, err
 	}
-	base := teamwork.Default()
-	base.Turns, base.Agents = s.Turns, s.Agents
-	base.Discussion = teamwork.DiscussionMode(s.Discussion)
-	base.Structured = !s.Text
-	base.AgentTemperature, base.LeaderTemperature = s.AgentTemp, s.LeaderTemp
-	base.MaxTokens = s.MaxTokens
 	var arms []runner.Arm
 	seen := map[string]bool{}
 	for _, spec := range s.Configs {
-		c, err := teamwork.ParseComponents(spec, base)
+		a, err := reg.Parse(spec, s.settings())
 		if err != nil {
 			return nil, Inputf("--config %q: %v", spec, err)
 		}
-		label := c.Label()
+		label := a.Info().Label
 		if seen[label] {
 			return nil, Inputf("--config lists %q twice", label)
 		}
 		seen[label] = true
-		arms = append(arms, runner.Arm{Label: label, Config: c})
+		arms = append(arms, runner.Arm{Label: label, Protocol: a})
 	}
 	if len(arms) == 0 {
 		return nil, Inputf("--config is empty; give at least one configuration, e.g. --config full")
@@ -41,12 +46,12 @@ func (s Spec) Arms() ([]runner.Arm, error) {
 func ArmRefs(arms []runner.Arm) []results.ArmRef {
 	var out []results.ArmRef
 	for _, a := range arms {
-		c := a.Config
+		c := a.Protocol.Info()
 		out = append(out, results.ArmRef{
-			Label: a.Label, Protocol: "teamwork", SMM: c.SMM, Leadership: c.Leadership, Orientation: c.Orientation,
-			Trust: c.Trust, Monitoring: c.Monitoring, Turns: c.Turns, Discussion: string(c.Discussion),
-			AgentPolicy: c.AgentPolicy(), StructuredOutput: c.Structured,
-			Temperatures: map[string]float64{"agent": c.AgentTemperature, "leader": c.LeaderTemperature},
+			Label: a.Label, Protocol: c.Protocol, SMM: c.SMM, Leadership: c.Leadership, Orientation: c.Orientation,
+			Trust: c.Trust, Monitoring: c.Monitoring, Turns: c.Turns, Discussion: c.Discussion,
+			AgentPolicy: c.AgentPolicy, StructuredOutput: c.Structured,
+			Temperatures: map[string]float64{"agent": c.AgentTemp, "leader": c.LeaderTemp},
 		})
 	}
 	return out

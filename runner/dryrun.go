@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/medteam-bench/medteam/teamwork"
+	"github.com/medteam-bench/medteam/llm"
 )
 
 // Estimate is what a plan is expected to cost, per arm and in total.
@@ -47,7 +47,7 @@ func DryRun(ctx context.Context, p Plan) (Estimate, error) {
 	stubbed := p
 	stubbed.Models = make([]Model, len(p.Models))
 	for i, m := range p.Models {
-		stubbed.Models[i] = Model{Name: m.Name, Request: m.Request, Client: teamwork.Stub(!strings.HasPrefix(m.Name, "sim/"))}
+		stubbed.Models[i] = Model{Name: m.Name, Request: m.Request, Client: stubs(p.Arms, !strings.HasPrefix(m.Name, "sim/"))}
 	}
 	stubbed.Transcripts = false
 	est := Estimate{PerArm: map[string]ArmEstimate{}}
@@ -60,7 +60,8 @@ func DryRun(ctx context.Context, p Plan) (Estimate, error) {
 	}
 	leader := map[string]bool{}
 	for _, a := range p.Arms {
-		leader[a.Label] = a.Config.Leadership
+		_, extra := a.Protocol.Calls(3)
+		leader[a.Label] = extra > 0
 	}
 	for _, r := range res.Questions {
 		a := est.PerArm[r.Arm]
@@ -81,6 +82,17 @@ func DryRun(ctx context.Context, p Plan) (Estimate, error) {
 		est.MaxTieBreaks += a.MaxTieBreaks
 	}
 	return est, nil
+}
+
+// stubs answers each call with the stub of its arm's protocol.
+func stubs(arms []Arm, long bool) llm.Client {
+	byArm := map[string]llm.Client{}
+	for _, a := range arms {
+		byArm[a.Label] = a.Protocol.Protocol().Stub(long)
+	}
+	return llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		return byArm[req.Meta.Arm].Chat(ctx, req)
+	})
 }
 
 // String renders the estimate as a table, one line per arm and a total.

@@ -7,8 +7,8 @@ import (
 
 	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/protocol"
 	"github.com/medteam-bench/medteam/results"
-	"github.com/medteam-bench/medteam/teamwork"
 )
 
 // RowMeta identifies the unit a row belongs to.
@@ -22,14 +22,14 @@ type RowMeta struct {
 // QuestionRow scores an outcome against the gold answer and fills every
 // column the outcome determines. err, when not nil, is recorded as the
 // question's error (the row stays in the denominator).
-func QuestionRow(m RowMeta, q datasets.Question, out *teamwork.Outcome, err error) results.QuestionRow {
-	c := m.Arm.Config
+func QuestionRow(m RowMeta, q datasets.Question, out *protocol.Outcome, err error) results.QuestionRow {
+	c := m.Arm.Protocol.Info()
 	r := results.QuestionRow{
 		SchemaVersion: results.SchemaVersion,
 		RunID:         m.RunID, Dataset: m.Set, Split: q.Split, QuestionID: q.ID, SourceID: q.SourceID,
-		Arm: m.Arm.Label, Protocol: "teamwork",
+		Arm: m.Arm.Label, Protocol: c.Protocol,
 		SMM: c.SMM, Leadership: c.Leadership, Orientation: c.Orientation, Trust: c.Trust, Monitoring: c.Monitoring,
-		Turns: int32(c.Turns), Discussion: string(c.Discussion), AgentPolicy: c.AgentPolicy(), StructuredOut: c.Structured,
+		Turns: int32(c.Turns), Discussion: c.Discussion, AgentPolicy: c.AgentPolicy, StructuredOut: c.Structured,
 		Model: m.Model, Repeat: int32(m.Repeat), Seed: m.Seed,
 		Gold: q.Gold, NOptions: int32(len(q.Options)), OptionOrder: q.Meta["option_order"],
 		Subject:          subject(q.Meta),
@@ -194,13 +194,13 @@ func metaJSON(meta map[string]string) string {
 
 // CallRows converts the meter's records and the protocol's parse notes into
 // calls.parquet rows, in canonical order.
-func CallRows(m RowMeta, qid string, calls []llm.CallRecord, notes []teamwork.ParseNote) []results.CallRow {
+func CallRows(m RowMeta, qid string, calls []llm.CallRecord, notes []protocol.ParseNote) []results.CallRow {
 	type key struct {
 		k     string
 		turn  int
 		agent int
 	}
-	byKey := make(map[key]teamwork.ParseNote, len(notes))
+	byKey := make(map[key]protocol.ParseNote, len(notes))
 	for _, n := range notes {
 		byKey[key{n.Kind, n.Turn, n.Agent}] = n
 	}

@@ -18,19 +18,15 @@ import (
 
 	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/protocol"
 	"github.com/medteam-bench/medteam/results"
-	"github.com/medteam-bench/medteam/teamwork"
 )
 
-// Protocol is what the runner needs of a decision protocol.
-type Protocol interface {
-	Run(ctx context.Context, client llm.Client, item datasets.Item) (*teamwork.Outcome, error)
-}
-
-// Arm is one configuration of the plan.
+// Arm is one arm of the plan: a configured protocol under its label (the
+// arm column of every row).
 type Arm struct {
-	Label  string
-	Config teamwork.Config
+	Label    string
+	Protocol protocol.Arm
 }
 
 // QuestionSet is one dataset's questions, in their canonical order. A shard
@@ -400,16 +396,16 @@ func runTries(ctx context.Context, p Plan, u unit, br *breaker) (results.Questio
 
 // runOne deliberates on one question and builds its rows.
 func runOne(ctx context.Context, p Plan, u unit) (results.QuestionRow, []results.CallRow, error) {
-	team := &teamwork.Team{Config: u.arm.Config, Model: u.model.Request, Arm: u.arm.Label, RunSeed: p.Seed, Repeat: u.repeat}
 	meter := llm.NewMeter(u.memo, p.Transcripts)
 	start := time.Now()
-	out, err := team.Run(ctx, meter, u.q.Item())
+	pu := protocol.Unit{Model: u.model.Request, Arm: u.arm.Label, RunSeed: p.Seed, Repeat: u.repeat}
+	out, err := u.arm.Protocol.Run(ctx, meter, u.q.Item(), pu)
 	wall := time.Since(start)
 	calls := meter.Calls()
 	meta := RowMeta{RunID: p.RunID, Set: u.set, Model: u.model.Name, Arm: u.arm, Repeat: u.repeat, Seed: p.Seed}
 	row := QuestionRow(meta, *u.q, out, err)
 	row.WallMS = float64(wall.Microseconds()) / 1000
-	var notes []teamwork.ParseNote
+	var notes []protocol.ParseNote
 	if out != nil {
 		notes = out.Parses
 	}

@@ -43,7 +43,7 @@ func simPlanFor(t testing.TB, qs []datasets.Question, profile string, presets []
 		if err != nil {
 			t.Fatal(err)
 		}
-		arms = append(arms, Arm{Label: c.Label(), Config: c})
+		arms = append(arms, Arm{Label: c.Label(), Protocol: teamwork.Arm{Config: c}})
 	}
 	model := sim.New(p, items)
 	return Plan{RunID: "test", Sets: []QuestionSet{{Name: "medqa-sample", Questions: qs}}, Arms: arms,

@@ -14,8 +14,10 @@ import (
 func TestSharedCallsAreReal(t *testing.T) {
 	plan, model := simPlan(t, "default", teamwork.PresetNames(), 8)
 	for i := range plan.Arms {
-		plan.Arms[i].Config.AgentTemperature, plan.Arms[i].Config.LeaderTemperature = 0, 0
-		plan.Arms[i].Config.Agents = 3
+		c := plan.Arms[i].Protocol.(teamwork.Arm).Config
+		c.AgentTemperature, c.LeaderTemperature = 0, 0
+		c.Agents = 3
+		plan.Arms[i].Protocol = teamwork.Arm{Config: c}
 	}
 	res, err := Run(context.Background(), plan, nil)
 	if err != nil {
@@ -51,7 +53,9 @@ func TestSharedCallsAreReal(t *testing.T) {
 func TestDryRunPredicts(t *testing.T) {
 	plan, _ := simPlan(t, "default", []string{"base", "c4", "c6", "full"}, 8)
 	for i := range plan.Arms {
-		plan.Arms[i].Config.Agents = 3
+		c := plan.Arms[i].Protocol.(teamwork.Arm).Config
+		c.Agents = 3
+		plan.Arms[i].Protocol = teamwork.Arm{Config: c}
 	}
 	est, err := DryRun(context.Background(), plan)
 	if err != nil {

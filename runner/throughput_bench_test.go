@@ -261,7 +261,7 @@ func tpFullArm(b *testing.B) runner.Arm {
 		b.Fatal(err)
 	}
 	c.Agents = 3
-	return runner.Arm{Label: c.Label(), Config: c}
+	return runner.Arm{Label: c.Label(), Protocol: teamwork.Arm{Config: c}}
 }
 
 // tpServer is a minimal OpenAI-compatible chat-completion endpoint: every
@@ -397,7 +397,7 @@ func BenchmarkExecuteMemory(b *testing.B) {
 		b.Fatal(err)
 	}
 	c.Agents = 3
-	arm := runner.Arm{Label: c.Label(), Config: c}
+	arm := runner.Arm{Label: c.Label(), Protocol: teamwork.Arm{Config: c}}
 	profile, err := sim.LookupProfile("default")
 	if err != nil {
 		b.Fatal(err)

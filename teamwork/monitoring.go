@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/medteam-bench/medteam/answer"
+	"github.com/medteam-bench/medteam/protocol"
 )
 
 // Mutual monitoring (MM), seed 002 §2.5: between discussion turns (never
@@ -17,7 +18,7 @@ import (
 // position for the next turn. MM requires leadership: Config.Validate rejects
 // it otherwise instead of silently dropping it.
 func (s *session) monitor(ctx context.Context, turn int) error {
-	mr := MonitorRound{AfterTurn: turn, Quality: -1}
+	mr := protocol.MonitorRound{AfterTurn: turn, Quality: -1}
 	d := &promptData{N: s.n, Turn: turn, Turns: s.c.Turns}
 	if s.c.SMM {
 		d.Analysis, d.Facts, d.Debated = s.smm.Analysis, s.smm.Facts, s.smm.Debated

@@ -21,6 +21,7 @@ import (
 	"github.com/medteam-bench/medteam/answer"
 	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/protocol"
 )
 
 // Team runs the protocol for one arm.
@@ -67,17 +68,17 @@ type session struct {
 	// rendered once: the leader's at the start, each agent's after recruitment.
 	leaderSystem string
 	agentSystem  []string
-	out          *Outcome
+	out          *protocol.Outcome
 }
 
 // Run deliberates on one question and returns the team's decision. Model-call
 // errors end the question with an error; unreadable answers do not (they are
 // abstentions, recorded in Outcome.Parses).
-func (t *Team) Run(ctx context.Context, client llm.Client, item datasets.Item) (*Outcome, error) {
+func (t *Team) Run(ctx context.Context, client llm.Client, item datasets.Item) (*protocol.Outcome, error) {
 	if err := t.Config.Validate(); err != nil {
 		return nil, err
 	}
-	s := &session{t: t, c: t.Config, client: client, item: item, options: answerOptions(item.Options), out: &Outcome{}}
+	s := &session{t: t, c: t.Config, client: client, item: item, options: answerOptions(item.Options), out: &protocol.Outcome{}}
 	q, err := render("question", &promptData{Item: item})
 	if err != nil {
 		return nil, err
@@ -174,7 +175,7 @@ func (s *session) note(kind string, turn, agent int, m answer.Method, errText st
 // noteWith records how a call's answer was read, with the abstention reason
 // code and the observations that did not stop it being read.
 func (s *session) noteWith(kind string, turn, agent int, m answer.Method, errText, reason string, notes []string) {
-	s.out.Parses = append(s.out.Parses, ParseNote{Kind: kind, Turn: turn, Agent: agent, Method: m, Err: errText, Reason: reason, Notes: notes})
+	s.out.Parses = append(s.out.Parses, protocol.ParseNote{Kind: kind, Turn: turn, Agent: agent, Method: m, Err: errText, Reason: reason, Notes: notes})
 }
 
 // roleName is how the agent is named in records: its recruited role.

@@ -1,4 +1,4 @@
-package teamwork
+package protocol
 
 import (
 	"github.com/medteam-bench/medteam/aggregator"

@@ -1,0 +1,124 @@
+// Package protocol is the contract between the runner and the decision
+// protocols it runs, in the manner of database/sql/driver: it imports almost
+// nothing (the model contract llm, the item a protocol may see, the answer
+// type, the pure decision rules), and a protocol is one documented value.
+//
+// A Protocol (like an x/tools analysis.Analyzer) has a name, a doc, the arm
+// specs it reads, its call-accounting formula and a stub model for dry runs;
+// an Arm is one configuration of it. Run deliberates on one item through an
+// llm.Client and returns an Outcome: what the protocol decided and observed,
+// never the gold answer (scoring is the runner's). Every call carries the
+// protocol's own labels in llm.Meta (Phase, Kind, Order).
+package protocol
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/datasets"
+)
+
+// Protocol is one decision protocol.
+type Protocol struct {
+	// Name identifies the protocol in rows (the protocol column) and specs.
+	Name string
+	// Doc says what the protocol does, its source and its decision rule.
+	Doc string
+	// Parse reads one arm spec (a --config entry) with the plan's shared
+	// settings. ok is false when spec is not this protocol's; err is a
+	// problem with a spec that is.
+	Parse func(spec string, s Settings) (a Arm, ok bool, err error)
+	// Presets are the named arms, for help texts and the accounting table.
+	Presets []string
+	// Accounting writes the protocol's call-accounting table: the calls one
+	// question makes per arm and team size (what 'medteam calls' prints).
+	Accounting func(w io.Writer) error
+	// Stub answers every call of the protocol with a typical well-formed
+	// response, for dry runs; long asks for answers of a language model's
+	// length rather than the simulator's.
+	Stub func(long bool) llm.Client
+}
+
+// Settings are the plan settings every arm of a run shares.
+type Settings struct {
+	Turns, Agents         int    // discussion turns; team size (0 = the protocol decides)
+	Discussion            string // discussion order
+	Structured            bool   // JSON structured output rather than labelled text
+	AgentTemp, LeaderTemp float64
+	MaxTokens             int
+}
+
+// Unit is what one run of an arm needs to know besides the item: the model
+// name sent in requests, and what call seeds derive from.
+type Unit struct {
+	Model   string
+	Arm     string // the arm's label, recorded in call metadata
+	RunSeed int64
+	Repeat  int
+}
+
+// Arm is one configuration of a protocol.
+type Arm interface {
+	// Protocol is the protocol the arm configures.
+	Protocol() *Protocol
+	// Info describes the arm for rows, the plan document and the manifest.
+	Info() ArmInfo
+	// Calls is the accounting formula: the model calls one question makes
+	// with a team of n, and at most how many more it may make (a leader's
+	// tie-break).
+	Calls(n int) (calls, extra int)
+	// Run deliberates on one item.
+	Run(ctx context.Context, c llm.Client, item datasets.Item, u Unit) (*Outcome, error)
+}
+
+// ArmInfo describes an arm. The component and team fields are the typed
+// optional columns of the question row: a protocol leaves what does not
+// apply to it at the zero value.
+type ArmInfo struct {
+	Label, Protocol                                 string
+	SMM, Leadership, Orientation, Trust, Monitoring bool
+	Turns                                           int
+	Discussion, AgentPolicy                         string
+	Structured                                      bool
+	AgentTemp, LeaderTemp                           float64
+}
+
+// Registry is the protocols a run may use, in the order their specs are
+// tried.
+type Registry []*Protocol
+
+// Parse reads an arm spec with the first protocol that knows it.
+func (r Registry) Parse(spec string, s Settings) (Arm, error) {
+	for _, p := range r {
+		a, ok, err := p.Parse(spec, s)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return a, nil
+		}
+	}
+	return nil, fmt.Errorf("no protocol knows %q (presets: %s)", spec, strings.Join(r.Presets(), ", "))
+}
+
+// Lookup returns the protocol named name, nil when none is.
+func (r Registry) Lookup(name string) *Protocol {
+	for _, p := range r {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// Presets lists every protocol's named arms.
+func (r Registry) Presets() []string {
+	var out []string
+	for _, p := range r {
+		out = append(out, p.Presets...)
+	}
+	return out
+}

@@ -1,0 +1,16 @@
+// Package protocols is the registry of the decision protocols medteam runs:
+// the one place a new protocol is added (one line in All).
+package protocols
+
+import (
+	"github.com/medteam-bench/medteam/protocol"
+	"github.com/medteam-bench/medteam/teamwork"
+)
+
+// All returns the registered protocols in the order their arm specs are
+// tried; teamwork reads every spec no other protocol claimed, so it is last.
+func All() protocol.Registry {
+	return protocol.Registry{
+		teamwork.Protocol,
+	}
+}

@@ -1,0 +1,100 @@
+package teamwork
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/protocol"
+)
+
+// Protocol is the five-component teamwork protocol of seed 002 (DESIGN §4)
+// as the runner runs it. Its arm specs are the presets (base, c1…c7, full)
+// and component lists joined by '+' (smm, l, to, t, mm); it reads every spec
+// no other protocol claimed, so list it last in a registry.
+var Protocol = &protocol.Protocol{
+	Name: "teamwork",
+	Doc: "Seed 002's deliberation: a recruiter assesses the question and recruits N specialists, " +
+		"who predict, discuss for T turns and are aggregated by Borda count; shared mental model, " +
+		"leadership, team orientation, trust and mutual monitoring switch on and off independently.",
+	Parse:      parseArm,
+	Presets:    PresetNames(),
+	Accounting: WriteAccounting,
+	Stub:       Stub,
+}
+
+// parseArm reads a preset or component list over the shared settings.
+func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
+	base := Default()
+	base.Turns, base.Agents = s.Turns, s.Agents
+	base.Discussion = DiscussionMode(s.Discussion)
+	base.Structured = s.Structured
+	base.AgentTemperature, base.LeaderTemperature = s.AgentTemp, s.LeaderTemp
+	base.MaxTokens = s.MaxTokens
+	c, err := ParseComponents(spec, base)
+	if err != nil {
+		return nil, true, err
+	}
+	return Arm{c}, true, nil
+}
+
+// Arm is one teamwork configuration as a protocol.Arm.
+type Arm struct{ Config Config }
+
+// Protocol is teamwork's Protocol.
+func (a Arm) Protocol() *protocol.Protocol { return Protocol }
+
+// Info describes the arm's components and team.
+func (a Arm) Info() protocol.ArmInfo {
+	c := a.Config
+	return protocol.ArmInfo{
+		Label: c.Label(), Protocol: Protocol.Name,
+		SMM: c.SMM, Leadership: c.Leadership, Orientation: c.Orientation, Trust: c.Trust, Monitoring: c.Monitoring,
+		Turns: c.Turns, Discussion: string(c.Discussion), AgentPolicy: c.AgentPolicy(), Structured: c.Structured,
+		AgentTemp: c.AgentTemperature, LeaderTemp: c.LeaderTemperature,
+	}
+}
+
+// Calls is ExpectedCalls without a tie, and the leader's tie-break as the
+// possible extra call.
+func (a Arm) Calls(n int) (calls, extra int) {
+	if a.Config.Leadership {
+		extra = 1
+	}
+	return ExpectedCalls(a.Config, n, false).Total(), extra
+}
+
+// Run runs a Team of this configuration on item.
+func (a Arm) Run(ctx context.Context, c llm.Client, item datasets.Item, u protocol.Unit) (*protocol.Outcome, error) {
+	t := &Team{Config: a.Config, Model: u.Model, Arm: u.Arm, RunSeed: u.RunSeed, Repeat: u.Repeat}
+	return t.Run(ctx, c, item)
+}
+
+// WriteAccounting writes the call-accounting table of every preset, team
+// size N ∈ {2,3,4} and turns T ∈ {2,3}.
+func WriteAccounting(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "preset\tcomponents\tN\tT\trecruit\tpredict\tdiscuss\taggregate\ttotal")
+	for _, name := range PresetNames() {
+		c, err := ParseComponents(name, Default())
+		if err != nil {
+			return err
+		}
+		for _, turns := range []int{2, 3} {
+			c.Turns = turns
+			for n := 2; n <= 4; n++ {
+				cc := ExpectedCalls(c, n, false)
+				agg, tie := "0", ""
+				if c.Leadership {
+					agg, tie = "0 (+1 tie)", " (+1 tie)"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%d%s\n", name, c.Combo(), n, turns,
+					cc.Recruitment, cc.Prediction, cc.Discussion, agg, cc.Total(), tie)
+			}
+		}
+	}
+	return tw.Flush()
+}
