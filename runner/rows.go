@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/medteam-bench/medteam/answer"
 	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/protocol"
@@ -23,20 +24,7 @@ type RowMeta struct {
 // column the outcome determines. err, when not nil, is recorded as the
 // question's error (the row stays in the denominator).
 func QuestionRow(m RowMeta, q datasets.Question, out *protocol.Outcome, err error) results.QuestionRow {
-	c := m.Arm.Protocol.Info()
-	r := results.QuestionRow{
-		SchemaVersion: results.SchemaVersion,
-		RunID:         m.RunID, Dataset: m.Set, Split: q.Split, QuestionID: q.ID, SourceID: q.SourceID,
-		Arm: m.Arm.Label, Protocol: c.Protocol,
-		SMM: c.SMM, Leadership: c.Leadership, Orientation: c.Orientation, Trust: c.Trust, Monitoring: c.Monitoring,
-		Turns: int32(c.Turns), Discussion: c.Discussion, AgentPolicy: c.AgentPolicy, StructuredOut: c.Structured,
-		Model: m.Model, Repeat: int32(m.Repeat), Seed: m.Seed,
-		Gold: q.Gold, NOptions: int32(len(q.Options)), OptionOrder: q.Meta["option_order"],
-		Subject:          subject(q.Meta),
-		MetaJSON:         metaJSON(q.Meta),
-		ConfidenceMean:   -1,
-		AgreementInitial: 0,
-	}
+	r := baseRow(m, q)
 	if err != nil {
 		r.Error = err.Error()
 		r.ErrorClass = string(llm.ClassOf(err))
@@ -55,7 +43,34 @@ func QuestionRow(m RowMeta, q datasets.Question, out *protocol.Outcome, err erro
 	r.Tied = out.Decision.Tied
 	r.TieBrokenBy = out.TieBrokenBy
 	r.Scores = out.Decision.Scores
+	roundColumns(&r, out, q.Gold)
+	confidenceColumns(&r, out.Final())
+	teamColumns(&r, out)
+	return r
+}
 
+// baseRow is the row's identity, the arm's description and the question's
+// columns: what a row has even when the unit failed.
+func baseRow(m RowMeta, q datasets.Question) results.QuestionRow {
+	c := m.Arm.Protocol.Info()
+	return results.QuestionRow{
+		SchemaVersion: results.SchemaVersion,
+		RunID:         m.RunID, Dataset: m.Set, Split: q.Split, QuestionID: q.ID, SourceID: q.SourceID,
+		Arm: m.Arm.Label, Protocol: c.Protocol,
+		SMM: c.SMM, Leadership: c.Leadership, Orientation: c.Orientation, Trust: c.Trust, Monitoring: c.Monitoring,
+		Turns: int32(c.Turns), Discussion: c.Discussion, AgentPolicy: c.AgentPolicy, StructuredOut: c.Structured,
+		Model: m.Model, Repeat: int32(m.Repeat), Seed: m.Seed,
+		Gold: q.Gold, NOptions: int32(len(q.Options)), OptionOrder: q.Meta["option_order"],
+		Subject:          subject(q.Meta),
+		MetaJSON:         metaJSON(q.Meta),
+		ConfidenceMean:   -1,
+		AgreementInitial: 0,
+	}
+}
+
+// roundColumns fills the first choices per round, the agreement and the
+// opinion changes against the gold answer.
+func roundColumns(r *results.QuestionRow, out *protocol.Outcome, gold string) {
 	firsts := make([][]string, len(out.Rounds))
 	for i, round := range out.Rounds {
 		firsts[i] = make([]string, len(round))
@@ -64,15 +79,20 @@ func QuestionRow(m RowMeta, q datasets.Question, out *protocol.Outcome, err erro
 		}
 		r.Rounds = append(r.Rounds, strings.Join(firsts[i], ","))
 	}
-	if len(firsts) > 0 {
-		initial, final := firsts[0], firsts[len(firsts)-1]
-		r.AgreementInitial, r.InitialMajority = Agreement(initial)
-		r.AgreementFinal, _ = Agreement(final)
-		r.Unanimous = r.AgreementFinal == 1
-		ch := Changes(initial, final, q.Gold)
-		r.OpinionChanges, r.ChangesRightToWrong, r.ChangesWrongToRight = int32(ch.Changed), int32(ch.RightToWrong), int32(ch.WrongToRight)
+	if len(firsts) == 0 {
+		return
 	}
-	final := out.Final()
+	initial, final := firsts[0], firsts[len(firsts)-1]
+	r.AgreementInitial, r.InitialMajority = Agreement(initial)
+	r.AgreementFinal, _ = Agreement(final)
+	r.Unanimous = r.AgreementFinal == 1
+	ch := Changes(initial, final, gold)
+	r.OpinionChanges, r.ChangesRightToWrong, r.ChangesWrongToRight = int32(ch.Changed), int32(ch.RightToWrong), int32(ch.WrongToRight)
+}
+
+// confidenceColumns fills the final round's confidences and their mean over
+// the agents that stated one.
+func confidenceColumns(r *results.QuestionRow, final []answer.Answer) {
 	r.Confidences = make([]float64, len(final))
 	sum, n := 0.0, 0
 	for i, a := range final {
@@ -85,6 +105,11 @@ func QuestionRow(m RowMeta, q datasets.Question, out *protocol.Outcome, err erro
 	if n > 0 {
 		r.ConfidenceMean = sum / float64(n)
 	}
+}
+
+// teamColumns fills what the team's components observed: trust, the
+// shared mental model, monitoring, leader interventions, parse failures.
+func teamColumns(r *results.QuestionRow, out *protocol.Outcome) {
 	r.TrustFinal = out.Trust
 	r.LeaderQuality = out.Quality
 	r.TrustSpread = StdDev(out.Trust)
@@ -102,7 +127,6 @@ func QuestionRow(m RowMeta, q datasets.Question, out *protocol.Outcome, err erro
 	}
 	r.LeaderInterventions = int32(out.LeaderInterventions())
 	r.ParseFailures = int32(out.ParseFailures())
-	return r
 }
 
 // Agreement is the share of agents whose first choice is the most common

@@ -19,6 +19,23 @@ import (
 // it otherwise instead of silently dropping it.
 func (s *session) monitor(ctx context.Context, turn int) error {
 	mr := protocol.MonitorRound{AfterTurn: turn, Quality: -1}
+	if err := s.selectConcern(ctx, turn, &mr); err != nil {
+		return err
+	}
+	response, err := s.answerConcern(ctx, turn, &mr)
+	if err != nil {
+		return err
+	}
+	if err := s.rateReply(ctx, turn, response, &mr); err != nil {
+		return err
+	}
+	s.out.Monitoring = append(s.out.Monitoring, mr)
+	return nil
+}
+
+// selectConcern is the first call: the leader picks the target and words
+// the concern (both in mr).
+func (s *session) selectConcern(ctx context.Context, turn int, mr *protocol.MonitorRound) error {
 	d := &promptData{N: s.n, Turn: turn, Turns: s.c.Turns}
 	if s.c.SMM {
 		d.Analysis, d.Facts, d.Debated = s.smm.Analysis, s.smm.Facts, s.smm.Debated
@@ -41,21 +58,26 @@ func (s *session) monitor(ctx context.Context, turn int) error {
 		mr.TargetFallback = true
 	}
 	mr.Target = target
-	concern := strings.TrimSpace(sel.Text)
-	if concern == "" {
-		concern = "Please re-examine the key findings that support your first choice."
+	mr.Concern = strings.TrimSpace(sel.Text)
+	if mr.Concern == "" {
+		mr.Concern = "Please re-examine the key findings that support your first choice."
 	}
-	mr.Concern = concern
 	mr.Before = s.latest[target].First()
+	return nil
+}
 
+// answerConcern is the second call: the target accepts the concern
+// (revising its position) or justifies itself. It returns the reply's text.
+func (s *session) answerConcern(ctx context.Context, turn int, mr *protocol.MonitorRound) (string, error) {
+	target, concern := mr.Target, mr.Concern
 	rd := s.agentData(target)
 	rd.Turn = turn
 	rd.Positions = s.positions(target, s.latest)
 	rd.History = s.history
 	rd.Target, rd.Concern = target+1, concern
-	text, err = s.call(ctx, PhaseDiscussion, KindMonitorRespond, turn, target, "monitor_respond", rd)
+	text, err := s.call(ctx, PhaseDiscussion, KindMonitorRespond, turn, target, "monitor_respond", rd)
 	if err != nil {
-		return err
+		return "", err
 	}
 	rep := ParseConcernReply(text, s.options)
 	s.noteWith(KindMonitorRespond, turn, target, rep.Method, rep.Err, rep.Answer.Reason, append(rep.Notes, rep.Answer.Notes...))
@@ -71,10 +93,16 @@ func (s *session) monitor(ctx context.Context, turn int) error {
 	}
 	s.addHistory(fmt.Sprintf("Leader, concern to %s: %s", s.displayName(target), truncate(concern, maxHistoryChars)))
 	s.addHistory(fmt.Sprintf("%s, reply: %s", s.displayName(target), truncate(rep.Response, maxHistoryChars)))
+	return rep.Response, nil
+}
 
-	ratd := &promptData{N: s.n, Target: target + 1, Concern: concern, Response: truncate(rep.Response, maxHistoryChars)}
+// rateReply is the third call: the leader rates the reply; the rating
+// updates the target's trust (T) and the debated point joins the shared
+// model (SMM).
+func (s *session) rateReply(ctx context.Context, turn int, response string, mr *protocol.MonitorRound) error {
+	ratd := &promptData{N: s.n, Target: mr.Target + 1, Concern: mr.Concern, Response: truncate(response, maxHistoryChars)}
 	ratd.Positions = s.positions(-1, s.latest)
-	text, err = s.call(ctx, PhaseDiscussion, KindMonitorRate, turn, -1, "monitor_rate", ratd)
+	text, err := s.call(ctx, PhaseDiscussion, KindMonitorRate, turn, -1, "monitor_rate", ratd)
 	if err != nil {
 		return err
 	}
@@ -83,16 +111,15 @@ func (s *session) monitor(ctx context.Context, turn int) error {
 	mr.Quality = rt.Quality
 	mr.Debated = strings.TrimSpace(rt.DebatedPoint)
 	if s.c.Trust {
-		s.observeTrust(target, rt.Quality)
+		s.observeTrust(mr.Target, rt.Quality)
 	}
 	if s.c.SMM {
 		point := mr.Debated
 		if point == "" {
-			point = concern
+			point = mr.Concern
 		}
 		s.smm.Debated = append(s.smm.Debated, truncate(point, maxHistoryChars))
 	}
-	s.out.Monitoring = append(s.out.Monitoring, mr)
 	return nil
 }
 

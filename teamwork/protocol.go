@@ -87,29 +87,8 @@ func (t *Team) Run(ctx context.Context, client llm.Client, item datasets.Item) (
 	if s.leaderSystem, err = render("system_leader", &promptData{}); err != nil {
 		return nil, err
 	}
-	if err := s.recruit(ctx); err != nil {
+	if err := s.phases(ctx); err != nil {
 		return nil, err
-	}
-	if err := s.predict(ctx); err != nil {
-		return nil, err
-	}
-	if err := s.postPrediction(ctx); err != nil {
-		return nil, err
-	}
-	for turn := 1; turn <= s.c.Turns; turn++ {
-		if err := s.discuss(ctx, turn); err != nil {
-			return nil, err
-		}
-		if s.c.Leadership {
-			if err := s.mediate(ctx, turn); err != nil {
-				return nil, err
-			}
-		}
-		if s.c.Monitoring && turn < s.c.Turns {
-			if err := s.monitor(ctx, turn); err != nil {
-				return nil, err
-			}
-		}
 	}
 	if err := s.aggregate(ctx); err != nil {
 		return nil, err
@@ -122,6 +101,37 @@ func (t *Team) Run(ctx context.Context, client llm.Client, item datasets.Item) (
 		s.out.Trust = s.trust
 	}
 	return s.out, nil
+}
+
+// phases runs recruitment, prediction and the discussion turns (each turn
+// followed by the leader's mediation with L and, but after the last, a
+// monitoring round with MM).
+func (s *session) phases(ctx context.Context) error {
+	if err := s.recruit(ctx); err != nil {
+		return err
+	}
+	if err := s.predict(ctx); err != nil {
+		return err
+	}
+	if err := s.postPrediction(ctx); err != nil {
+		return err
+	}
+	for turn := 1; turn <= s.c.Turns; turn++ {
+		if err := s.discuss(ctx, turn); err != nil {
+			return err
+		}
+		if s.c.Leadership {
+			if err := s.mediate(ctx, turn); err != nil {
+				return err
+			}
+		}
+		if s.c.Monitoring && turn < s.c.Turns {
+			if err := s.monitor(ctx, turn); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // call makes one model call and returns its text.
