@@ -1,11 +1,3 @@
-// Package teamwork implements the five-component deliberation protocol of
-// seed 002 (TeamMedAgents) as DESIGN §4 makes it precise: recruitment, initial
-// prediction, discussion and aggregation, with shared mental model (smm.go),
-// leadership (leadership.go), team orientation (orientation.go), trust
-// (trust.go) and mutual monitoring (monitoring.go) each switchable.
-//
-// The protocol receives a datasets.Item, which has no gold answer: nothing
-// here can see it.
 package teamwork
 
 import (
