@@ -45,26 +45,22 @@ const (
 	FaultEcho
 )
 
+// faultKindNames are the names FaultKind.String gives the fault kinds.
+var faultKindNames = [...]string{
+	FaultStatus:       "status",
+	FaultMalformed:    "malformed",
+	FaultTruncated:    "truncated",
+	FaultHang:         "hang",
+	FaultReset:        "reset",
+	FaultNoUsage:      "no_usage",
+	FaultEmptyChoices: "empty_choices",
+	FaultOversize:     "oversize",
+	FaultEcho:         "echo",
+}
+
 func (k FaultKind) String() string {
-	switch k {
-	case FaultStatus:
-		return "status"
-	case FaultMalformed:
-		return "malformed"
-	case FaultTruncated:
-		return "truncated"
-	case FaultHang:
-		return "hang"
-	case FaultReset:
-		return "reset"
-	case FaultNoUsage:
-		return "no_usage"
-	case FaultEmptyChoices:
-		return "empty_choices"
-	case FaultOversize:
-		return "oversize"
-	case FaultEcho:
-		return "echo"
+	if k > 0 && int(k) < len(faultKindNames) {
+		return faultKindNames[k]
 	}
 	return fmt.Sprintf("FaultKind(%d)", int(k))
 }
@@ -100,24 +96,9 @@ func (f Fault) String() string {
 // timeout only when the client has a per-attempt timeout shorter than the
 // test.
 func (f Fault) Class() llm.ErrorClass {
-	status := func(code int) llm.ErrorClass {
-		switch {
-		case code == http.StatusTooManyRequests:
-			return llm.ClassRateLimited
-		case code == http.StatusRequestTimeout:
-			return llm.ClassTimeout
-		case code == http.StatusUnauthorized, code == http.StatusForbidden:
-			return llm.ClassAuth
-		case code == http.StatusNotFound:
-			return llm.ClassNotFound
-		case code >= 500 || code < 100 || code > 999:
-			return llm.ClassServer
-		}
-		return llm.ClassBadRequest
-	}
 	switch f.Kind {
 	case FaultStatus:
-		return status(f.Status)
+		return statusClass(f.Status)
 	case FaultMalformed, FaultEmptyChoices:
 		return llm.ClassMalformed
 	case FaultTruncated, FaultReset:
@@ -133,9 +114,28 @@ func (f Fault) Class() llm.ErrorClass {
 		if f.Status == 0 {
 			return ""
 		}
-		return status(f.Status)
+		return statusClass(f.Status)
 	}
 	return ""
+}
+
+// statusClass is the error class of an answer with HTTP status code, as
+// the fake server sees it: written out here rather than taken from llm, so
+// that the clients' own classification is tested against it.
+func statusClass(code int) llm.ErrorClass {
+	switch {
+	case code == http.StatusTooManyRequests:
+		return llm.ClassRateLimited
+	case code == http.StatusRequestTimeout:
+		return llm.ClassTimeout
+	case code == http.StatusUnauthorized, code == http.StatusForbidden:
+		return llm.ClassAuth
+	case code == http.StatusNotFound:
+		return llm.ClassNotFound
+	case code >= 500 || code < 100 || code > 999:
+		return llm.ClassServer
+	}
+	return llm.ClassBadRequest
 }
 
 // Status is a FaultStatus fault with the given HTTP status.
@@ -188,6 +188,7 @@ type Served struct {
 	Fault Fault
 }
 
+// pendingFault is a FailNext entry: the next n requests get f.
 type pendingFault struct {
 	n int
 	f Fault
@@ -212,6 +213,7 @@ func (s *Server) FailFraction(p float64, f Fault) { s.setFraction(p, f, false) }
 // alone: a selected request fails every time it is sent.
 func (s *Server) FailFractionSticky(p float64, f Fault) { s.setFraction(p, f, true) }
 
+// setFraction installs the fraction rule of FailFraction and FailFractionSticky.
 func (s *Server) setFraction(p float64, f Fault, sticky bool) {
 	s.mu.Lock()
 	s.frac, s.fracF, s.sticky = p, []Fault{f}, sticky

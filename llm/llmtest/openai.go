@@ -9,26 +9,34 @@ import (
 	"github.com/medteam-bench/medteam/llm"
 )
 
+// openaiChatRequest is the part of a chat completion request the fake
+// server reads.
 type openaiChatRequest struct {
-	Model    string `json:"model"`
-	Messages []struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
-	} `json:"messages"`
-	Temperature         *float64 `json:"temperature"`
-	TopP                *float64 `json:"top_p"`
-	MaxTokens           int      `json:"max_tokens"`
-	MaxCompletionTokens int      `json:"max_completion_tokens"`
-	Seed                *int64   `json:"seed"`
-	Stream              bool     `json:"stream"`
-	ResponseFormat      *struct {
-		Type       string `json:"type"`
-		JSONSchema *struct {
-			Name   string          `json:"name"`
-			Schema json.RawMessage `json:"schema"`
-			Strict bool            `json:"strict"`
-		} `json:"json_schema"`
-	} `json:"response_format"`
+	Model               string                `json:"model"`
+	Messages            []openaiMessage       `json:"messages"`
+	Temperature         *float64              `json:"temperature"`
+	TopP                *float64              `json:"top_p"`
+	MaxTokens           int                   `json:"max_tokens"`
+	MaxCompletionTokens int                   `json:"max_completion_tokens"`
+	Seed                *int64                `json:"seed"`
+	Stream              bool                  `json:"stream"`
+	ResponseFormat      *openaiResponseFormat `json:"response_format"`
+}
+
+// openaiMessage is a message whose content is a string or an array of parts.
+type openaiMessage struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+// openaiResponseFormat is a request's response_format.
+type openaiResponseFormat struct {
+	Type       string `json:"type"`
+	JSONSchema *struct {
+		Name   string          `json:"name"`
+		Schema json.RawMessage `json:"schema"`
+		Strict bool            `json:"strict"`
+	} `json:"json_schema"`
 }
 
 // contentText reads an OpenAI message content: a string or an array of parts.
@@ -54,28 +62,47 @@ func contentText(raw json.RawMessage) (string, error) {
 	return b.String(), nil
 }
 
+// openaiChat answers POST /v1/chat/completions: a chat.completion, or the
+// error a server gives a request it cannot serve (unknown model, streaming,
+// a response format it refuses, a prompt longer than the context).
 func (s *Server) openaiChat(body []byte, variant FaultKind, suffix string) result {
+	c, no := s.openaiCall(body)
+	if no != nil {
+		return s.refuse(no)
+	}
+	prompt := PromptTokens(c.Messages)
+	if s.opts.ContextLength > 0 && prompt > s.opts.ContextLength {
+		return s.fail(http.StatusBadRequest, fmt.Sprintf(
+			"This model's maximum context length is %d tokens. However, your request has %d input tokens. Please reduce the length of the input messages.",
+			s.opts.ContextLength, prompt), "")
+	}
+	return s.jsonResult(http.StatusOK, s.openaiAnswer(c, prompt, variant, suffix))
+}
+
+// openaiCall reads a chat completion request.
+func (s *Server) openaiCall(body []byte) (Call, *refusal) {
 	var req openaiChatRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		return s.fail(http.StatusBadRequest, "invalid JSON body: "+err.Error(), "")
+		return Call{}, badRequest("invalid JSON body: "+err.Error(), "")
 	}
 	model := s.model(req.Model)
 	if model == "" {
-		return s.fail(http.StatusNotFound, fmt.Sprintf("The model `%s` does not exist or you do not have access to it.", req.Model), "model_not_found")
+		return Call{}, &refusal{status: http.StatusNotFound, code: "model_not_found",
+			msg: fmt.Sprintf("The model `%s` does not exist or you do not have access to it.", req.Model)}
 	}
 	if req.Stream {
-		return s.fail(http.StatusBadRequest, "stream is not supported by this fake server", "")
+		return Call{}, badRequest("stream is not supported by this fake server", "")
 	}
 	c := Call{Flavor: FlavorOpenAI, Model: model}
 	for _, m := range req.Messages {
 		text, err := contentText(m.Content)
 		if err != nil {
-			return s.fail(http.StatusBadRequest, "invalid message content: "+err.Error(), "")
+			return Call{}, badRequest("invalid message content: "+err.Error(), "")
 		}
 		c.Messages = append(c.Messages, llm.Message{Role: m.Role, Content: text})
 	}
 	if len(c.Messages) == 0 {
-		return s.fail(http.StatusBadRequest, "messages must not be empty", "")
+		return Call{}, badRequest("messages must not be empty", "")
 	}
 	if req.Seed != nil {
 		c.Seed, c.HasSeed = *req.Seed, true
@@ -87,40 +114,46 @@ func (s *Server) openaiChat(body []byte, variant FaultKind, suffix string) resul
 	if req.MaxCompletionTokens > 0 {
 		c.MaxTokens = req.MaxCompletionTokens
 	}
-	if rf := req.ResponseFormat; rf != nil {
-		switch rf.Type {
-		case "", "text":
-		case "json_object":
-			c.JSON = true
-		case "json_schema":
-			if s.opts.RejectJSONSchema {
-				return s.fail(http.StatusBadRequest, "response_format type 'json_schema' is not supported by this server; use 'json_object'", "response_format")
-			}
-			if rf.JSONSchema == nil || len(rf.JSONSchema.Schema) == 0 {
-				return s.fail(http.StatusBadRequest, "response_format json_schema requires json_schema.schema", "response_format")
-			}
-			c.JSON, c.Schema = true, rf.JSONSchema.Schema
-		default:
-			return s.fail(http.StatusBadRequest, fmt.Sprintf("unknown response_format type %q", rf.Type), "response_format")
+	if no := s.responseFormat(&c, req.ResponseFormat); no != nil {
+		return Call{}, no
+	}
+	return c, nil
+}
+
+// responseFormat sets c.JSON and c.Schema from a response_format (nil:
+// none), refusing a json_schema when ServerOptions.RejectJSONSchema says so.
+func (s *Server) responseFormat(c *Call, rf *openaiResponseFormat) *refusal {
+	if rf == nil {
+		return nil
+	}
+	switch rf.Type {
+	case "", "text":
+	case "json_object":
+		c.JSON = true
+	case "json_schema":
+		if s.opts.RejectJSONSchema {
+			return badRequest("response_format type 'json_schema' is not supported by this server; use 'json_object'", "response_format")
 		}
+		if rf.JSONSchema == nil || len(rf.JSONSchema.Schema) == 0 {
+			return badRequest("response_format json_schema requires json_schema.schema", "response_format")
+		}
+		c.JSON, c.Schema = true, rf.JSONSchema.Schema
+	default:
+		return badRequest(fmt.Sprintf("unknown response_format type %q", rf.Type), "response_format")
 	}
-	prompt := PromptTokens(c.Messages)
-	if s.opts.ContextLength > 0 && prompt > s.opts.ContextLength {
-		return s.fail(http.StatusBadRequest, fmt.Sprintf(
-			"This model's maximum context length is %d tokens. However, your request has %d input tokens. Please reduce the length of the input messages.",
-			s.opts.ContextLength, prompt), "")
-	}
-	text, cut := limitTokens(s.opts.Respond(c), c.MaxTokens)
-	text += suffix
-	finish := "stop"
-	if cut {
-		finish = "length"
-	}
+	return nil
+}
+
+// openaiAnswer is the chat.completion answering c, whose prompt is prompt
+// tokens long; variant FaultNoUsage leaves out "usage" and
+// FaultEmptyChoices empties "choices".
+func (s *Server) openaiAnswer(c Call, prompt int, variant FaultKind, suffix string) map[string]any {
+	text, finish := s.answer(c, suffix)
 	resp := map[string]any{
 		"id":                 fmt.Sprintf("chatcmpl-%016x", c.Hash()),
 		"object":             "chat.completion",
 		"created":            0,
-		"model":              model,
+		"model":              c.Model,
 		"system_fingerprint": "llmtest",
 		"choices": []any{map[string]any{
 			"index":         0,
@@ -128,16 +161,17 @@ func (s *Server) openaiChat(body []byte, variant FaultKind, suffix string) resul
 			"finish_reason": finish,
 		}},
 	}
-	if !s.opts.OmitUsage && variant != FaultNoUsage {
+	if s.reportsUsage(variant) {
 		comp := Tokens(text)
 		resp["usage"] = map[string]int{"prompt_tokens": prompt, "completion_tokens": comp, "total_tokens": prompt + comp}
 	}
 	if variant == FaultEmptyChoices {
 		resp["choices"] = []any{}
 	}
-	return s.jsonResult(http.StatusOK, resp)
+	return resp
 }
 
+// openaiModels answers GET /v1/models.
 func (s *Server) openaiModels() result {
 	data := make([]any, len(s.models))
 	for i, m := range s.models {

@@ -80,3 +80,20 @@ func limitTokens(text string, max int) (string, bool) {
 	}
 	return text, false
 }
+
+// answer is the text answering c (ServerOptions.Respond) with suffix
+// appended, and why it ended: "length" when it was cut to c.MaxTokens,
+// "stop" otherwise.
+func (s *Server) answer(c Call, suffix string) (text, finish string) {
+	text, cut := limitTokens(s.opts.Respond(c), c.MaxTokens)
+	if cut {
+		return text + suffix, "length"
+	}
+	return text + suffix, "stop"
+}
+
+// reportsUsage says whether an answer carries its token counts: not with
+// ServerOptions.OmitUsage, nor when the fault variant is FaultNoUsage.
+func (s *Server) reportsUsage(variant FaultKind) bool {
+	return !s.opts.OmitUsage && variant != FaultNoUsage
+}

@@ -128,6 +128,7 @@ func NewOllamaServer(t testing.TB, opts ServerOptions) *Server {
 	return newServer(t, FlavorOllama, opts)
 }
 
+// newServer starts a fake server of flavour f, closed at the end of the test.
 func newServer(t testing.TB, f Flavor, opts ServerOptions) *Server {
 	t.Helper()
 	s := &Server{flavor: f, opts: opts, closing: make(chan struct{}), seen: map[[32]byte]uint64{}}
@@ -219,6 +220,7 @@ func (s *Server) LastChat() Recorded {
 	return s.lastChat
 }
 
+// chatPath is the flavour's chat endpoint.
 func (s *Server) chatPath() string {
 	if s.flavor == FlavorOpenAI {
 		return "/v1/chat/completions"
@@ -226,16 +228,31 @@ func (s *Server) chatPath() string {
 	return "/api/chat"
 }
 
-// ServeHTTP implements http.Handler.
+// ServeHTTP implements http.Handler: it records the request, and serves
+// the fault drawn for it, if any, or else the answer.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.requests.Add(1)
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	f, fault := s.receive(r, body)
+	if fault {
+		s.injected.Add(1)
+		if s.inject(w, r, body, f) {
+			return
+		}
+	}
+	s.write(w, s.handle(r, body))
+}
+
+// receive records a request (Last, LastChat, Served, the chat count) and
+// draws its fault; it reports whether there is one.
+func (s *Server) receive(r *http.Request, body []byte) (Fault, bool) {
 	rec := Recorded{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
 	isChat := r.URL.Path == s.chatPath()
 	if isChat {
 		s.chats.Add(1)
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.last = rec
 	if isChat {
 		s.lastChat = rec
@@ -250,15 +267,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		served.Fault = f
 	}
 	s.served = append(s.served, served)
-	s.mu.Unlock()
-
-	if fault {
-		s.injected.Add(1)
-		if s.inject(w, r, body, f) {
-			return
-		}
-	}
-	s.write(w, s.handle(r, body))
+	return f, fault
 }
 
 // write sends a handled result.
@@ -273,12 +282,15 @@ func (s *Server) write(w http.ResponseWriter, res result) {
 	w.Write(res.body)
 }
 
+// result is an answer: status, headers (Content-Type defaults to JSON) and
+// body.
 type result struct {
 	status int
 	header http.Header
 	body   []byte
 }
 
+// jsonResult is an answer of status code with v as JSON.
 func (s *Server) jsonResult(code int, v any) result {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -309,10 +321,28 @@ func (s *Server) errorBody(code int, msg, kind string) []byte {
 	return b
 }
 
+// fail is an error answer: status code and the flavour's error body.
 func (s *Server) fail(code int, msg, kind string) result {
 	return result{status: code, body: s.errorBody(code, msg, kind)}
 }
 
+// refusal is a request the server turns down: the status, message and
+// OpenAI error code ("" for none) of its error answer.
+type refusal struct {
+	status    int
+	msg, code string
+}
+
+// badRequest is a 400 refusal.
+func badRequest(msg, code string) *refusal {
+	return &refusal{status: http.StatusBadRequest, msg: msg, code: code}
+}
+
+// refuse is the error answer of a refusal.
+func (s *Server) refuse(no *refusal) result { return s.fail(no.status, no.msg, no.code) }
+
+// authorized checks the bearer key (ServerOptions.APIKey); when it is
+// missing or wrong it returns the flavour's 401.
 func (s *Server) authorized(r *http.Request) (result, bool) {
 	if s.opts.APIKey == "" {
 		return result{}, true
@@ -348,6 +378,7 @@ func (s *Server) model(name string) string {
 	return ""
 }
 
+// handle answers a request normally.
 func (s *Server) handle(r *http.Request, body []byte) result { return s.handleWith(r, body, 0, "") }
 
 // handleWith answers a request; variant FaultNoUsage leaves out the token
