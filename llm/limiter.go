@@ -293,7 +293,8 @@ func (l *Limiter) wake() {
 
 // slot is one call's hold on a Limiter: taken by Limiter.Chat for the whole
 // call, or by a retry made with NewLimitedRetry for each attempt (released
-// while it sleeps). It is used by one goroutine at a time.
+// while it sleeps). It is used by one goroutine at a time. A nil slot (a
+// retry without a limiter) takes, holds and reports nothing.
 type slot struct {
 	l     *Limiter
 	held  bool
@@ -301,7 +302,7 @@ type slot struct {
 }
 
 func (s *slot) acquire(ctx context.Context) error {
-	if s.held {
+	if s == nil || s.held {
 		return nil
 	}
 	e, err := s.l.acquire(ctx)
@@ -313,10 +314,14 @@ func (s *slot) acquire(ctx context.Context) error {
 }
 
 func (s *slot) release() {
-	if s.held {
+	if s != nil && s.held {
 		s.held = false
 		s.l.release()
 	}
 }
 
-func (s *slot) observe(err error) { s.l.observe(err, s.epoch) }
+func (s *slot) observe(err error) {
+	if s != nil {
+		s.l.observe(err, s.epoch)
+	}
+}
