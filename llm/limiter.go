@@ -305,6 +305,11 @@ func (s *slot) acquire(ctx context.Context) error {
 	if s == nil || s.held {
 		return nil
 	}
+	return s.take(ctx)
+}
+
+// take waits for a slot of the limiter and holds it.
+func (s *slot) take(ctx context.Context) error {
 	e, err := s.l.acquire(ctx)
 	if err != nil {
 		return err
