@@ -146,7 +146,7 @@ func Run(t *testing.T, newClient func(t *testing.T) llm.Client, opts Options) {
 			}
 			t.Cleanup(func() {
 				if t.Failed() {
-					t.Logf("%s: %s", c.name, c.doc)
+					t.Logf("%s checks that %s", c.name, c.doc)
 				}
 			})
 			c.run(t, b)
@@ -155,7 +155,8 @@ func Run(t *testing.T, newClient func(t *testing.T) llm.Client, opts Options) {
 }
 
 // A check is one conformance check: the subtest of Run named name, which
-// holds a backend to the clause of the llm.Client contract that doc states.
+// holds a backend to the clause of the llm.Client contract that doc states
+// (completing "name checks that …").
 // skip, when set, says why the check does not apply to a backend tuned with
 // the given Options, "" when it does.
 type check struct {
