@@ -58,6 +58,7 @@ var faultKindNames = [...]string{
 	FaultEcho:         "echo",
 }
 
+// String is the kind's name ("status", "no_usage", …).
 func (k FaultKind) String() string {
 	if k > 0 && int(k) < len(faultKindNames) {
 		return faultKindNames[k]

@@ -28,6 +28,7 @@ const (
 	FlavorOllama                   // Ollama's native /api
 )
 
+// String is the flavour's name: "openai" or "ollama".
 func (f Flavor) String() string {
 	switch f {
 	case FlavorOpenAI:
