@@ -2,9 +2,10 @@
 // work (one question × arm × model × repeat, failures included) is committed
 // to SQLite (WAL) as it completes, so killing the process at any moment loses
 // at most the units in flight, and re-running the same plan continues where
-// it stopped. The parquet files are produced from the journal, in the plan's
-// canonical order, so they are identical whether or not the run was
-// interrupted.
+// it stopped. The parquet files are produced from the journal (Export), in
+// the plan's canonical order, so they are identical whether or not the run
+// was interrupted; Salvage writes them from whatever units of a damaged
+// journal can still be read.
 package journal
 
 import (
@@ -325,6 +326,13 @@ func (j *Journal) EachUnit(fn func(key string, ord int64, q results.QuestionRow,
 // Export writes questions.parquet and calls.parquet into dir from the
 // journal, in plan order, streaming (memory does not grow with the run).
 func (j *Journal) Export(dir string) (questions, calls int64, err error) {
+	return writeParquet(dir, j.Each)
+}
+
+// writeParquet writes questions.parquet and calls.parquet into dir from the
+// units each gives, in the order it gives them, and returns the row counts.
+// Each file appears whole or not at all (results.Create).
+func writeParquet(dir string, each func(func(results.QuestionRow, []results.CallRow) error) error) (questions, calls int64, err error) {
 	qw, err := results.Create[results.QuestionRow](filepath.Join(dir, results.QuestionsFile))
 	if err != nil {
 		return 0, 0, err
@@ -335,7 +343,7 @@ func (j *Journal) Export(dir string) (questions, calls int64, err error) {
 		return 0, 0, err
 	}
 	defer cw.Abort()
-	err = j.Each(func(q results.QuestionRow, cs []results.CallRow) error {
+	err = each(func(q results.QuestionRow, cs []results.CallRow) error {
 		if err := qw.Write(q); err != nil {
 			return err
 		}
@@ -381,45 +389,52 @@ func Salvage(dir string) (SalvageReport, error) {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
-	problem := func(format string, a ...any) {
-		rep.Lost++
-		if len(rep.Problems) < 10 {
-			rep.Problems = append(rep.Problems, fmt.Sprintf(format, a...))
+	units := salvageUnits(db, &rep)
+	sort.Slice(units, func(i, j int) bool { return units[i].ord < units[j].ord })
+	_, _, err = writeParquet(dir, func(write func(results.QuestionRow, []results.CallRow) error) error {
+		for _, u := range units {
+			if err := write(u.q, u.calls); err != nil {
+				return err
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return rep, err
 	}
-	type unit struct {
-		ord   int64
-		key   string
-		q     results.QuestionRow
-		calls []results.CallRow
-	}
-	var units []unit
-	seen := map[string]bool{}
+	rep.Recovered = len(units)
+	return rep, nil
+}
+
+// salvaged is a unit read back from a damaged journal.
+type salvaged struct {
+	ord   int64
+	key   string
+	q     results.QuestionRow
+	calls []results.CallRow
+}
+
+// salvageUnits reads every unit of db that can be read, one row at a time
+// by rowid up to the largest (when it cannot be read, until maxSalvageGap
+// rowids in a row are missing), the first of each key, in rowid order. A
+// row that cannot be read or decoded is counted in rep as lost.
+func salvageUnits(db *sql.DB, rep *SalvageReport) []salvaged {
 	var maxID int64 = -1
 	if err := db.QueryRow("SELECT MAX(rowid) FROM units").Scan(&maxID); err != nil {
 		maxID = -1 // unknown: scan until a long run of missing rowids
 	}
+	var units []salvaged
+	seen := map[string]bool{}
 	gap := 0
 	for id := int64(1); maxID < 0 && gap < maxSalvageGap || id <= maxID; id++ {
-		var u unit
-		var qb, cb []byte
-		err := db.QueryRow("SELECT key, ord, question, calls FROM units WHERE rowid = ?", id).Scan(&u.key, &u.ord, &qb, &cb)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
+		u, found, err := salvageRow(db, id)
+		if !found {
 			gap++
-			continue
-		case err != nil:
-			gap = 0
-			problem("row %d: %v", id, err)
 			continue
 		}
 		gap = 0
-		if err := json.Unmarshal(qb, &u.q); err != nil {
-			problem("row %d (%s): question does not decode: %v", id, u.key, err)
-			continue
-		}
-		if err := json.Unmarshal(cb, &u.calls); err != nil {
-			problem("row %d (%s): calls do not decode: %v", id, u.key, err)
+		if err != nil {
+			rep.lose(err)
 			continue
 		}
 		if seen[u.key] {
@@ -428,31 +443,35 @@ func Salvage(dir string) (SalvageReport, error) {
 		seen[u.key] = true
 		units = append(units, u)
 	}
-	sort.Slice(units, func(i, j int) bool { return units[i].ord < units[j].ord })
-	qw, err := results.Create[results.QuestionRow](filepath.Join(dir, results.QuestionsFile))
-	if err != nil {
-		return rep, err
+	return units
+}
+
+// salvageRow reads the unit at rowid id; found is false when there is no
+// such row. A row that is there but cannot be read or decoded is an error
+// saying why.
+func salvageRow(db *sql.DB, id int64) (u salvaged, found bool, err error) {
+	var qb, cb []byte
+	err = db.QueryRow("SELECT key, ord, question, calls FROM units WHERE rowid = ?", id).Scan(&u.key, &u.ord, &qb, &cb)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return u, false, nil
+	case err != nil:
+		return u, true, fmt.Errorf("row %d: %v", id, err)
 	}
-	defer qw.Abort()
-	cw, err := results.Create[results.CallRow](filepath.Join(dir, results.CallsFile))
-	if err != nil {
-		return rep, err
+	if err := json.Unmarshal(qb, &u.q); err != nil {
+		return u, true, fmt.Errorf("row %d (%s): question does not decode: %v", id, u.key, err)
 	}
-	defer cw.Abort()
-	for _, u := range units {
-		if err := qw.Write(u.q); err != nil {
-			return rep, err
-		}
-		if err := cw.Write(u.calls...); err != nil {
-			return rep, err
-		}
+	if err := json.Unmarshal(cb, &u.calls); err != nil {
+		return u, true, fmt.Errorf("row %d (%s): calls do not decode: %v", id, u.key, err)
 	}
-	if err := qw.Close(); err != nil {
-		return rep, err
+	return u, true, nil
+}
+
+// lose counts a row that could not be salvaged, keeping the first few
+// reasons.
+func (r *SalvageReport) lose(why error) {
+	r.Lost++
+	if len(r.Problems) < 10 {
+		r.Problems = append(r.Problems, why.Error())
 	}
-	if err := cw.Close(); err != nil {
-		return rep, err
-	}
-	rep.Recovered = len(units)
-	return rep, nil
 }

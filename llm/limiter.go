@@ -293,7 +293,8 @@ func (l *Limiter) wake() {
 
 // slot is one call's hold on a Limiter: taken by Limiter.Chat for the whole
 // call, or by a retry made with NewLimitedRetry for each attempt (released
-// while it sleeps). It is used by one goroutine at a time.
+// while it sleeps). It is used by one goroutine at a time. A nil slot (a
+// retry without a limiter) takes, holds and reports nothing.
 type slot struct {
 	l     *Limiter
 	held  bool
@@ -301,9 +302,14 @@ type slot struct {
 }
 
 func (s *slot) acquire(ctx context.Context) error {
-	if s.held {
+	if s == nil || s.held {
 		return nil
 	}
+	return s.take(ctx)
+}
+
+// take waits for a slot of the limiter and holds it.
+func (s *slot) take(ctx context.Context) error {
 	e, err := s.l.acquire(ctx)
 	if err != nil {
 		return err
@@ -313,10 +319,14 @@ func (s *slot) acquire(ctx context.Context) error {
 }
 
 func (s *slot) release() {
-	if s.held {
+	if s != nil && s.held {
 		s.held = false
 		s.l.release()
 	}
 }
 
-func (s *slot) observe(err error) { s.l.observe(err, s.epoch) }
+func (s *slot) observe(err error) {
+	if s != nil {
+		s.l.observe(err, s.epoch)
+	}
+}

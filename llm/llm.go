@@ -1,10 +1,25 @@
 // Package llm is the model contract every protocol talks through and every
 // backend implements: a single Chat call carrying messages, sampling
 // parameters, an optional JSON schema and call metadata, answered with text,
-// the API's own token usage, latency and a cached flag.
+// the API's own token usage, latency and a cached flag, or failing with a
+// classified *Error (its ErrorClass says whether to retry, to stop the run or
+// to fail one question).
 //
-// Middleware (meter now; cache, limiter and retry later) wraps a Client and is
-// itself a Client, so the stack is assembled by the caller.
+// It also owns what the backends and protocols share around that call:
+//   - the middleware, each of which wraps a Client and is itself a Client, so
+//     the caller assembles the stack: Meter (records every call), Limiter
+//     (adaptive in-flight cap per endpoint) and NewRetry / NewLimitedRetry
+//     (bounded retries with backoff); the response cache, outermost, is
+//     llm/cache;
+//   - what HTTP backends classify failures with (BodyError, ContextError,
+//     TransportClass, RetryAfter, the response cap), tell whether a request
+//     reached the wire with (Wire, CountingTransport), and keep credentials
+//     out of every text with (Redactor);
+//   - the identity of a call: RequestHash and DeriveSeed.
+//
+// The backends are llm/openai, llm/ollama and llm/sim, and llm/llmtest is the
+// conformance suite they pass. Meta's Phase and Kind are the protocol's own
+// labels: this package knows no protocol's vocabulary.
 package llm
 
 import (
@@ -48,12 +63,12 @@ type Request struct {
 	TopP float64
 	// MaxTokens caps the completion when > 0.
 	MaxTokens int
-	// Seed is the per-call seed derived by the runner (see runner.DeriveSeed).
+	// Seed is the per-call seed, derived by the protocol (see DeriveSeed).
 	Seed int64
 	// Schema, when non-nil, asks for structured output matching this JSON schema.
 	Schema *Schema
-	// Meta describes the call; it never influences the cache key's content
-	// beyond what the messages already say, and it never carries a gold answer.
+	// Meta describes the call. Of it only Repeat enters a cache key (see
+	// llm/cache) and RequestHash leaves it out; it never carries a gold answer.
 	Meta Meta
 }
 
@@ -76,8 +91,8 @@ type Meta struct {
 	Phase      string
 	Kind       string
 	Order      int
-	Turn       int // discussion turn (1-based), 0 outside discussion
-	Agent      int // agent index (0-based); -1 for the recruiter/leader
+	Turn       int // the protocol's turn (1-based), 0 for a call outside any turn
+	Agent      int // index (0-based) of the agent the call speaks for; -1 when none
 	Role       string
 }
 

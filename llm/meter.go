@@ -58,7 +58,8 @@ func (t *Totals) Add(r CallRecord) {
 
 // Meter is middleware that records every call passing through it. Use one
 // Meter per question (it is cheap): the runner reads its records when the
-// question is done. It is safe for concurrent use by the agents of a phase.
+// question is done. It is safe for concurrent use (a protocol's parallel
+// calls).
 type Meter struct {
 	next        Client
 	transcripts bool
@@ -105,7 +106,7 @@ func (m *Meter) Chat(ctx context.Context, req Request) (Response, error) {
 	return resp, err
 }
 
-// Calls returns the records in canonical protocol order (see Less), which
+// Calls returns the records in canonical protocol order (see CompareMeta), which
 // does not depend on the order in which parallel calls finished.
 func (m *Meter) Calls() []CallRecord {
 	m.mu.Lock()

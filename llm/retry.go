@@ -143,63 +143,74 @@ func NewLimitedRetry(next Client, p RetryPolicy, l *Limiter) Client {
 }
 
 func (r *retry) Chat(ctx context.Context, req Request) (Response, error) {
-	var s *slot
+	var s *slot // nil: attempts are not limited
 	if r.limiter != nil {
 		s = &slot{l: r.limiter}
 		defer s.release()
 	}
-	var last error
-	attempts := 0
-	var failed []ErrorClass // class of every failed attempt, in order
+	var t tally
 	for try := 1; ; try++ {
-		if err := ctx.Err(); err != nil {
-			return Response{Attempts: attempts, AttemptErrors: failed}, canceledErr(ctx, req, last, attempts)
-		}
-		if s != nil {
-			if err := s.acquire(ctx); err != nil {
-				return Response{Attempts: attempts, AttemptErrors: failed}, canceledErr(ctx, req, last, attempts)
-			}
+		if ctx.Err() != nil || s.acquire(ctx) != nil {
+			return t.response(), canceledErr(ctx, req, t.last, t.attempts)
 		}
 		resp, err := r.attempt(ctx, req)
-		if s != nil {
-			s.observe(err)
-		}
-		// The backend says how many requests it sent (more than one when it
-		// asked again itself, 0 when the caller's cancellation came first);
-		// a backend that does not say made one.
-		n := resp.Attempts
-		if n == 0 && !unsent(err) {
-			n = 1
-		}
-		attempts += n
-		failed = append(failed, resp.AttemptErrors...)
+		s.observe(err)
+		t.add(resp, err)
 		if err == nil {
-			resp.Attempts = attempts
-			resp.AttemptErrors = failed
+			resp.Attempts, resp.AttemptErrors = t.attempts, t.failed
 			return resp, nil
 		}
-		if n > 0 {
-			failed = append(failed, ClassOf(err))
-		}
 		if ctx.Err() != nil {
-			return Response{Attempts: attempts, AttemptErrors: failed}, canceledErr(ctx, req, err, attempts)
+			return t.response(), canceledErr(ctx, req, err, t.attempts)
 		}
-		last = err
+		t.last = err
 		if !ClassOf(err).Retryable() || try >= r.p.MaxAttempts {
-			return Response{Attempts: attempts, AttemptErrors: failed}, finalErr(err, attempts)
+			return t.response(), finalErr(err, t.attempts)
 		}
-		var retryAfter time.Duration
-		var e *Error
-		if errors.As(err, &e) {
-			retryAfter = e.Retry
-		}
-		if s != nil {
-			s.release()
-		}
-		if err := r.p.Sleep(ctx, r.p.Backoff(try, retryAfter, r.p.Rand())); err != nil || ctx.Err() != nil {
-			return Response{Attempts: attempts, AttemptErrors: failed}, canceledErr(ctx, req, last, attempts)
+		s.release() // no slot is held in backoff
+		if err := r.p.Sleep(ctx, r.p.Backoff(try, retryAfter(err), r.p.Rand())); err != nil || ctx.Err() != nil {
+			return t.response(), canceledErr(ctx, req, t.last, t.attempts)
 		}
 	}
+}
+
+// tally is what the tries of one call have come to so far.
+type tally struct {
+	attempts int          // requests sent
+	failed   []ErrorClass // class of every failed attempt, in order
+	last     error        // the last try's error
+}
+
+// add counts one try. The backend says how many requests it sent (more
+// than one when it asked again itself, 0 when the caller's cancellation
+// came first); a backend that does not say made one, unless its error says
+// the request was never sent.
+func (t *tally) add(resp Response, err error) {
+	n := resp.Attempts
+	if n == 0 && !unsent(err) {
+		n = 1
+	}
+	t.attempts += n
+	t.failed = append(t.failed, resp.AttemptErrors...)
+	if err != nil && n > 0 {
+		t.failed = append(t.failed, ClassOf(err))
+	}
+}
+
+// response is the Response of a call that failed: its attempts and their
+// errors.
+func (t *tally) response() Response {
+	return Response{Attempts: t.attempts, AttemptErrors: t.failed}
+}
+
+// retryAfter is the server-requested wait carried by err (Error.Retry), 0
+// when none.
+func retryAfter(err error) time.Duration {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Retry
+	}
+	return 0
 }
 
 // attempt makes one backend call under the per-attempt timeout and turns that

@@ -3,6 +3,18 @@
 // and Ollama-compatible HTTP servers (NewOpenAIServer, NewOllamaServer) that
 // answer deterministically and inject faults on demand.
 //
+// # Conformance suite
+//
+// Run holds a backend to the llm.Client contract, one subtest per check:
+// Text, Usage, Deterministic (with Options.SupportsSeed), Structured,
+// Canceled, DeadlinePassed, CancelInFlight and DeadlineInFlight (with
+// Options.Stall), TypedErrors, the hostile-server checks EmptyChoices,
+// MissingUsage, Oversize and Echo/… (with Options.Hostile), and Concurrent.
+// Each check states the clause it tests (see checks.go); a check that does
+// not apply to the backend is skipped, and one that fails logs its clause.
+// CheckError is the suite's test that an error is a classified *llm.Error,
+// for backends' own tests too.
+//
 // # Fake servers
 //
 // A Server listens on loopback (net/http/httptest) and is closed by the

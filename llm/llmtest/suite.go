@@ -4,10 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
-	"runtime"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -63,6 +59,8 @@ var DefaultSchema = &llm.Schema{
 // missingModel is the model name the default Break asks for.
 const missingModel = "llmtest-no-such-model"
 
+// request is the suite's request with the given seed: a system prompt and
+// a multiple-choice question, at temperature 0, prepared by Options.Prepare.
 func (o *Options) request(seed int64) llm.Request {
 	req := llm.Request{
 		Model: o.Model,
@@ -81,6 +79,7 @@ func (o *Options) request(seed int64) llm.Request {
 	return req
 }
 
+// patience is how long "promptly" is (Options.Patience, default 5s).
 func (o *Options) patience() time.Duration {
 	if o.Patience > 0 {
 		return o.Patience
@@ -121,6 +120,7 @@ func chat(t *testing.T, c llm.Client, ctx context.Context, req llm.Request) (llm
 	return resp, err
 }
 
+// mustChat calls c and fails the test on an error.
 func mustChat(t *testing.T, c llm.Client, req llm.Request) llm.Response {
 	t.Helper()
 	resp, err := chat(t, c, context.Background(), req)
@@ -131,244 +131,67 @@ func mustChat(t *testing.T, c llm.Client, req llm.Request) llm.Response {
 }
 
 // Run runs the conformance suite against the clients newClient returns (one
-// per subtest).
+// per subtest): each check, in order, as a subtest of its name. A check that
+// does not apply to a backend tuned with opts (no seed support, no Stall or
+// Hostile client) is skipped, and a failed check logs the clause of the
+// contract it holds the backend to.
 func Run(t *testing.T, newClient func(t *testing.T) llm.Client, opts Options) {
-	t.Run("Text", func(t *testing.T) {
-		resp := mustChat(t, newClient(t), opts.request(1))
-		if strings.TrimSpace(resp.Text) == "" {
-			t.Errorf("empty text")
-		}
-		if resp.Attempts != 1 {
-			t.Errorf("Attempts = %d, want 1", resp.Attempts)
-		}
-		if resp.Cached {
-			t.Errorf("Cached = true from a backend")
-		}
-		if resp.Latency < 0 {
-			t.Errorf("Latency = %v", resp.Latency)
-		}
-	})
-
-	t.Run("Usage", func(t *testing.T) {
-		resp := mustChat(t, newClient(t), opts.request(2))
-		if resp.Usage.PromptTokens <= 0 || resp.Usage.CompletionTokens <= 0 {
-			t.Errorf("Usage = %+v, want both counts > 0", resp.Usage)
-		}
-	})
-
-	t.Run("Deterministic", func(t *testing.T) {
-		if !opts.SupportsSeed {
-			t.Skip("backend does not support seeds")
-		}
-		c := newClient(t)
-		req := opts.request(12345)
-		a := mustChat(t, c, req)
-		b := mustChat(t, c, req)
-		if a.Text != b.Text {
-			t.Errorf("same seed at temperature 0 gave different texts:\n%q\n%q", a.Text, b.Text)
-		}
-	})
-
-	t.Run("Structured", func(t *testing.T) {
-		req := opts.request(3)
-		req.Schema = opts.Schema
-		if req.Schema == nil {
-			req.Schema = DefaultSchema
-		}
-		resp := mustChat(t, newClient(t), req)
-		var obj map[string]any
-		if err := json.Unmarshal([]byte(strings.TrimSpace(resp.Text)), &obj); err != nil || obj == nil {
-			t.Errorf("structured output %q is not a JSON object: %v", resp.Text, err)
-		}
-	})
-
-	t.Run("Canceled", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		start := time.Now()
-		_, err := chat(t, newClient(t), ctx, opts.request(4))
-		if d := time.Since(start); d > opts.patience() {
-			t.Errorf("canceled call took %v", d)
-		}
-		if got := llm.ClassOf(err); got != llm.ClassCanceled {
-			t.Errorf("canceled context: class %q (%v), want %q", got, err, llm.ClassCanceled)
-		}
-	})
-
-	t.Run("DeadlinePassed", func(t *testing.T) {
-		ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
-		defer cancel()
-		_, err := chat(t, newClient(t), ctx, opts.request(5))
-		if got := llm.ClassOf(err); got != llm.ClassTimeout {
-			t.Errorf("expired deadline: class %q (%v), want %q", got, err, llm.ClassTimeout)
-		}
-	})
-
-	t.Run("CancelInFlight", func(t *testing.T) {
-		if opts.Stall == nil {
-			t.Skip("no Stall client")
-		}
-		c := opts.Stall(t)
-		ctx, cancel := context.WithCancel(context.Background())
-		timer := time.AfterFunc(50*time.Millisecond, cancel)
-		defer timer.Stop()
-		start := time.Now()
-		_, err := chat(t, c, ctx, opts.request(6))
-		if d := time.Since(start); d > opts.patience() {
-			t.Errorf("call canceled in flight returned after %v", d)
-		}
-		if got := llm.ClassOf(err); got != llm.ClassCanceled {
-			t.Errorf("in-flight cancel: class %q (%v), want %q", got, err, llm.ClassCanceled)
-		}
-	})
-
-	t.Run("DeadlineInFlight", func(t *testing.T) {
-		if opts.Stall == nil {
-			t.Skip("no Stall client")
-		}
-		c := opts.Stall(t)
-		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-		defer cancel()
-		start := time.Now()
-		_, err := chat(t, c, ctx, opts.request(7))
-		if d := time.Since(start); d > opts.patience() {
-			t.Errorf("call past its deadline returned after %v", d)
-		}
-		if got := llm.ClassOf(err); got != llm.ClassTimeout {
-			t.Errorf("in-flight deadline: class %q (%v), want %q", got, err, llm.ClassTimeout)
-		}
-	})
-
-	t.Run("TypedErrors", func(t *testing.T) {
-		req := opts.request(8)
-		if opts.Break != nil {
-			opts.Break(&req)
-		} else {
-			req.Model = missingModel
-		}
-		_, err := chat(t, newClient(t), context.Background(), req)
-		if err == nil {
-			t.Fatal("broken request succeeded")
-		}
-		e := CheckError(t, err)
-		if e.Class == llm.ClassInternal {
-			t.Errorf("broken request classified %q: %v", e.Class, err)
-		}
-		if opts.Break == nil && e.Class != llm.ClassNotFound {
-			t.Errorf("missing model classified %q, want %q: %v", e.Class, llm.ClassNotFound, err)
-		}
-	})
-
-	runHostile(t, opts)
-
-	t.Run("Concurrent", func(t *testing.T) {
-		c := newClient(t)
-		const n = 8
-		texts := make([]string, n)
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				resp, err := c.Chat(context.Background(), opts.request(int64(100+i%2)))
-				if err != nil {
-					t.Errorf("concurrent Chat: %v", err)
-					return
-				}
-				texts[i] = resp.Text
-			}()
-		}
-		wg.Wait()
-		if opts.SupportsSeed && !t.Failed() {
-			for i := 2; i < n; i++ {
-				if texts[i] != texts[i%2] {
-					t.Errorf("concurrent calls with the same seed differ: %q vs %q", texts[i], texts[i%2])
+	b := &backend{Options: opts, newClient: newClient}
+	for _, c := range checks {
+		t.Run(c.name, func(t *testing.T) {
+			if c.skip != nil {
+				if why := c.skip(&b.Options); why != "" {
+					t.Skip(why)
 				}
 			}
-		}
-	})
-}
-
-// runHostile runs the hostile-server checks (see Options.Hostile).
-func runHostile(t *testing.T, opts Options) {
-	hostile := func(t *testing.T, f Fault) llm.Client {
-		if opts.Hostile == nil {
-			t.Skip("no Hostile client")
-		}
-		return opts.Hostile(t, f)
-	}
-	t.Run("EmptyChoices", func(t *testing.T) {
-		_, err := chat(t, hostile(t, EmptyChoices()), context.Background(), opts.request(20))
-		if got := llm.ClassOf(err); got != llm.ClassMalformed {
-			t.Errorf("an answer without choices: class %q (%v), want %q", got, err, llm.ClassMalformed)
-		}
-	})
-
-	t.Run("MissingUsage", func(t *testing.T) {
-		resp, err := chat(t, hostile(t, NoUsage()), context.Background(), opts.request(21))
-		if err != nil {
-			t.Fatalf("an answer without usage must still be an answer: %v", err)
-		}
-		if !resp.Usage.Missing || resp.Usage.PromptTokens != 0 || resp.Usage.CompletionTokens != 0 {
-			t.Errorf("Usage = %+v, want Missing and no counts", resp.Usage)
-		}
-		if strings.TrimSpace(resp.Text) == "" {
-			t.Errorf("empty text")
-		}
-	})
-
-	t.Run("Oversize", func(t *testing.T) {
-		const size = 10 << 20
-		c := hostile(t, Oversize(size))
-		if opts.MaxResponseBytes <= 0 {
-			t.Fatal("Options.MaxResponseBytes must be set with Hostile")
-		}
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		resp, err := chat(t, c, context.Background(), opts.request(22))
-		runtime.ReadMemStats(&after)
-		if got := llm.ClassOf(err); got != llm.ClassOversize {
-			t.Errorf("a %d-byte answer with a cap of %d: class %q (%v), want %q", size, opts.MaxResponseBytes, got, err, llm.ClassOversize)
-		}
-		if resp.Text != "" {
-			t.Errorf("an oversize answer came back as %d bytes of text", len(resp.Text))
-		}
-		// Generous: the body is never held past the cap, but a JSON decoder
-		// may copy what it holds once or twice.
-		t.Logf("a %d-byte answer, cap %d: %d bytes allocated", size, opts.MaxResponseBytes, after.TotalAlloc-before.TotalAlloc)
-		if alloc, bound := after.TotalAlloc-before.TotalAlloc, uint64(4*opts.MaxResponseBytes+2<<20); alloc > bound {
-			t.Errorf("reading a %d-byte answer allocated %d bytes, want ≤ %d (cap %d)", size, alloc, bound, opts.MaxResponseBytes)
-		}
-	})
-
-	for _, f := range []Fault{Echo(), EchoError(http.StatusInternalServerError), EchoError(http.StatusUnauthorized)} {
-		t.Run("Echo/"+f.String(), func(t *testing.T) {
-			c := hostile(t, f)
-			if len(opts.Secrets) == 0 {
-				t.Fatal("Options.Secrets must be set with Hostile")
-			}
-			resp, err := chat(t, c, context.Background(), opts.request(23))
-			if f.Status == 0 && err != nil {
-				t.Fatalf("echo: %v", err)
-			}
-			if f.Status != 0 && err == nil {
-				t.Fatalf("echo %d: no error", f.Status)
-			}
-			texts := map[string]string{"response text": resp.Text}
-			if err != nil {
-				texts["error"] = err.Error()
-			}
-			for what, text := range texts {
-				for _, secret := range opts.Secrets {
-					if secret != "" && strings.Contains(text, secret) {
-						t.Errorf("the %s holds the secret %q: %s", what, secret, text)
-					}
+			t.Cleanup(func() {
+				if t.Failed() {
+					t.Logf("%s checks that %s", c.name, c.doc)
 				}
-			}
-			if f.Status == 0 && !strings.Contains(resp.Text, "Authorization") {
-				t.Errorf("the echo did not arrive (text %q); the check proves nothing", resp.Text)
-			}
+			})
+			c.run(t, b)
 		})
 	}
+}
+
+// A check is one conformance check: the subtest of Run named name, which
+// holds a backend to the clause of the llm.Client contract that doc states
+// (completing "name checks that …").
+// skip, when set, says why the check does not apply to a backend tuned with
+// the given Options, "" when it does.
+type check struct {
+	name string
+	doc  string
+	skip func(*Options) string
+	run  func(t *testing.T, b *backend)
+}
+
+// backend is what a check runs against: the suite's Options and the
+// clients under test.
+type backend struct {
+	Options
+	newClient func(t *testing.T) llm.Client
+}
+
+// needsSeed, needsStall and needsHostile are the skip conditions of the
+// checks that need seed support, Options.Stall and Options.Hostile.
+func needsSeed(o *Options) string {
+	if !o.SupportsSeed {
+		return "backend does not support seeds"
+	}
+	return ""
+}
+
+func needsStall(o *Options) string {
+	if o.Stall == nil {
+		return "no Stall client"
+	}
+	return ""
+}
+
+func needsHostile(o *Options) string {
+	if o.Hostile == nil {
+		return "no Hostile client"
+	}
+	return ""
 }

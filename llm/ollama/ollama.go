@@ -144,37 +144,64 @@ func New(cfg Config) (*Client, error) {
 // port is an error.
 func ParseHost(s string) (*url.URL, error) {
 	s = strings.TrimSpace(s)
-	defaultPort := "11434"
-	scheme, hostport, ok := strings.Cut(s, "://")
-	shown := s // s without userinfo, for errors
-	switch {
-	case !ok:
-		scheme, hostport = "http", s
-	case scheme == "http":
-		defaultPort = "80"
-	case scheme == "https":
-		defaultPort = "443"
-	}
+	scheme, hostport, defaultPort := splitScheme(s)
 	hostport, path, _ := strings.Cut(hostport, "/")
-	var user *url.Userinfo
-	if i := strings.LastIndex(hostport, "@"); i >= 0 {
-		name, pass, hasPass := strings.Cut(hostport[:i], ":")
-		if n, err := url.PathUnescape(name); err == nil {
-			name = n
-		}
-		if p, err := url.PathUnescape(pass); err == nil {
-			pass = p
-		}
-		user = url.User(name)
-		if hasPass {
-			user = url.UserPassword(name, pass)
-		}
-		shown = strings.Replace(s, hostport[:i+1], "", 1)
-		hostport = hostport[i+1:]
-	}
+	user, hostport, shown := cutUserinfo(s, hostport)
 	if scheme != "http" && scheme != "https" {
 		return nil, fmt.Errorf("ollama: host %q: unsupported scheme %q (want http or https)", shown, scheme)
 	}
+	host, port := splitHostPort(hostport, defaultPort)
+	if n, err := strconv.ParseUint(port, 10, 16); err != nil || n == 0 {
+		return nil, fmt.Errorf("ollama: host %q: invalid port %q", shown, port)
+	}
+	u := &url.URL{Scheme: scheme, Host: net.JoinHostPort(host, port), User: user}
+	if path = strings.Trim(path, "/"); path != "" {
+		u.Path = "/" + path
+	}
+	return u, nil
+}
+
+// splitScheme splits "scheme://rest" into the scheme, the rest and the
+// scheme's default port: 80 for http, 443 for https, and with no scheme,
+// http and Ollama's 11434.
+func splitScheme(s string) (scheme, rest, defaultPort string) {
+	scheme, rest, ok := strings.Cut(s, "://")
+	switch {
+	case !ok:
+		return "http", s, "11434"
+	case scheme == "http":
+		return scheme, rest, "80"
+	case scheme == "https":
+		return scheme, rest, "443"
+	}
+	return scheme, rest, "11434"
+}
+
+// cutUserinfo takes the "user:password@" (percent-encoded) off hostport, a
+// part of address s. It returns the userinfo (nil when there is none), the
+// host and port, and s without the userinfo, to be shown in errors.
+func cutUserinfo(s, hostport string) (user *url.Userinfo, rest, shown string) {
+	i := strings.LastIndex(hostport, "@")
+	if i < 0 {
+		return nil, hostport, s
+	}
+	name, pass, hasPass := strings.Cut(hostport[:i], ":")
+	if n, err := url.PathUnescape(name); err == nil {
+		name = n
+	}
+	if p, err := url.PathUnescape(pass); err == nil {
+		pass = p
+	}
+	user = url.User(name)
+	if hasPass {
+		user = url.UserPassword(name, pass)
+	}
+	return user, hostport[i+1:], strings.Replace(s, hostport[:i+1], "", 1)
+}
+
+// splitHostPort splits "host:port"; a missing port is defaultPort, and a
+// missing host 127.0.0.1. A bare IPv6 address may be bracketed or not.
+func splitHostPort(hostport, defaultPort string) (host, port string) {
 	host, port, err := net.SplitHostPort(hostport)
 	if err != nil {
 		host, port = "127.0.0.1", defaultPort
@@ -187,14 +214,7 @@ func ParseHost(s string) (*url.URL, error) {
 	if host == "" {
 		host = "127.0.0.1"
 	}
-	if n, err := strconv.ParseUint(port, 10, 16); err != nil || n == 0 {
-		return nil, fmt.Errorf("ollama: host %q: invalid port %q", shown, port)
-	}
-	u := &url.URL{Scheme: scheme, Host: net.JoinHostPort(host, port), User: user}
-	if path = strings.Trim(path, "/"); path != "" {
-		u.Path = "/" + path
-	}
-	return u, nil
+	return host, port
 }
 
 // Endpoint is the server address the client talks to.
