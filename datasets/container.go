@@ -16,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // recordReader yields the raw records of one file in order. next returns
@@ -591,8 +593,8 @@ func (c *csvReader) next() (*record, error) {
 			return &record{native: m, line: line}, nil
 		default: // csvMMLU
 			if c.width == 0 {
-				if len(cells) < 4 || len(cells) > MaxOptions+2 {
-					return fail("", CodeFields, "row has %d fields; an MMLU row has the question, 2 to %d options and the answer letter (usually 6 fields)", len(cells), MaxOptions)
+				if len(cells) < 4 || len(cells) > qa.MaxOptions+2 {
+					return fail("", CodeFields, "row has %d fields; an MMLU row has the question, 2 to %d options and the answer letter (usually 6 fields)", len(cells), qa.MaxOptions)
 				}
 				c.width = len(cells)
 			}

@@ -12,6 +12,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // Format names a dataset schema: which fields hold the stem, the options,
@@ -265,7 +267,7 @@ func sniff(in io.ReaderAt, size int64, name string, want Format) (container, For
 		return encCSV, FormatMedBullets, nil
 	case slices.Contains(lower, "question") || slices.Contains(lower, "stem"):
 		return unrecognised("a CSV file with the header %s, which matches no known format", fieldList(rec))
-	case len(rec) >= 4 && len(rec) <= MaxOptions+2 && isLetterWithin(strings.TrimSpace(rec[len(rec)-1]), len(rec)-2):
+	case len(rec) >= 4 && len(rec) <= qa.MaxOptions+2 && isLetterWithin(strings.TrimSpace(rec[len(rec)-1]), len(rec)-2):
 		return encCSV, FormatMMLU, nil
 	}
 	return unrecognised("line %d is neither JSON nor a recognised CSV row (MMLU rows are: question, 2 to 10 options, answer letter)", lineNo)

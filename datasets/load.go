@@ -1,5 +1,7 @@
 package datasets
 
+import "github.com/medteam-bench/medteam/qa"
+
 // LoadFile reads a dataset file (or a directory of files of one format) in
 // any supported format, recognised from its content (see Detect). Split is
 // set from the file name as in LoadMedQAFile (MMLU: from the _test/_dev/_val
@@ -10,7 +12,7 @@ package datasets
 //
 // Use Load for options (skipping invalid records, a named format, a field
 // map, a split or metadata filter).
-func LoadFile(path string) ([]Question, error) {
+func LoadFile(path string) ([]qa.Question, error) {
 	res, err := Load(Source{Path: path}, LoadOptions{})
 	if err != nil {
 		return nil, err

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // DatasetMedQA is the Question.Dataset value of MedQA questions.
@@ -32,7 +34,7 @@ const DatasetMedQA = "medqa"
 // number; a record that repeats an earlier question (same ID) is an error.
 // Reading stops at the first error. If fn returns an error, reading stops and
 // that error is returned as is.
-func ReadMedQA(r io.Reader, source string, fn func(Question) error) error {
+func ReadMedQA(r io.Reader, source string, fn func(qa.Question) error) error {
 	rd := newStreamReader(r, source, FormatMedQA)
 	for {
 		q, err := rd.Next()
@@ -53,13 +55,13 @@ func ReadMedQA(r io.Reader, source string, fn func(Question) error) error {
 // digits of the SHA-256 of the stem and then, for each option, a NUL byte
 // and the option text, each with its white space collapsed (see ContentID).
 // A standardised copy of the question gets the same ID.
-func MedQAID(stem string, options []Option) string {
+func MedQAID(stem string, options []qa.Option) string {
 	return ContentID(DatasetMedQA, stem, nil, options)
 }
 
 // LoadMedQAFile reads a whole MedQA JSONL file. Split is set from the file
 // name (see SplitFromName); errors carry the path as their source.
-func LoadMedQAFile(path string) ([]Question, error) {
+func LoadMedQAFile(path string) ([]qa.Question, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -68,10 +70,10 @@ func LoadMedQAFile(path string) ([]Question, error) {
 	return loadMedQA(f, path)
 }
 
-func loadMedQA(r io.Reader, path string) ([]Question, error) {
+func loadMedQA(r io.Reader, path string) ([]qa.Question, error) {
 	split := SplitFromName(path)
-	var qs []Question
-	err := ReadMedQA(r, path, func(q Question) error {
+	var qs []qa.Question
+	err := ReadMedQA(r, path, func(q qa.Question) error {
 		q.Split = split
 		qs = append(qs, q)
 		return nil

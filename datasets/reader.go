@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // IndexBase says how integer answers count options: MedMCQA's cop and
@@ -471,7 +473,7 @@ func (r *Reader) split() string {
 	return ""
 }
 
-func (r *Reader) keep(q Question) bool {
+func (r *Reader) keep(q qa.Question) bool {
 	if s := r.split(); s != "" && q.Split != s {
 		return false
 	}
@@ -496,10 +498,10 @@ func (r *Reader) keep(q Question) bool {
 // link/url metadata) — is left out and counted (Collapsed, and a note); a
 // record with the id of an earlier one but other content, or with the
 // SourceID of an earlier, different question, is a CodeDuplicate problem.
-func (r *Reader) Next() (Question, error) {
+func (r *Reader) Next() (qa.Question, error) {
 	for {
 		if r.err != nil {
-			return Question{}, r.err
+			return qa.Question{}, r.err
 		}
 		if len(r.pending) > 0 {
 			pe := r.pending[0]
@@ -507,15 +509,15 @@ func (r *Reader) Next() (Question, error) {
 			if pe.Fatal {
 				r.err = pe
 			}
-			return Question{}, pe
+			return qa.Question{}, pe
 		}
 		if r.cur == nil {
 			if r.fileNo+1 >= len(r.files) {
-				return Question{}, io.EOF
+				return qa.Question{}, io.EOF
 			}
 			if err := r.openFile(r.fileNo + 1); err != nil {
 				r.err = err
-				return Question{}, err
+				return qa.Question{}, err
 			}
 			continue
 		}
@@ -531,15 +533,15 @@ func (r *Reader) Next() (Question, error) {
 				if pe.Fatal {
 					r.err = pe
 				}
-				return Question{}, pe
+				return qa.Question{}, pe
 			}
 			r.err = err
-			return Question{}, err
+			return qa.Question{}, err
 		}
 		r.records++
 		n, pe := r.norm(r.ctx, rec)
 		if pe != nil {
-			return Question{}, pe
+			return qa.Question{}, pe
 		}
 		if !n.keepID {
 			n.q.ID = ContentID(n.q.Dataset, n.q.Stem, n.q.Context, n.q.Options, n.scope...)
@@ -548,12 +550,12 @@ func (r *Reader) Next() (Question, error) {
 			r.filtered++
 			continue
 		}
-		if v := n.q.check(); v != nil {
-			return Question{}, r.ctx.fail(rec, n.names.field(v.part), v.code, "%s", v.msg)
+		if v := n.q.Check(); v != nil {
+			return qa.Question{}, r.ctx.fail(rec, n.names.field(v.Part), v.Code, "%s", v.Msg)
 		}
 		dup, pe := r.checkDuplicate(n, rec)
 		if pe != nil {
-			return Question{}, pe
+			return qa.Question{}, pe
 		}
 		if dup != "" {
 			r.collapsed++
@@ -670,7 +672,7 @@ func goldByte(g string) byte {
 // letter, and the metadata except keys containing "link" or "url" (any case;
 // MedBullets publishes some questions twice under two links). Two records
 // with the same id and the same print are exact duplicates.
-func contentPrint(q Question) uint64 {
+func contentPrint(q qa.Question) uint64 {
 	h := fnv.New64a()
 	put := func(s string) {
 		io.WriteString(h, s)
@@ -761,7 +763,7 @@ type Stats struct {
 // LoadResult is a loaded dataset and how it was read.
 type LoadResult struct {
 	Stats
-	Questions []Question
+	Questions []qa.Question
 }
 
 // Stream reads a source and calls fn with each valid question in order,
@@ -773,7 +775,7 @@ type LoadResult struct {
 // back, so a caller that must not act on a bad file runs Check first or uses
 // Load. With SkipInvalid, invalid records are counted and left out. If fn
 // returns an error, reading stops and that error is returned as is.
-func Stream(src Source, opts LoadOptions, fn func(Question) error) (Stats, error) {
+func Stream(src Source, opts LoadOptions, fn func(qa.Question) error) (Stats, error) {
 	st := Stats{Source: src.String(), Reasons: map[string]int{}}
 	maxp := opts.MaxProblems
 	if maxp == 0 {
@@ -844,8 +846,8 @@ func (st *Stats) fill(r *Reader) {
 // and the error is an *InvalidError. With SkipInvalid the invalid records are
 // left out and counted (Stats.Skipped, Stats.Reasons) for the manifest.
 func Load(src Source, opts LoadOptions) (LoadResult, error) {
-	var qs []Question
-	st, err := Stream(src, opts, func(q Question) error {
+	var qs []qa.Question
+	st, err := Stream(src, opts, func(q qa.Question) error {
 		qs = append(qs, q)
 		return nil
 	})

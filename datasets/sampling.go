@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // rankKey is the key Limit ranks questions by: SHA-256 of the seed in
@@ -27,7 +29,7 @@ func rankKey(seed int64, id string) [sha256.Size]byte {
 // NUL, id), so the choice depends only on the seed, the ids and the field,
 // not on the order of qs. The result keeps the order of qs. When n <= 0 or
 // n >= len(qs), or field is empty, it is Limit(qs, n, seed).
-func StratifiedLimit(qs []Question, n int, seed int64, field string) []Question {
+func StratifiedLimit(qs []qa.Question, n int, seed int64, field string) []qa.Question {
 	if field == "" || n <= 0 || n >= len(qs) {
 		return Limit(qs, n, seed)
 	}
@@ -85,7 +87,7 @@ func StratifiedLimit(qs []Question, n int, seed int64, field string) []Question 
 		keep = append(keep, idx[:a.got]...)
 	}
 	slices.Sort(keep)
-	out := make([]Question, len(keep))
+	out := make([]qa.Question, len(keep))
 	for i, idx := range keep {
 		out[i] = qs[idx]
 	}
@@ -107,8 +109,8 @@ func InShard(id string, i, n int) bool {
 // Shard returns the questions of shard i of n (1-based, see InShard) in
 // their order in qs. The shards of 1..n are disjoint and together hold every
 // question. n <= 1 returns a copy of qs.
-func Shard(qs []Question, i, n int) []Question {
-	out := make([]Question, 0, len(qs)/max(n, 1)+1)
+func Shard(qs []qa.Question, i, n int) []qa.Question {
+	out := make([]qa.Question, 0, len(qs)/max(n, 1)+1)
 	for _, q := range qs {
 		if InShard(q.ID, i, n) {
 			out = append(out, q)
@@ -153,7 +155,7 @@ const MetaOptionOrder = "option_order"
 // position j with position r mod (j+1), where r is the big-endian uint64 of
 // the first 8 bytes of SHA-256(seed in decimal, NUL, "options", NUL, id, NUL,
 // j in decimal).
-func ShuffleOptions(q Question, seed int64) (Question, []int) {
+func ShuffleOptions(q qa.Question, seed int64) (qa.Question, []int) {
 	k := len(q.Options)
 	perm := make([]int, k)
 	for i := range perm {
@@ -166,7 +168,7 @@ func ShuffleOptions(q Question, seed int64) (Question, []int) {
 		perm[j], perm[r] = perm[r], perm[j]
 	}
 	out := q
-	out.Options = make([]Option, k)
+	out.Options = make([]qa.Option, k)
 	order := make([]byte, k)
 	for newPos, orig := range perm {
 		o := q.Options[orig]
@@ -174,7 +176,7 @@ func ShuffleOptions(q Question, seed int64) (Question, []int) {
 		if o.Letter == q.Gold {
 			out.Gold = letter
 		}
-		out.Options[newPos] = Option{Letter: letter, Text: o.Text}
+		out.Options[newPos] = qa.Option{Letter: letter, Text: o.Text}
 		order[newPos] = byte('A' + orig)
 	}
 	out.Meta = maps.Clone(q.Meta)

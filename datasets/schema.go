@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // Dataset names that loaders put in Question.Dataset and in id prefixes.
@@ -42,7 +44,7 @@ const (
 // dataset, and MMLU its subject as the one scope string, because the same
 // question appears in several MMLU subjects. MedQAID(stem, options) is
 // ContentID("medqa", stem, nil, options).
-func ContentID(dataset, stem string, context []string, options []Option, scope ...string) string {
+func ContentID(dataset, stem string, context []string, options []qa.Option, scope ...string) string {
 	h := sha256.New()
 	for _, s := range scope {
 		io.WriteString(h, s)
@@ -85,7 +87,7 @@ type fileCtx struct {
 // ID is set by the reader (ContentID over q.Dataset, with scope) unless
 // keepID (canonical rows carry theirs).
 type normalized struct {
-	q      Question
+	q      qa.Question
 	names  fieldNames
 	scope  []string
 	keepID bool
@@ -154,7 +156,7 @@ func stemOf(c *fileCtx, r *record, field string) (string, *ParseError) {
 // texts. The letters must be capitals from A without gaps and without
 // repeats. In parquet struct columns a null member counts as absent (a
 // 4-option item in a 5-option export).
-func optionsFromObject(v any) ([]Option, string, error) {
+func optionsFromObject(v any) ([]qa.Option, string, error) {
 	if isNullValue(v) {
 		return nil, CodeMissing, errors.New("missing; every record needs an options object such as {\"A\": \"…\", \"B\": \"…\"}")
 	}
@@ -188,15 +190,15 @@ func optionsFromObject(v any) ([]Option, string, error) {
 		}
 		byLetter[k] = vals[i]
 	}
-	if len(keys) < 2 || len(keys) > MaxOptions {
-		return nil, CodeOptions, fmt.Errorf("%d option(s); need 2 to %d", len(keys), MaxOptions)
+	if len(keys) < 2 || len(keys) > qa.MaxOptions {
+		return nil, CodeOptions, fmt.Errorf("%d option(s); need 2 to %d", len(keys), qa.MaxOptions)
 	}
 	for _, k := range keys {
-		if len(k) != 1 || k[0] < 'A' || k[0] >= 'A'+MaxOptions {
-			return nil, CodeOptions, fmt.Errorf("option key %q is not a capital letter A–%c", k, 'A'+MaxOptions-1)
+		if len(k) != 1 || k[0] < 'A' || k[0] >= 'A'+qa.MaxOptions {
+			return nil, CodeOptions, fmt.Errorf("option key %q is not a capital letter A–%c", k, 'A'+qa.MaxOptions-1)
 		}
 	}
-	opts := make([]Option, len(keys))
+	opts := make([]qa.Option, len(keys))
 	for i := range opts {
 		letter := string(rune('A' + i))
 		v, ok := byLetter[letter]
@@ -211,13 +213,13 @@ func optionsFromObject(v any) ([]Option, string, error) {
 		if strings.TrimSpace(text) == "" {
 			return nil, CodeOptions, fmt.Errorf("option %s is empty", letter)
 		}
-		opts[i] = Option{Letter: letter, Text: text}
+		opts[i] = qa.Option{Letter: letter, Text: text}
 	}
 	return opts, "", nil
 }
 
 // optionsFromList reads options given as an array of texts, lettered A, B, …
-func optionsFromList(v any) ([]Option, string, error) {
+func optionsFromList(v any) ([]qa.Option, string, error) {
 	items, ok, err := valList(v)
 	if err != nil {
 		return nil, CodeType, fmt.Errorf("must be an array of option texts, got %s", kindOf(v))
@@ -225,10 +227,10 @@ func optionsFromList(v any) ([]Option, string, error) {
 	if !ok {
 		return nil, CodeMissing, errors.New("missing; every record needs its options")
 	}
-	if len(items) < 2 || len(items) > MaxOptions {
-		return nil, CodeOptions, fmt.Errorf("%d option(s); need 2 to %d", len(items), MaxOptions)
+	if len(items) < 2 || len(items) > qa.MaxOptions {
+		return nil, CodeOptions, fmt.Errorf("%d option(s); need 2 to %d", len(items), qa.MaxOptions)
 	}
-	opts := make([]Option, len(items))
+	opts := make([]qa.Option, len(items))
 	for i, it := range items {
 		letter := string(rune('A' + i))
 		text, ok, err := valString(it)
@@ -238,12 +240,12 @@ func optionsFromList(v any) ([]Option, string, error) {
 		if strings.TrimSpace(text) == "" {
 			return nil, CodeOptions, fmt.Errorf("option %s is empty", letter)
 		}
-		opts[i] = Option{Letter: letter, Text: text}
+		opts[i] = qa.Option{Letter: letter, Text: text}
 	}
 	return opts, "", nil
 }
 
-func letters(opts []Option) string {
+func letters(opts []qa.Option) string {
 	ls := make([]string, len(opts))
 	for i, o := range opts {
 		ls[i] = o.Letter
@@ -251,7 +253,7 @@ func letters(opts []Option) string {
 	return strings.Join(ls, ",")
 }
 
-func letterIndex(opts []Option, letter string) int {
+func letterIndex(opts []qa.Option, letter string) int {
 	for i, o := range opts {
 		if o.Letter == letter {
 			return i
@@ -266,7 +268,7 @@ func sameText(a, b string) bool {
 }
 
 // setMeta stores a non-empty value in q.Meta.
-func setMeta(q *Question, k, v string) {
+func setMeta(q *qa.Question, k, v string) {
 	if v == "" {
 		return
 	}
@@ -310,7 +312,7 @@ func normLetterRecord(c *fileCtx, r *record) (normalized, *ParseError) {
 		return normalized{}, c.fail(r, "answer", CodeGold, "text %q does not match option %s %q; correct answer or answer_idx so they agree",
 			clip(answer), gold, clip(options[goldIdx].Text))
 	}
-	q := Question{Dataset: c.dataset, Split: c.split, Stem: stem, Options: options, Gold: gold}
+	q := qa.Question{Dataset: c.dataset, Split: c.split, Stem: stem, Options: options, Gold: gold}
 	step, ok, err := valString(r.get("meta_info"))
 	if err != nil {
 		return normalized{}, c.fail(r, "meta_info", CodeType, "%v", err)
@@ -354,7 +356,7 @@ func normMedMCQA(c *fileCtx, r *record) (normalized, *ParseError) {
 	if pe != nil {
 		return normalized{}, pe
 	}
-	options := make([]Option, len(medmcqaOptionFields))
+	options := make([]qa.Option, len(medmcqaOptionFields))
 	for i, f := range medmcqaOptionFields {
 		text, ok, err := valText(r.get(f))
 		if pe := typeFail(c, r, f, err, ok, "MedMCQA records have the four options opa, opb, opc, opd"); pe != nil {
@@ -363,7 +365,7 @@ func normMedMCQA(c *fileCtx, r *record) (normalized, *ParseError) {
 		if strings.TrimSpace(text) == "" {
 			return normalized{}, c.fail(r, f, CodeOptions, "option %c is empty", 'A'+i)
 		}
-		options[i] = Option{Letter: string(rune('A' + i)), Text: text}
+		options[i] = qa.Option{Letter: string(rune('A' + i)), Text: text}
 	}
 	if ct, ok, err := valString(r.get("choice_type")); err != nil {
 		return normalized{}, c.fail(r, "choice_type", CodeType, "%v", err)
@@ -382,7 +384,7 @@ func normMedMCQA(c *fileCtx, r *record) (normalized, *ParseError) {
 	case cop-int64(c.base) < 0 || cop-int64(c.base) >= int64(len(options)):
 		return normalized{}, c.fail(r, "cop", CodeGold, "%d is not an option index; this file counts options from %d (%d–%d)", cop, c.base, c.base, c.base+len(options)-1)
 	}
-	q := Question{Dataset: c.dataset, Split: c.split, Stem: stem, Options: options, Gold: options[cop-int64(c.base)].Letter}
+	q := qa.Question{Dataset: c.dataset, Split: c.split, Stem: stem, Options: options, Gold: options[cop-int64(c.base)].Letter}
 	n := normalized{q: q, names: names}
 	id, _, err := valText(r.get("id"))
 	if err != nil {
@@ -402,7 +404,7 @@ func normMedMCQA(c *fileCtx, r *record) (normalized, *ParseError) {
 // ---- PubMedQA ----
 
 // pubmedOptions are the options of every PubMedQA item.
-var pubmedOptions = []Option{{Letter: "A", Text: "yes"}, {Letter: "B", Text: "no"}, {Letter: "C", Text: "maybe"}}
+var pubmedOptions = []qa.Option{{Letter: "A", Text: "yes"}, {Letter: "B", Text: "no"}, {Letter: "C", Text: "maybe"}}
 
 func pubmedLetter(decision string) string {
 	switch strings.ToLower(strings.TrimSpace(decision)) {
@@ -457,7 +459,7 @@ func normPubMedQA(c *fileCtx, r *record) (normalized, *ParseError) {
 	if gold == "" {
 		return normalized{}, c.fail(r, "final_decision", CodeGold, "%q is not yes, no or maybe", clip(decision))
 	}
-	q := Question{
+	q := qa.Question{
 		SourceID: pmid,
 		Dataset:  c.dataset,
 		Split:    c.split,
@@ -545,7 +547,7 @@ func normMMLU(c *fileCtx, r *record) (normalized, *ParseError) {
 	} else if ok && s != "" {
 		subject = s
 	}
-	q := Question{
+	q := qa.Question{
 		Dataset: c.dataset,
 		Split:   c.split,
 		Stem:    stem,
@@ -595,7 +597,7 @@ func normMMLUPro(c *fileCtx, r *record) (normalized, *ParseError) {
 	default:
 		return normalized{}, c.fail(r, "answer", CodeGold, "missing; every record needs answer (a letter) or answer_index")
 	}
-	q := Question{Dataset: c.dataset, Split: c.split, Stem: stem, Options: options, Gold: gold}
+	q := qa.Question{Dataset: c.dataset, Split: c.split, Stem: stem, Options: options, Gold: gold}
 	n := normalized{q: q, names: names}
 	id, _, err := valText(r.get("question_id"))
 	if err != nil {
@@ -643,12 +645,12 @@ func normMedBullets(c *fileCtx, r *record) (normalized, *ParseError) {
 	if len(texts) < 2 {
 		return normalized{}, c.fail(r, "opa", CodeOptions, "%d option(s); need 2 to 5 in opa, opb, opc, opd, ope", len(texts))
 	}
-	options := make([]Option, len(texts))
+	options := make([]qa.Option, len(texts))
 	for i, t := range texts {
 		if strings.TrimSpace(t) == "" {
 			return normalized{}, c.fail(r, fields[i], CodeOptions, "option %c is empty but a later option is not", 'A'+i)
 		}
-		options[i] = Option{Letter: string(rune('A' + i)), Text: t}
+		options[i] = qa.Option{Letter: string(rune('A' + i)), Text: t}
 	}
 	raw, ok, err := valString(r.get("answer_idx"))
 	if pe := typeFail(c, r, "answer_idx", err, ok, "every record needs the gold option letter"); pe != nil {
@@ -666,7 +668,7 @@ func normMedBullets(c *fileCtx, r *record) (normalized, *ParseError) {
 		return normalized{}, c.fail(r, "answer", CodeGold, "text %q does not match option %s %q; correct answer or answer_idx so they agree",
 			clip(answer), gold, clip(options[gi].Text))
 	}
-	q := Question{
+	q := qa.Question{
 		Dataset: c.dataset,
 		Split:   c.split,
 		Stem:    stem,
@@ -691,7 +693,7 @@ func normCanonical(c *fileCtx, r *record) (normalized, *ParseError) {
 	if pe != nil {
 		return normalized{}, pe
 	}
-	q := Question{ID: id, Dataset: c.dataset, Split: c.split, Stem: stem}
+	q := qa.Question{ID: id, Dataset: c.dataset, Split: c.split, Stem: stem}
 	if s, _, err := valText(r.get("source_id")); err != nil {
 		return normalized{}, c.fail(r, "source_id", CodeType, "%v", err)
 	} else {
@@ -737,7 +739,7 @@ func normCanonical(c *fileCtx, r *record) (normalized, *ParseError) {
 
 // canonicalOptions reads [{"letter": "A", "text": "…"}, …] (letters are
 // checked by validation), an array of texts, or an object of letters.
-func canonicalOptions(v any) ([]Option, string, error) {
+func canonicalOptions(v any) ([]qa.Option, string, error) {
 	if o, ok, _ := valObject(v); ok {
 		return optionsFromObject(o)
 	}
@@ -753,7 +755,7 @@ func canonicalOptions(v any) ([]Option, string, error) {
 			return optionsFromList(v)
 		}
 	}
-	opts := make([]Option, len(items))
+	opts := make([]qa.Option, len(items))
 	for i, it := range items {
 		m, ok, err := valObject(it)
 		if err != nil || !ok {
@@ -764,7 +766,7 @@ func canonicalOptions(v any) ([]Option, string, error) {
 		if err1 != nil || err2 != nil || !ok1 || !ok2 {
 			return nil, CodeType, fmt.Errorf("option %d must have string fields letter and text", i+1)
 		}
-		opts[i] = Option{Letter: l, Text: t}
+		opts[i] = qa.Option{Letter: l, Text: t}
 	}
 	return opts, "", nil
 }
@@ -826,7 +828,7 @@ func normMapped(c *fileCtx, r *record) (normalized, *ParseError) {
 	if err != nil {
 		return normalized{}, c.fail(r, names.gold, code, "%v", err)
 	}
-	q := Question{Dataset: c.dataset, Split: c.split, Stem: stem, Options: options, Gold: gold}
+	q := qa.Question{Dataset: c.dataset, Split: c.split, Stem: stem, Options: options, Gold: gold}
 	n := normalized{q: q, names: names}
 	if names.id != "" {
 		id, ok, err := valText(r.path(names.id))
@@ -876,7 +878,7 @@ func normMapped(c *fileCtx, r *record) (normalized, *ParseError) {
 // mappedOptions reads the options column(s): "a|b|c" names one column per
 // option; one column may hold an array of texts, an object of letters, or
 // (from CSV) a JSON string of either.
-func mappedOptions(r *record, spec string) ([]Option, string, string, error) {
+func mappedOptions(r *record, spec string) ([]qa.Option, string, string, error) {
 	if strings.Contains(spec, "|") {
 		cols := strings.Split(spec, "|")
 		var texts []string
@@ -924,7 +926,7 @@ func mappedOptions(r *record, spec string) ([]Option, string, string, error) {
 
 // mappedAnswer turns an answer into a letter: a letter of the options, an
 // integer index counted from base, or the exact text of one option.
-func mappedAnswer(v any, options []Option, base int) (string, string, error) {
+func mappedAnswer(v any, options []qa.Option, base int) (string, string, error) {
 	if isNullValue(v) {
 		return "", CodeGold, errors.New("missing; every record needs its answer")
 	}

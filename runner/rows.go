@@ -5,8 +5,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/teamwork"
 )
@@ -22,7 +22,7 @@ type RowMeta struct {
 // QuestionRow scores an outcome against the gold answer and fills every
 // column the outcome determines. err, when not nil, is recorded as the
 // question's error (the row stays in the denominator).
-func QuestionRow(m RowMeta, q datasets.Question, out *teamwork.Outcome, err error) results.QuestionRow {
+func QuestionRow(m RowMeta, q qa.Question, out *teamwork.Outcome, err error) results.QuestionRow {
 	c := m.Arm.Config
 	r := results.QuestionRow{
 		SchemaVersion: results.SchemaVersion,

@@ -16,15 +16,15 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/teamwork"
 )
 
 // Protocol is what the runner needs of a decision protocol.
 type Protocol interface {
-	Run(ctx context.Context, client llm.Client, item datasets.Item) (*teamwork.Outcome, error)
+	Run(ctx context.Context, client llm.Client, item qa.Item) (*teamwork.Outcome, error)
 }
 
 // Arm is one configuration of the plan.
@@ -39,7 +39,7 @@ type Arm struct {
 // journals) follow the whole plan. Nil Index means positions 0…n−1.
 type QuestionSet struct {
 	Name      string
-	Questions []datasets.Question
+	Questions []qa.Question
 	Index     []int
 	Total     int
 }
@@ -161,7 +161,7 @@ type unit struct {
 	ord    int64
 	key    string
 	set    string
-	q      *datasets.Question
+	q      *qa.Question
 	model  *Model
 	arm    Arm
 	repeat int

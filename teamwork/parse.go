@@ -56,7 +56,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // ParseMethod records how an answer was read.
@@ -212,7 +212,7 @@ type optSet struct {
 	overflow bool     // a free text had more than maxCommits commitments of one kind
 }
 
-func newOptSet(options []datasets.Option) *optSet {
+func newOptSet(options []qa.Option) *optSet {
 	n := min(len(options), 26)
 	back := make([]string, 0, 2*n) // one allocation for letters and texts
 	s := &optSet{letters: back[:0:n], texts: back[n:n]}
@@ -248,9 +248,9 @@ func (s *optSet) text(L string) string {
 }
 
 func lettersOnly(letters []string) *optSet {
-	opts := make([]datasets.Option, len(letters))
+	opts := make([]qa.Option, len(letters))
 	for i, l := range letters {
-		opts[i] = datasets.Option{Letter: l}
+		opts[i] = qa.Option{Letter: l}
 	}
 	s := newOptSet(opts)
 	s.normed = true
@@ -1484,7 +1484,7 @@ var (
 // in the text (RANKING line or list, a chain of options, a rank table) → the
 // careful reading of free text (textAnswer). Only the question's own letters
 // count; what was read but not taken as written is in Notes.
-func ParseAnswer(text string, options []datasets.Option) Answer {
+func ParseAnswer(text string, options []qa.Option) Answer {
 	os := newOptSet(options)
 	a := parseAnswer(text, os)
 	a.Notes = os.notes
@@ -2008,7 +2008,7 @@ var mediateLabels = map[string]string{"SUMMARY": "summary", "LEANING": "leaning"
 
 // ParseMediation reads the leader's turn summary and leaning. Leaning is ""
 // when none was stated or it is not one option, with Reason saying which.
-func ParseMediation(text string, options []datasets.Option) Mediation {
+func ParseMediation(text string, options []qa.Option) Mediation {
 	md := Mediation{Method: MethodNone}
 	os := newOptSet(options)
 	norm, body := prepare(text)
@@ -2138,7 +2138,7 @@ var (
 // the concern, and its (possibly revised) answer, parsed like ParseAnswer.
 // Method is how the response or acceptance was read; when neither was but
 // the answer was, Method is the answer's and Err says what is missing.
-func ParseConcernReply(text string, options []datasets.Option) ConcernReply {
+func ParseConcernReply(text string, options []qa.Option) ConcernReply {
 	cr := ConcernReply{Method: MethodNone}
 	answerText := text
 	if containsFold(text, "accept") {

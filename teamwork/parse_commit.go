@@ -43,7 +43,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // commit is one place where the text names an option as its answer.
@@ -131,7 +131,7 @@ func (os *optSet) capped(ms [][]int) [][]int {
 // count: "option B is a distractor", "consider whether B or C", a bare "B"
 // line. It is meant for texts that should not name an answer, such as a
 // question analysis.
-func StatedAnswer(text string, options []datasets.Option) string {
+func StatedAnswer(text string, options []qa.Option) string {
 	os := newOptSet(options)
 	if len(os.letters) == 0 {
 		return ""

@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
-	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // corpusCase is one file of testdata/answers: a model output of a real-world
@@ -23,7 +23,7 @@ import (
 // shape comes from.
 type corpusCase struct {
 	name, source, output, kind string
-	options                    []datasets.Option
+	options                    []qa.Option
 	tied                       []string
 	want                       []string // a ranking prefix, or nil
 	reason                     string   // the abstention wanted, or ""
@@ -54,7 +54,7 @@ func loadCorpusCase(path string) (corpusCase, error) {
 				if !ok || len(l) != 1 {
 					return c, fmt.Errorf("option line %q is not \"A) text\"", line)
 				}
-				c.options = append(c.options, datasets.Option{Letter: l, Text: strings.TrimSpace(text)})
+				c.options = append(c.options, qa.Option{Letter: l, Text: strings.TrimSpace(text)})
 			}
 		case "want":
 			key, val, ok := strings.Cut(strings.TrimSpace(data), ":")

@@ -7,17 +7,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/qa"
 )
 
 var fuzzTexts = []string{"yes", "no", "maybe", "Tetracycline", "Doxycycline", "A and B", "None of the above", "Vitamin A", "I", "b"}
 
 // fuzzOptions builds 2..10 options; optText replaces one option's text.
-func fuzzOptions(n uint8, optText string) []datasets.Option {
+func fuzzOptions(n uint8, optText string) []qa.Option {
 	k := 2 + int(n%9)
-	out := make([]datasets.Option, k)
+	out := make([]qa.Option, k)
 	for i := range out {
-		out[i] = datasets.Option{Letter: string(rune('A' + i)), Text: fuzzTexts[i]}
+		out[i] = qa.Option{Letter: string(rune('A' + i)), Text: fuzzTexts[i]}
 	}
 	out[int(n/9)%k].Text = optText
 	return out
@@ -46,7 +46,7 @@ func checkNotes(t *testing.T, notes []string) {
 	}
 }
 
-func checkAnswer(t *testing.T, a Answer, options []datasets.Option) {
+func checkAnswer(t *testing.T, a Answer, options []qa.Option) {
 	t.Helper()
 	allowed := map[string]bool{}
 	for _, o := range options {
@@ -109,7 +109,7 @@ func FuzzParseAnswer(f *testing.F) {
 		if a := ParseAnswer("REASONING: "+flat+"\nRANKING: B, A", options); !strings.Contains(flat, "{") && (!slices.Equal(a.Ranking, []string{"B", "A"}) || a.Method != MethodRankingLine) {
 			t.Fatalf("plain reasoning %q read %+v", flat, a)
 		}
-		if L := StatedAnswer(text, options); L != "" && !slices.ContainsFunc(options, func(o datasets.Option) bool { return o.Letter == L }) {
+		if L := StatedAnswer(text, options); L != "" && !slices.ContainsFunc(options, func(o qa.Option) bool { return o.Letter == L }) {
 			t.Fatalf("stated answer %q not an option", L)
 		}
 		r := ParseConcernReply(text, options)

@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/qa"
 )
 
-func opts(texts ...string) []datasets.Option {
-	out := make([]datasets.Option, len(texts))
+func opts(texts ...string) []qa.Option {
+	out := make([]qa.Option, len(texts))
 	for i, t := range texts {
-		out[i] = datasets.Option{Letter: string(rune('A' + i)), Text: t}
+		out[i] = qa.Option{Letter: string(rune('A' + i)), Text: t}
 	}
 	return out
 }
@@ -29,7 +29,7 @@ func TestParseAnswer(t *testing.T) {
 	tests := []struct {
 		name    string
 		text    string
-		options []datasets.Option
+		options []qa.Option
 		want    []string
 		method  ParseMethod
 		conf    float64
@@ -476,7 +476,7 @@ func TestParseAnswerNeverMisreads(t *testing.T) {
 	tests := []struct {
 		name    string
 		text    string
-		options []datasets.Option
+		options []qa.Option
 		want    []string
 		reason  string
 	}{

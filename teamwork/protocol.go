@@ -4,7 +4,7 @@
 // leadership (leadership.go), team orientation (orientation.go), trust
 // (trust.go) and mutual monitoring (monitoring.go) each switchable.
 //
-// The protocol receives a datasets.Item, which has no gold answer: nothing
+// The protocol receives a qa.Item, which has no gold answer: nothing
 // here can see it.
 package teamwork
 
@@ -18,8 +18,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/medteam-bench/medteam/aggregator"
-	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // Team runs the protocol for one arm.
@@ -44,7 +44,7 @@ type session struct {
 	t      *Team
 	c      Config
 	client llm.Client
-	item   datasets.Item
+	item   qa.Item
 
 	n      int
 	roles  []string
@@ -70,7 +70,7 @@ type session struct {
 // Run deliberates on one question and returns the team's decision. Model-call
 // errors end the question with an error; unreadable answers do not (they are
 // abstentions, recorded in Outcome.Parses).
-func (t *Team) Run(ctx context.Context, client llm.Client, item datasets.Item) (*Outcome, error) {
+func (t *Team) Run(ctx context.Context, client llm.Client, item qa.Item) (*Outcome, error) {
 	if err := t.Config.Validate(); err != nil {
 		return nil, err
 	}

@@ -11,12 +11,12 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/llm/cache"
 	"github.com/medteam-bench/medteam/llm/ollama"
 	"github.com/medteam-bench/medteam/llm/openai"
 	"github.com/medteam-bench/medteam/llm/sim"
+	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/runner"
 )
@@ -87,7 +87,7 @@ func splitModel(model string) (provider, name string, err error) {
 
 // openEndpoint builds the client stack cache ▸ limiter ▸ retry ▸ backend
 // (the runner adds a meter per question outside it).
-func openEndpoint(ctx context.Context, model string, b *backendFlags, qs []datasets.Question) (*endpoint, error) {
+func openEndpoint(ctx context.Context, model string, b *backendFlags, qs []qa.Question) (*endpoint, error) {
 	provider, name, err := splitModel(model)
 	if err != nil {
 		return nil, err

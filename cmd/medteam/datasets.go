@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/qa"
 )
 
 type datasetFlags struct {
@@ -148,7 +149,7 @@ func newDatasetsCmd() *cobra.Command {
 	return root
 }
 
-func writeQuestion(w io.Writer, q datasets.Question) {
+func writeQuestion(w io.Writer, q qa.Question) {
 	fmt.Fprintf(w, "── %s (%s/%s)\n%s\n", q.ID, q.Dataset, q.Split, q.Stem)
 	for _, c := range q.Context {
 		fmt.Fprintf(w, "  context: %s\n", truncateText(c, 200))

@@ -21,6 +21,7 @@ import (
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/llm/cache"
 	"github.com/medteam-bench/medteam/llm/sim"
+	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/report"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/rundir"
@@ -231,7 +232,7 @@ func (p planFlags) arms() ([]runner.Arm, error) {
 
 // loadDataset reads a dataset (registry name, file or folder) and returns
 // its questions and reference.
-func loadDataset(spec string, p planFlags) ([]datasets.Question, results.DatasetRef, error) {
+func loadDataset(spec string, p planFlags) ([]qa.Question, results.DatasetRef, error) {
 	src, err := resolveSource(spec, p.Format, p.Map, p.DataDir)
 	if err != nil {
 		return nil, results.DatasetRef{}, err
@@ -262,7 +263,7 @@ func loadDataset(spec string, p planFlags) ([]datasets.Question, results.Dataset
 
 // selectQuestions applies the plan's sampling, option shuffling and shard to
 // a loaded set.
-func selectQuestions(name string, qs []datasets.Question, p planFlags) (runner.QuestionSet, error) {
+func selectQuestions(name string, qs []qa.Question, p planFlags) (runner.QuestionSet, error) {
 	if p.Stratify != "" && p.Limit > 0 {
 		qs = datasets.StratifiedLimit(qs, p.Limit, p.SampleSeed, p.Stratify)
 	} else {
@@ -303,7 +304,7 @@ func resolve(ctx context.Context, p planFlags, b *backendFlags) (*resolved, erro
 		return nil, usagef("give at least one --dataset and one --model")
 	}
 	r := &resolved{arms: arms, flags: p}
-	var all []datasets.Question
+	var all []qa.Question
 	seen := map[string]bool{}
 	for _, spec := range p.Datasets {
 		qs, dref, err := loadDataset(spec, p)
