@@ -38,19 +38,45 @@ func StratifiedLimit(qs []qa.Question, n int, seed int64, field string) []qa.Que
 		k := q.Meta[field]
 		strata[k] = append(strata[k], i)
 	}
-	names := slices.Sorted(maps.Keys(strata))
-	type alloc struct {
-		name      string
-		size, got int
-		rem       int64 // remainder numerator: n·size mod N
+	var keep []int
+	for _, a := range allocate(strata, n, len(qs)) {
+		idx := strata[a.name]
+		slices.SortFunc(idx, func(x, y int) int {
+			kx, ky := rankKey(seed, qs[x].ID), rankKey(seed, qs[y].ID)
+			if c := bytes.Compare(kx[:], ky[:]); c != 0 {
+				return c
+			}
+			return cmp.Compare(x, y)
+		})
+		keep = append(keep, idx[:a.got]...)
 	}
-	total := len(qs)
-	allocs := make([]alloc, len(names))
+	slices.Sort(keep)
+	out := make([]qa.Question, len(keep))
+	for i, idx := range keep {
+		out[i] = qs[idx]
+	}
+	return out
+}
+
+// stratumAlloc is how many questions (got) a stratum of size questions gets.
+type stratumAlloc struct {
+	name      string
+	size, got int
+	rem       int64 // remainder numerator: n·size mod N
+}
+
+// allocate shares n among the strata (of total questions in all) by largest
+// remainders: each gets floor(n·size/total), and the rest go one by one to
+// the strata with the largest remainders (ties: the larger stratum, then
+// the name). The result is in name order.
+func allocate(strata map[string][]int, n, total int) []stratumAlloc {
+	names := slices.Sorted(maps.Keys(strata))
+	allocs := make([]stratumAlloc, len(names))
 	given := 0
 	for i, name := range names {
 		size := len(strata[name])
 		prod := int64(n) * int64(size)
-		allocs[i] = alloc{name: name, size: size, got: int(prod / int64(total)), rem: prod % int64(total)}
+		allocs[i] = stratumAlloc{name: name, size: size, got: int(prod / int64(total)), rem: prod % int64(total)}
 		given += allocs[i].got
 	}
 	order := make([]int, len(allocs))
@@ -74,24 +100,7 @@ func StratifiedLimit(qs []qa.Question, n int, seed int64, field string) []qa.Que
 			given++
 		}
 	}
-	var keep []int
-	for _, a := range allocs {
-		idx := strata[a.name]
-		slices.SortFunc(idx, func(x, y int) int {
-			kx, ky := rankKey(seed, qs[x].ID), rankKey(seed, qs[y].ID)
-			if c := bytes.Compare(kx[:], ky[:]); c != 0 {
-				return c
-			}
-			return cmp.Compare(x, y)
-		})
-		keep = append(keep, idx[:a.got]...)
-	}
-	slices.Sort(keep)
-	out := make([]qa.Question, len(keep))
-	for i, idx := range keep {
-		out[i] = qs[idx]
-	}
-	return out
+	return allocs
 }
 
 // InShard reports whether the question with this id belongs to shard i of n

@@ -1,20 +1,78 @@
 package datasets
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/medteam-bench/medteam/qa"
 )
 
+// FormatMedQA is MedQA JSONL: question, options {A..E}, answer_idx, answer,
+// meta_info.
+const FormatMedQA Format = "medqa"
+
 // DatasetMedQA is the Question.Dataset value of MedQA questions.
 const DatasetMedQA = "medqa"
+
+// medqaFormat reads the official MedQA release (4- and 5-option files): one
+// object per line with the stem in question, the options as an object of
+// letters, the gold letter in answer_idx, the gold text in answer (which
+// must agree) and the USMLE step in meta_info (Meta.step).
+var medqaFormat = &formatDef{
+	Name:      FormatMedQA,
+	Doc:       "MedQA JSONL (official 4- and 5-option files): question, options {A..E}, answer_idx, answer, meta_info",
+	Dataset:   DatasetMedQA,
+	Fields:    func(f fieldSet) bool { return f.has("question", "options", "answer_idx") },
+	Normalize: normMedQA,
+}
+
+// normLetterRecord reads the MedQA-shaped part shared by MedQA and the
+// standardised copies: question, options {A..}, answer_idx, answer,
+// meta_info.
+func normLetterRecord(c *fileCtx, r *record) (normalized, *ParseError) {
+	names := fieldNames{stem: "question", options: "options", gold: "answer_idx"}
+	stem, pe := stemOf(c, r, "question")
+	if pe != nil {
+		return normalized{}, pe
+	}
+	options, code, err := optionsFromObject(r.get("options"))
+	if err != nil {
+		return normalized{}, c.fail(r, "options", code, "%v", err)
+	}
+	gold, ok, err := valString(r.get("answer_idx"))
+	switch {
+	case err != nil:
+		return normalized{}, c.fail(r, "answer_idx", CodeType, "%v", err)
+	case !ok:
+		return normalized{}, c.fail(r, "answer_idx", CodeGold, "missing; every record needs the gold option letter")
+	}
+	goldIdx := letterIndex(options, gold)
+	if goldIdx < 0 {
+		return normalized{}, c.fail(r, "answer_idx", CodeGold, "%q is not among the options %s", gold, letters(options))
+	}
+	answer, ok, err := valString(r.get("answer"))
+	if err != nil {
+		return normalized{}, c.fail(r, "answer", CodeType, "%v", err)
+	}
+	if ok && strings.TrimSpace(answer) != strings.TrimSpace(options[goldIdx].Text) {
+		return normalized{}, c.fail(r, "answer", CodeGold, "text %q does not match option %s %q; correct answer or answer_idx so they agree",
+			clip(answer), gold, clip(options[goldIdx].Text))
+	}
+	q := qa.Question{Dataset: c.dataset, Split: c.split, Stem: stem, Options: options, Gold: gold}
+	step, ok, err := valString(r.get("meta_info"))
+	if err != nil {
+		return normalized{}, c.fail(r, "meta_info", CodeType, "%v", err)
+	}
+	if ok {
+		q.Meta = map[string]string{"step": step}
+	}
+	return normalized{q: q, names: names}, nil
+}
+
+func normMedQA(c *fileCtx, r *record) (normalized, *ParseError) {
+	return normLetterRecord(c, r)
+}
 
 // ReadMedQA streams MedQA JSONL records (the format of the official MedQA
 // release: one object per line with "question", "answer", "options",
@@ -35,7 +93,7 @@ const DatasetMedQA = "medqa"
 // Reading stops at the first error. If fn returns an error, reading stops and
 // that error is returned as is.
 func ReadMedQA(r io.Reader, source string, fn func(qa.Question) error) error {
-	rd := newStreamReader(r, source, FormatMedQA)
+	rd := newStreamReader(r, source, medqaFormat)
 	for {
 		q, err := rd.Next()
 		if err == io.EOF {
@@ -82,73 +140,4 @@ func loadMedQA(r io.Reader, path string) ([]qa.Question, error) {
 		return nil, err
 	}
 	return qs, nil
-}
-
-// SplitFromName guesses a split from a file name: "test", "dev" or "train"
-// when the base name contains that word (checked in that order, ignoring
-// case), otherwise "".
-func SplitFromName(path string) string {
-	base := strings.ToLower(filepath.Base(path))
-	for _, s := range []string{"test", "dev", "train"} {
-		if strings.Contains(base, s) {
-			return s
-		}
-	}
-	return ""
-}
-
-// rawString decodes a raw JSON value that must be a string. ok is false when
-// the value is absent or null.
-func rawString(raw json.RawMessage) (s string, ok bool, err error) {
-	if isNull(raw) {
-		return "", false, nil
-	}
-	// Values come from validated JSON: a string without escapes is its bytes.
-	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 {
-		return string(raw[1 : n-1]), true, nil
-	}
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", false, fmt.Errorf("must be a string, got %s", jsonKind(raw))
-	}
-	return s, true, nil
-}
-
-func isNull(raw json.RawMessage) bool {
-	t := bytes.TrimSpace(raw)
-	return len(t) == 0 || string(t) == "null"
-}
-
-// jsonKind names the JSON type of a raw value for error messages.
-func jsonKind(raw json.RawMessage) string {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 {
-		return "nothing"
-	}
-	switch t[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	default:
-		return "a number"
-	}
-}
-
-// clip shortens s for an error message.
-func clip(s string) string {
-	const max = 80
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }
