@@ -11,13 +11,13 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/llm/cache"
 	"github.com/medteam-bench/medteam/llm/ollama"
 	"github.com/medteam-bench/medteam/llm/openai"
 	"github.com/medteam-bench/medteam/llm/sim"
 	"github.com/medteam-bench/medteam/plan"
+	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/runner"
 )
@@ -72,14 +72,14 @@ func splitModel(model string) (provider, name string, err error) {
 
 // opener opens plan endpoints with these flags.
 func (b *backendFlags) opener() plan.Opener {
-	return func(ctx context.Context, model string, s plan.Spec, qs []datasets.Question) (*plan.Endpoint, error) {
+	return func(ctx context.Context, model string, s plan.Spec, qs []qa.Question) (*plan.Endpoint, error) {
 		return openEndpoint(ctx, model, b, s, qs)
 	}
 }
 
 // backendOpeners build the backend of each provider and fill in what the
 // endpoint records of it.
-var backendOpeners = map[string]func(ctx context.Context, ep *plan.Endpoint, b *backendFlags, s plan.Spec, qs []datasets.Question) (llm.Client, error){
+var backendOpeners = map[string]func(ctx context.Context, ep *plan.Endpoint, b *backendFlags, s plan.Spec, qs []qa.Question) (llm.Client, error){
 	"sim":    openSim,
 	"ollama": openOllama,
 	"openai": openOpenAI,
@@ -87,7 +87,7 @@ var backendOpeners = map[string]func(ctx context.Context, ep *plan.Endpoint, b *
 
 // openEndpoint builds the client stack cache ▸ limiter ▸ retry ▸ backend
 // (the runner adds a meter per question outside it).
-func openEndpoint(ctx context.Context, model string, b *backendFlags, s plan.Spec, qs []datasets.Question) (*plan.Endpoint, error) {
+func openEndpoint(ctx context.Context, model string, b *backendFlags, s plan.Spec, qs []qa.Question) (*plan.Endpoint, error) {
 	provider, name, err := splitModel(model)
 	if err != nil {
 		return nil, err
@@ -121,7 +121,7 @@ func openEndpoint(ctx context.Context, model string, b *backendFlags, s plan.Spe
 	return ep, b.wrapCache(ep)
 }
 
-func openSim(_ context.Context, ep *plan.Endpoint, _ *backendFlags, _ plan.Spec, qs []datasets.Question) (llm.Client, error) {
+func openSim(_ context.Context, ep *plan.Endpoint, _ *backendFlags, _ plan.Spec, qs []qa.Question) (llm.Client, error) {
 	p, err := sim.LookupProfile(ep.Request)
 	if err != nil {
 		return nil, usagef("--model %q: %v", ep.Ref.Name, err)
@@ -134,7 +134,7 @@ func openSim(_ context.Context, ep *plan.Endpoint, _ *backendFlags, _ plan.Spec,
 	return sim.New(p, items), nil
 }
 
-func openOllama(ctx context.Context, ep *plan.Endpoint, b *backendFlags, s plan.Spec, _ []datasets.Question) (llm.Client, error) {
+func openOllama(ctx context.Context, ep *plan.Endpoint, b *backendFlags, s plan.Spec, _ []qa.Question) (llm.Client, error) {
 	c, err := ollama.New(ollama.Config{Host: s.BaseURL, NumCtx: s.NumCtx, MaxResponseBytes: b.maxResponse})
 	if err != nil {
 		return nil, usagef("--base-url: %v", err)
@@ -151,7 +151,7 @@ func openOllama(ctx context.Context, ep *plan.Endpoint, b *backendFlags, s plan.
 	return c, nil
 }
 
-func openOpenAI(ctx context.Context, ep *plan.Endpoint, b *backendFlags, s plan.Spec, _ []datasets.Question) (llm.Client, error) {
+func openOpenAI(ctx context.Context, ep *plan.Endpoint, b *backendFlags, s plan.Spec, _ []qa.Question) (llm.Client, error) {
 	base := firstNonEmpty(s.BaseURL, os.Getenv("OPENAI_BASE_URL"), defaultOpenAIBase)
 	key := firstNonEmpty(b.apiKey, os.Getenv("OPENAI_API_KEY"))
 	c, err := openai.New(openai.Config{BaseURL: base, APIKey: key, MaxResponseBytes: b.maxResponse})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/plan"
+	"github.com/medteam-bench/medteam/qa"
 )
 
 type datasetFlags struct {
@@ -136,7 +137,7 @@ func newDatasetsConvertCmd() *cobra.Command {
 	return convert
 }
 
-func writeQuestion(w io.Writer, q datasets.Question) {
+func writeQuestion(w io.Writer, q qa.Question) {
 	fmt.Fprintf(w, "── %s (%s/%s)\n%s\n", q.ID, q.Dataset, q.Split, q.Stem)
 	for _, c := range q.Context {
 		fmt.Fprintf(w, "  context: %s\n", truncateText(c, 200))

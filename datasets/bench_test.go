@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // writeSyntheticMedQA writes n distinct MedQA-format records (5 options,
@@ -81,7 +83,7 @@ func BenchmarkStreamJSONL(b *testing.B) {
 				total := 0
 				for b.Loop() {
 					items := 0
-					_, err := Stream(Source{Path: path, SkipDuplicateCheck: !dup}, LoadOptions{}, func(q Question) error {
+					_, err := Stream(Source{Path: path, SkipDuplicateCheck: !dup}, LoadOptions{}, func(q qa.Question) error {
 						items++
 						if items%2048 == 0 {
 							sample()

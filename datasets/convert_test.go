@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // HF-style parquet: every column optional, lists as optional LIST groups of
@@ -269,15 +271,15 @@ func TestHFParquet(t *testing.T) {
 		format Format
 		orig   Source // the same data in its original format
 		n      int
-		same   func(a, b Question) string
+		same   func(a, b qa.Question) string
 	}{
 		{"medmcqa", "testdata/medmcqa_dev.json", hfMedMCQA, FormatMedMCQA, Source{Path: "testdata/medmcqa_dev.json"}, 5,
-			func(a, b Question) string { b.Split = a.Split; return diffQuestion(a, b) }},
+			func(a, b qa.Question) string { b.Split = a.Split; return diffQuestion(a, b) }},
 		{"medqa", realMedQATest, hfMedQA, FormatMedQA, Source{Path: realMedQATest}, 1273, nil},
 		{"mmlu", realMMLUMedical, hfMMLU, FormatMMLU, Source{Path: realMMLUMedical, Split: "test"}, 1099, nil},
 		{"mmlu-pro", "testdata/mmlu_pro_test.jsonl", hfMMLUPro, FormatMMLUPro, Source{Path: "testdata/mmlu_pro_test.jsonl"}, 6, nil},
 		{"pubmedqa", realPubMedQA, hfPubMedQA, FormatPubMedQA, Source{Path: realPubMedQA}, 500,
-			func(a, b Question) string { delete(b.Meta, "year"); return diffQuestion(a, b) }},
+			func(a, b qa.Question) string { delete(b.Meta, "year"); return diffQuestion(a, b) }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -392,10 +394,10 @@ func TestConvertRefusesInvalid(t *testing.T) {
 
 // TestWriteJSONLShape pins the canonical JSONL line layout.
 func TestWriteJSONLShape(t *testing.T) {
-	q := Question{ID: "x-1", Dataset: "x", Split: "test", Stem: "Is <b> & shown?", Context: []string{"p"},
-		Options: []Option{{"A", "yes"}, {"B", "no"}}, Gold: "A", Meta: map[string]string{"k": "v"}}
+	q := qa.Question{ID: "x-1", Dataset: "x", Split: "test", Stem: "Is <b> & shown?", Context: []string{"p"},
+		Options: []qa.Option{{Letter: "A", Text: "yes"}, {Letter: "B", Text: "no"}}, Gold: "A", Meta: map[string]string{"k": "v"}}
 	var buf bytes.Buffer
-	if err := WriteJSONL(&buf, []Question{q, {ID: "x-2", Stem: "S", Options: q.Options, Gold: "B"}}); err != nil {
+	if err := WriteJSONL(&buf, []qa.Question{q, {ID: "x-2", Stem: "S", Options: q.Options, Gold: "B"}}); err != nil {
 		t.Fatal(err)
 	}
 	want := `{"id":"x-1","dataset":"x","split":"test","stem":"Is <b> & shown?","context":["p"],"options":[{"letter":"A","text":"yes"},{"letter":"B","text":"no"}],"gold":"A","meta":{"k":"v"}}
@@ -405,7 +407,7 @@ func TestWriteJSONLShape(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
 	}
 	var pq bytes.Buffer
-	if err := WriteParquet(&pq, []Question{q}); err != nil {
+	if err := WriteParquet(&pq, []qa.Question{q}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.HasPrefix(pq.Bytes(), []byte("PAR1")) {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // The real files of ../shared/datasets (see its PROVENANCE.md).
@@ -42,7 +44,7 @@ func mustLoad(tb testing.TB, src Source) LoadResult {
 }
 
 // checkQuestions asserts the invariants every loaded question set has.
-func checkQuestions(tb testing.TB, qs []Question) {
+func checkQuestions(tb testing.TB, qs []qa.Question) {
 	tb.Helper()
 	seen := map[string]bool{}
 	for i, q := range qs {
@@ -59,7 +61,7 @@ func checkQuestions(tb testing.TB, qs []Question) {
 	}
 }
 
-func countBy(qs []Question, f func(Question) string) map[string]int {
+func countBy(qs []qa.Question, f func(qa.Question) string) map[string]int {
 	m := map[string]int{}
 	for _, q := range qs {
 		m[f(q)]++
@@ -77,7 +79,7 @@ type realCase struct {
 	dataset  string
 	splits   map[string]int
 	nOptions int
-	check    func(t *testing.T, qs []Question)
+	check    func(t *testing.T, qs []qa.Question)
 	named    bool // also load with the format named, expecting the same questions
 }
 
@@ -89,15 +91,15 @@ func TestRealFiles(t *testing.T) {
 			firstID: "medqa-a7f49257f5ef7f64", dataset: "medqa", splits: map[string]int{"test": 1273}, nOptions: 4, named: true},
 		{name: "medmcqa standardised", src: Source{Path: realMedMCQA}, format: FormatStandard, n: 2816, records: 2816,
 			firstID: "medmcqa-ba6739851cdd6ff5", dataset: "medmcqa", splits: map[string]int{"test": 2816}, nOptions: 4, named: true,
-			check: func(t *testing.T, qs []Question) {
+			check: func(t *testing.T, qs []qa.Question) {
 				if q := qs[0]; q.Gold != "C" || !strings.HasPrefix(q.Options[2].Text, "Amniotic fluid samples") || q.SourceID != "b64a9cd7-d076-4c55-8be1-f9c44fece6cc" {
 					t.Errorf("first question gold %s option C %q", q.Gold, q.Options[2].Text)
 				}
 			}},
 		{name: "pubmedqa test split (ground truth found beside)", src: Source{Path: realPubMedQA}, format: FormatPubMedQA, n: 500, records: 1000,
 			dataset: "pubmedqa", splits: map[string]int{"test": 500}, nOptions: 3, named: true,
-			check: func(t *testing.T, qs []Question) {
-				gold := countBy(qs, func(q Question) string { return q.Options[letterIndex(q.Options, q.Gold)].Text })
+			check: func(t *testing.T, qs []qa.Question) {
+				gold := countBy(qs, func(q qa.Question) string { return q.Options[letterIndex(q.Options, q.Gold)].Text })
 				if want := map[string]int{"yes": 276, "no": 169, "maybe": 55}; !maps.Equal(gold, want) {
 					t.Errorf("test split answers %v, want %v", gold, want)
 				}
@@ -112,7 +114,7 @@ func TestRealFiles(t *testing.T) {
 			}},
 		{name: "pubmedqa all 1000", src: Source{Path: realPubMedQA, Split: AllSplits}, format: FormatPubMedQA, n: 1000, records: 1000,
 			firstID: "pubmedqa-3fc15d042bf4d42d", dataset: "pubmedqa", splits: map[string]int{"test": 500, "train": 500}, nOptions: 3,
-			check: func(t *testing.T, qs []Question) {
+			check: func(t *testing.T, qs []qa.Question) {
 				q := qs[0]
 				if q.Gold != "A" || len(q.Context) != 2 || q.Meta["year"] != "2011" || q.Meta["labels"] != "BACKGROUND|RESULTS" ||
 					!strings.HasPrefix(q.Meta["meshes"], "Alismataceae|Apoptosis") || q.Stem != "Do mitochondria play a role in remodelling lace plant leaves during programmed cell death?" {
@@ -128,13 +130,13 @@ func TestRealFiles(t *testing.T) {
 			dataset: "pubmedqa", splits: map[string]int{"test": 500}, nOptions: 3},
 		{name: "mmlu folder, test split", src: Source{Path: realMMLUMedical, Split: "test"}, format: FormatMMLU, n: 1099, records: 1099,
 			dataset: "mmlu", splits: map[string]int{"test": 1099}, nOptions: 4, named: true,
-			check: func(t *testing.T, qs []Question) {
-				if got := countBy(qs, func(q Question) string { return q.Meta["subject"] }); !maps.Equal(got, mmluSubjects) {
+			check: func(t *testing.T, qs []qa.Question) {
+				if got := countBy(qs, func(q qa.Question) string { return q.Meta["subject"] }); !maps.Equal(got, mmluSubjects) {
 					t.Errorf("subjects %v", got)
 				}
 				// The same question text appears in several subjects; the
 				// subject is part of the content id, so ids stay unique.
-				stems := countBy(qs, func(q Question) string { return q.Stem + "\x00" + fmt.Sprint(q.Options) })
+				stems := countBy(qs, func(q qa.Question) string { return q.Stem + "\x00" + fmt.Sprint(q.Options) })
 				dup := 0
 				for _, n := range stems {
 					dup += n - 1
@@ -168,7 +170,7 @@ func TestRealFiles(t *testing.T) {
 				t.Errorf("first id %s, want %s", qs[0].ID, tc.firstID)
 			}
 			checkQuestions(t, qs)
-			if got := countBy(qs, func(q Question) string { return q.Split }); !maps.Equal(got, tc.splits) {
+			if got := countBy(qs, func(q qa.Question) string { return q.Split }); !maps.Equal(got, tc.splits) {
 				t.Errorf("splits %v, want %v", got, tc.splits)
 			}
 			for _, q := range qs {
@@ -197,7 +199,7 @@ func TestRealFiles(t *testing.T) {
 }
 
 // diffQuestions describes the first difference between two question lists.
-func diffQuestions(a, b []Question) string {
+func diffQuestions(a, b []qa.Question) string {
 	if len(a) != len(b) {
 		return fmt.Sprintf("%d questions vs %d", len(a), len(b))
 	}
@@ -209,7 +211,7 @@ func diffQuestions(a, b []Question) string {
 	return ""
 }
 
-func diffQuestion(a, b Question) string {
+func diffQuestion(a, b qa.Question) string {
 	switch {
 	case a.ID != b.ID:
 		return fmt.Sprintf("id %q vs %q", a.ID, b.ID)
@@ -240,12 +242,12 @@ func TestFixtures(t *testing.T) {
 		name   string
 		src    Source
 		format Format
-		want   []Question // checked in full where given
+		want   []qa.Question // checked in full where given
 		n      int
-		check  func(t *testing.T, qs []Question)
+		check  func(t *testing.T, qs []qa.Question)
 	}{
 		{name: "medqa 5 options", src: Source{Path: "testdata/medqa_5opt_test.jsonl"}, format: FormatMedQA, n: 4,
-			check: func(t *testing.T, qs []Question) {
+			check: func(t *testing.T, qs []qa.Question) {
 				golds := ""
 				for _, q := range qs {
 					golds += q.Gold
@@ -258,8 +260,8 @@ func TestFixtures(t *testing.T) {
 				}
 			}},
 		{name: "mmlu-pro", src: Source{Path: "testdata/mmlu_pro_test.jsonl"}, format: FormatMMLUPro, n: 6,
-			check: func(t *testing.T, qs []Question) {
-				if got := countBy(qs, func(q Question) string { return fmt.Sprint(len(q.Options)) }); !maps.Equal(got, map[string]int{"10": 4, "9": 1, "4": 1}) {
+			check: func(t *testing.T, qs []qa.Question) {
+				if got := countBy(qs, func(q qa.Question) string { return fmt.Sprint(len(q.Options)) }); !maps.Equal(got, map[string]int{"10": 4, "9": 1, "4": 1}) {
 					t.Errorf("option counts %v", got)
 				}
 				q := qs[1]
@@ -270,7 +272,7 @@ func TestFixtures(t *testing.T) {
 			}},
 		{name: "mmlu-pro health only", src: Source{Path: "testdata/mmlu_pro_test.jsonl", Filter: map[string]string{"category": "Health"}}, format: FormatMMLUPro, n: 5},
 		{name: "medbullets 4 options", src: Source{Path: "testdata/medbullets_op4.csv"}, format: FormatMedBullets, n: 4,
-			check: func(t *testing.T, qs []Question) {
+			check: func(t *testing.T, qs []qa.Question) {
 				q := qs[1]
 				if len(q.Options) != 4 || q.Gold != "B" || q.Meta["link"] != "https://example.org/mb/q/1002" ||
 					!strings.Contains(q.Stem, `"the worst cough of my life"`) || q.ID != ContentID("medbullets", q.Stem, nil, q.Options) {
@@ -278,13 +280,13 @@ func TestFixtures(t *testing.T) {
 				}
 			}},
 		{name: "medbullets 5 options", src: Source{Path: "testdata/medbullets_op5.csv"}, format: FormatMedBullets, n: 3,
-			check: func(t *testing.T, qs []Question) {
+			check: func(t *testing.T, qs []qa.Question) {
 				if qs[0].Gold != "E" || qs[2].Gold != "B" || len(qs[2].Options) != 5 || qs[2].Options[4].Text != "Propranolol" {
 					t.Errorf("golds %s %s, question 3 %+v", qs[0].Gold, qs[2].Gold, qs[2])
 				}
 			}},
 		{name: "medmcqa original, 1-based cop", src: Source{Path: "testdata/medmcqa_dev.json"}, format: FormatMedMCQA, n: 5,
-			check: func(t *testing.T, qs []Question) {
+			check: func(t *testing.T, qs []qa.Question) {
 				q := qs[0]
 				if q.SourceID != "0f4b9a2e-6a39-4c1e-9d1e-3b8f6f0c2a11" || q.ID != ContentID("medmcqa", q.Stem, nil, q.Options) || q.Gold != "D" || q.Options[3].Text != "Ophthalmic artery" ||
 					q.Meta["subject"] != "Anatomy" || q.Meta["topic"] != "Head and neck" || q.Split != "dev" {
@@ -295,7 +297,7 @@ func TestFixtures(t *testing.T) {
 				}
 			}},
 		{name: "medmcqa original, 0-based cop", src: Source{Path: "testdata/medmcqa_zero_based.json"}, format: FormatMedMCQA, n: 3,
-			check: func(t *testing.T, qs []Question) {
+			check: func(t *testing.T, qs []qa.Question) {
 				if g := qs[0].Gold + qs[1].Gold + qs[2].Gold; g != "ABC" {
 					t.Errorf("golds %s, want ABC (cop 0,1,2 counted from 0)", g)
 				}
@@ -303,24 +305,24 @@ func TestFixtures(t *testing.T) {
 		{name: "mapped csv", src: Source{Path: "testdata/mapped_quiz.csv", Format: FormatMapped, Dataset: "quiz",
 			Map: FieldMap{"id": "qid", "question": "stem", "options": "choice_a|choice_b|choice_c|choice_d", "answer": "label", "meta.topic": "topic"}},
 			format: FormatMapped, n: 3,
-			want: []Question{
+			want: []qa.Question{
 				{SourceID: "q-001", Dataset: "quiz", Stem: "Which electrolyte abnormality causes peaked T waves on ECG?",
-					Options: []Option{{"A", "Hypokalemia"}, {"B", "Hyperkalemia"}, {"C", "Hypocalcemia"}, {"D", "Hypernatremia"}}, Gold: "B", Meta: map[string]string{"topic": "cardiology"}},
+					Options: []qa.Option{{Letter: "A", Text: "Hypokalemia"}, {Letter: "B", Text: "Hyperkalemia"}, {Letter: "C", Text: "Hypocalcemia"}, {Letter: "D", Text: "Hypernatremia"}}, Gold: "B", Meta: map[string]string{"topic": "cardiology"}},
 				{SourceID: "q-002", Dataset: "quiz", Stem: `Which organism causes "walking pneumonia"?`,
-					Options: []Option{{"A", "Streptococcus pneumoniae"}, {"B", "Mycoplasma pneumoniae"}, {"C", "Klebsiella pneumoniae"}}, Gold: "B", Meta: map[string]string{"topic": "infectious disease"}},
+					Options: []qa.Option{{Letter: "A", Text: "Streptococcus pneumoniae"}, {Letter: "B", Text: "Mycoplasma pneumoniae"}, {Letter: "C", Text: "Klebsiella pneumoniae"}}, Gold: "B", Meta: map[string]string{"topic": "infectious disease"}},
 				{SourceID: "q-003", Dataset: "quiz", Stem: "First-line treatment of uncomplicated hypertension in a 50-year-old without comorbidities:",
-					Options: []Option{{"A", "Thiazide diuretic"}, {"B", "Loop diuretic"}, {"C", "Alpha blocker"}, {"D", "Minoxidil"}}, Gold: "A", Meta: map[string]string{"topic": "cardiology"}},
+					Options: []qa.Option{{Letter: "A", Text: "Thiazide diuretic"}, {Letter: "B", Text: "Loop diuretic"}, {Letter: "C", Text: "Alpha blocker"}, {Letter: "D", Text: "Minoxidil"}}, Gold: "A", Meta: map[string]string{"topic": "cardiology"}},
 			}},
 		{name: "mapped jsonl, 0-based labels, context and split", src: Source{Path: "testdata/mapped_items.jsonl", Format: FormatMapped, Split: AllSplits,
 			Map: mustFieldMap(t, "id=uid,question=prompt,options=choices,answer=label,context=passage,split=fold")},
 			format: FormatMapped, n: 3,
-			want: []Question{
+			want: []qa.Question{
 				{SourceID: "17", Dataset: "custom", Split: "test", Stem: "Which nerve is damaged in wrist drop?", Context: []string{"Wrist drop follows injury in the spiral groove."},
-					Options: []Option{{"A", "Median"}, {"B", "Ulnar"}, {"C", "Radial"}, {"D", "Axillary"}}, Gold: "C"},
+					Options: []qa.Option{{Letter: "A", Text: "Median"}, {Letter: "B", Text: "Ulnar"}, {Letter: "C", Text: "Radial"}, {Letter: "D", Text: "Axillary"}}, Gold: "C"},
 				{SourceID: "18", Dataset: "custom", Split: "test", Stem: "Deficiency of which vitamin causes scurvy?",
-					Options: []Option{{"A", "Vitamin A"}, {"B", "Vitamin C"}, {"C", "Vitamin D"}}, Gold: "B"},
+					Options: []qa.Option{{Letter: "A", Text: "Vitamin A"}, {Letter: "B", Text: "Vitamin C"}, {Letter: "C", Text: "Vitamin D"}}, Gold: "B"},
 				{SourceID: "19", Dataset: "custom", Split: "dev", Stem: "Is aspirin an antiplatelet drug?", Context: []string{"Aspirin irreversibly inhibits COX-1.", "It reduces thromboxane A2."},
-					Options: []Option{{"A", "yes"}, {"B", "no"}}, Gold: "A"},
+					Options: []qa.Option{{Letter: "A", Text: "yes"}, {Letter: "B", Text: "no"}}, Gold: "A"},
 			}},
 		{name: "mapped jsonl, test split only", src: Source{Path: "testdata/mapped_items.jsonl", Format: FormatMapped, Split: "test",
 			Map: mustFieldMap(t, "id=uid,question=prompt,options=choices,answer=label,split=fold")}, format: FormatMapped, n: 2},

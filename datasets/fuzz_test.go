@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"testing"
+
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // fuzzRead reads data as the file name through the whole pipeline (format
@@ -166,7 +168,7 @@ func FuzzLoadMapped(f *testing.F) {
 
 func FuzzLoadParquet(f *testing.F) {
 	var buf bytes.Buffer
-	if err := WriteParquet(&buf, []Question{{ID: "p-1", Stem: "S", Options: twoOpts, Gold: "A", Meta: map[string]string{"k": "v"}}, {ID: "p-2", Stem: "T", Context: []string{"c"}, Options: twoOpts, Gold: "C"}}); err != nil {
+	if err := WriteParquet(&buf, []qa.Question{{ID: "p-1", Stem: "S", Options: twoOpts, Gold: "A", Meta: map[string]string{"k": "v"}}, {ID: "p-2", Stem: "T", Context: []string{"c"}, Options: twoOpts, Gold: "C"}}); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(buf.Bytes())

@@ -46,26 +46,38 @@ func valueEnd(b []byte, i int) int {
 	case '"':
 		return stringEnd(b, i)
 	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				e := stringEnd(b, j)
-				if e < 0 {
-					return -1
-				}
-				j = e - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
+		return compositeEnd(b, i)
+	}
+	return literalEnd(b, i)
+}
+
+// compositeEnd returns the index just after the object or array starting
+// at b[i].
+func compositeEnd(b []byte, i int) int {
+	depth := 0
+	for j := i; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			e := stringEnd(b, j)
+			if e < 0 {
+				return -1
+			}
+			j = e - 1
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return j + 1
 			}
 		}
-		return -1
 	}
+	return -1
+}
+
+// literalEnd returns the index just after the number, true, false or null
+// starting at b[i].
+func literalEnd(b []byte, i int) int {
 	j := i
 	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
 		j++

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/medteam-bench/medteam/qa"
 )
 
 const (
@@ -37,7 +39,7 @@ func pubmedRecord(pmid, decision string) string {
 }
 
 // canonicalParquet writes questions (valid or not) as canonical parquet.
-func canonicalParquet(qs ...Question) func(testing.TB) []byte {
+func canonicalParquet(qs ...qa.Question) func(testing.TB) []byte {
 	return func(tb testing.TB) []byte {
 		var buf bytes.Buffer
 		if err := WriteParquet(&buf, qs); err != nil {
@@ -47,7 +49,7 @@ func canonicalParquet(qs ...Question) func(testing.TB) []byte {
 	}
 }
 
-var twoOpts = []Option{{"A", "x"}, {"B", "y"}}
+var twoOpts = []qa.Option{{Letter: "A", Text: "x"}, {Letter: "B", Text: "y"}}
 
 // TestMalformed feeds malformed inputs of every format and checks that the
 // first problem names the right place (file, line or row, field), carries
@@ -161,14 +163,14 @@ func TestMalformed(t *testing.T) {
 			line: 1, field: "id", code: CodeID, msg: "empty id"},
 		// canonical parquet: rows, not lines
 		{name: "parquet gold not among options", file: "c.parquet",
-			gen: canonicalParquet(Question{ID: "p-1", Stem: "S", Options: twoOpts, Gold: "A"}, Question{ID: "p-2", Stem: "S2", Options: twoOpts, Gold: "C"}),
+			gen: canonicalParquet(qa.Question{ID: "p-1", Stem: "S", Options: twoOpts, Gold: "A"}, qa.Question{ID: "p-2", Stem: "S2", Options: twoOpts, Gold: "C"}),
 			row: 2, field: "gold", code: CodeGold, msg: `c.parquet: row 2: field "gold": gold answer "C" is not among the options A,B`},
 		{name: "parquet few options", file: "c.parquet",
-			gen: canonicalParquet(Question{ID: "p-1", Stem: "S", Options: twoOpts[:1], Gold: "A"}),
+			gen: canonicalParquet(qa.Question{ID: "p-1", Stem: "S", Options: twoOpts[:1], Gold: "A"}),
 			row: 1, field: "options", code: CodeOptions, msg: "1 options; need 2 to 10"},
 		{name: "parquet truncated file", file: "c.parquet",
 			gen: func(tb testing.TB) []byte {
-				b := canonicalParquet(Question{ID: "p-1", Stem: "S", Options: twoOpts, Gold: "A"})(tb)
+				b := canonicalParquet(qa.Question{ID: "p-1", Stem: "S", Options: twoOpts, Gold: "A"})(tb)
 				return b[:len(b)-20]
 			},
 			code: CodeFile, msg: "not a readable parquet file", fatal: true},
@@ -288,7 +290,7 @@ func TestSkipInvalidReport(t *testing.T) {
 	}
 	// Stream stops delivering at the first problem but still reports all.
 	var got []string
-	st, err := Stream(Source{Path: path}, LoadOptions{}, func(q Question) error {
+	st, err := Stream(Source{Path: path}, LoadOptions{}, func(q qa.Question) error {
 		got = append(got, q.Stem)
 		return nil
 	})

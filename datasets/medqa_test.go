@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // realMedQATest is the official MedQA USMLE 4-option test split.
@@ -40,10 +42,10 @@ func nonBlankLines(data []byte) [][]byte {
 	return out
 }
 
-func readAll(t *testing.T, input string) ([]Question, error) {
+func readAll(t *testing.T, input string) ([]qa.Question, error) {
 	t.Helper()
-	var qs []Question
-	err := ReadMedQA(strings.NewReader(input), "medqa.jsonl", func(q Question) error {
+	var qs []qa.Question
+	err := ReadMedQA(strings.NewReader(input), "medqa.jsonl", func(q qa.Question) error {
 		qs = append(qs, q)
 		return nil
 	})
@@ -185,11 +187,11 @@ func TestReadMedQAFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := qs[0]
-	want := Question{
-		ID:      MedQAID("Q1?", []Option{{"A", "yes"}, {"B", "no"}}),
+	want := qa.Question{
+		ID:      MedQAID("Q1?", []qa.Option{{Letter: "A", Text: "yes"}, {Letter: "B", Text: "no"}}),
 		Dataset: "medqa",
 		Stem:    "Q1?",
-		Options: []Option{{"A", "yes"}, {"B", "no"}},
+		Options: []qa.Option{{Letter: "A", Text: "yes"}, {Letter: "B", Text: "no"}},
 		Gold:    "A",
 		Meta:    map[string]string{"step": "step1"},
 	}
@@ -204,23 +206,23 @@ func TestReadMedQAFields(t *testing.T) {
 		t.Errorf("meta without meta_info = %v, want nil", qs[1].Meta)
 	}
 	// The ID depends on the stem and on every option, up to white space.
-	base := MedQAID("Q", []Option{{"A", "x"}, {"B", "y"}})
+	base := MedQAID("Q", []qa.Option{{Letter: "A", Text: "x"}, {Letter: "B", Text: "y"}})
 	for _, same := range []string{
-		MedQAID("Q ", []Option{{"A", "x"}, {"B", "y"}}),
-		MedQAID("\tQ", []Option{{"A", "x\u00a0"}, {"B", " y"}}),
+		MedQAID("Q ", []qa.Option{{Letter: "A", Text: "x"}, {Letter: "B", Text: "y"}}),
+		MedQAID("\tQ", []qa.Option{{Letter: "A", Text: "x\u00a0"}, {Letter: "B", Text: " y"}}),
 	} {
 		if same != base {
 			t.Errorf("white space changed the id: %s vs %s", same, base)
 		}
 	}
-	if got := MedQAID("a  b\nc", []Option{{"A", "x"}, {"B", "y"}}); got != MedQAID("a b c", []Option{{"A", "x"}, {"B", "y"}}) {
+	if got := MedQAID("a  b\nc", []qa.Option{{Letter: "A", Text: "x"}, {Letter: "B", Text: "y"}}); got != MedQAID("a b c", []qa.Option{{Letter: "A", Text: "x"}, {Letter: "B", Text: "y"}}) {
 		t.Errorf("inner white space changed the id")
 	}
 	for _, other := range []string{
-		MedQAID("q", []Option{{"A", "x"}, {"B", "y"}}),
-		MedQAID("Q", []Option{{"A", "x"}, {"B", "z"}}),
-		MedQAID("Q", []Option{{"A", "y"}, {"B", "x"}}),
-		MedQAID("Q", []Option{{"A", "x"}, {"B", "y"}, {"C", "z"}}),
+		MedQAID("q", []qa.Option{{Letter: "A", Text: "x"}, {Letter: "B", Text: "y"}}),
+		MedQAID("Q", []qa.Option{{Letter: "A", Text: "x"}, {Letter: "B", Text: "z"}}),
+		MedQAID("Q", []qa.Option{{Letter: "A", Text: "y"}, {Letter: "B", Text: "x"}}),
+		MedQAID("Q", []qa.Option{{Letter: "A", Text: "x"}, {Letter: "B", Text: "y"}, {Letter: "C", Text: "z"}}),
 	} {
 		if other == base {
 			t.Errorf("id collision %s", base)
@@ -243,7 +245,7 @@ func TestReadMedQALongLine(t *testing.T) {
 func TestReadMedQACallbackError(t *testing.T) {
 	errStop := errors.New("stop")
 	calls := 0
-	err := ReadMedQA(strings.NewReader(okLine+"\n"+okLine2+"\nnot json\n"), "x", func(Question) error {
+	err := ReadMedQA(strings.NewReader(okLine+"\n"+okLine2+"\nnot json\n"), "x", func(qa.Question) error {
 		calls++
 		if calls == 2 {
 			return errStop
@@ -273,7 +275,7 @@ func (f *failingReader) Read(p []byte) (int, error) {
 
 func TestReadMedQAReaderError(t *testing.T) {
 	errDisk := errors.New("disk on fire")
-	err := ReadMedQA(&failingReader{strings.NewReader(okLine + "\n"), errDisk}, "x", func(Question) error { return nil })
+	err := ReadMedQA(&failingReader{strings.NewReader(okLine + "\n"), errDisk}, "x", func(qa.Question) error { return nil })
 	if !errors.Is(err, errDisk) {
 		t.Fatalf("got %v, want wrapped errDisk", err)
 	}
@@ -348,7 +350,7 @@ func FuzzReadMedQA(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		err := ReadMedQA(bytes.NewReader(data), "fuzz", func(q Question) error {
+		err := ReadMedQA(bytes.NewReader(data), "fuzz", func(q qa.Question) error {
 			if err := q.Validate(); err != nil {
 				t.Fatalf("invalid question delivered: %v", err)
 			}
@@ -372,7 +374,7 @@ func BenchmarkReadMedQA(b *testing.B) {
 	b.ReportAllocs()
 	items := 0
 	for b.Loop() {
-		err := ReadMedQA(bytes.NewReader(data), "bench", func(Question) error {
+		err := ReadMedQA(bytes.NewReader(data), "bench", func(qa.Question) error {
 			items++
 			return nil
 		})

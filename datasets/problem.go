@@ -3,27 +3,29 @@ package datasets
 import (
 	"fmt"
 	"strings"
+
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // Problem codes classify a ParseError (its Code), for example to count the
 // reasons for skipped records in a run manifest. Every problem a loader
 // reports carries one of them.
 const (
-	CodeEncoding  = "encoding"  // invalid UTF-8
-	CodeSyntax    = "syntax"    // not valid JSON or CSV
-	CodeTruncated = "truncated" // the final line ends mid-record
-	CodeFields    = "fields"    // a CSV row with the wrong number of fields
-	CodeMissing   = "missing"   // a required field is absent or null
-	CodeType      = "type"      // a field has the wrong type
-	CodeID        = "id"        // an empty or unusable id
-	CodeStem      = "stem"      // an empty question stem
-	CodeOptions   = "options"   // too few or too many options, bad or duplicate letters, an empty option
-	CodeGold      = "gold"      // gold answer missing, not among the options, or contradicted
-	CodeMulti     = "multi"     // a multi-answer item, which a single-answer benchmark cannot score
-	CodeDuplicate = "duplicate" // the question id was seen before, for other content
-	CodeSize      = "size"      // a JSON Lines record over MaxRecordBytes
-	CodeSplit     = "split"     // a split file that does not agree with the data
-	CodeFile      = "file"      // the file cannot be read (any further)
+	CodeEncoding  = qa.CodeEncoding // invalid UTF-8
+	CodeSyntax    = "syntax"        // not valid JSON or CSV
+	CodeTruncated = "truncated"     // the final line ends mid-record
+	CodeFields    = "fields"        // a CSV row with the wrong number of fields
+	CodeMissing   = "missing"       // a required field is absent or null
+	CodeType      = "type"          // a field has the wrong type
+	CodeID        = qa.CodeID       // an empty or unusable id
+	CodeStem      = qa.CodeStem     // an empty question stem
+	CodeOptions   = qa.CodeOptions  // too few or too many options, bad or duplicate letters, an empty option
+	CodeGold      = qa.CodeGold     // gold answer missing, not among the options, or contradicted
+	CodeMulti     = "multi"         // a multi-answer item, which a single-answer benchmark cannot score
+	CodeDuplicate = "duplicate"     // the question id was seen before, for other content
+	CodeSize      = "size"          // a JSON Lines record over MaxRecordBytes
+	CodeSplit     = "split"         // a split file that does not agree with the data
+	CodeFile      = "file"          // the file cannot be read (any further)
 )
 
 // ParseError reports a problem with one record of a dataset file (or with

@@ -72,83 +72,106 @@ func mmluFiles(dir string) []string {
 //
 // The MedBullets files have 308 rows each; 4 (op4) and 10 (op5) of them repeat
 // an earlier question under another link and are collapsed (see README.md).
+//
+// Each call returns a fresh copy that the caller may modify.
 func Registry() []Entry {
-	return []Entry{
-		{
-			Name: SampleName, Embedded: true, Format: FormatMedQA, Expected: 50, Split: "test",
-			Description: "50 MedQA (USMLE, 4 options) test questions embedded in the binary; for smoke tests, not for reporting accuracy",
-			License:     "MIT (MedQA, Jin et al. 2021)",
-		},
-		{
-			Name: "medqa", Format: FormatMedQA, Expected: 1273,
-			Description: "MedQA USMLE (US), 4 options, official test split",
-			License:     "MIT (MedQA, Jin et al. 2021)",
-			Layouts: []Layout{
-				{Files: []string{"medqa/phrases_no_exclude_test.jsonl"}},
-				{Files: []string{"medqa/data_clean/questions/US/4_options/phrases_no_exclude_test.jsonl"}},
-			},
-		},
-		{
-			Name: "medqa-5", Format: FormatMedQA, Expected: 1273,
-			Description: "MedQA USMLE (US), 5 options (A–E), official test split",
-			License:     "MIT (MedQA, Jin et al. 2021)",
-			Layouts: []Layout{
-				{Files: []string{"medqa/test.jsonl"}},
-				{Files: []string{"medqa/data_clean/questions/US/test.jsonl"}},
-			},
-		},
-		{
-			Name: "medmcqa", Dataset: DatasetMedMCQA, Expected: 2816,
-			Description: "MedMCQA dev split (the test split's answers are not published), single-answer items, 4 options; the standardised copy, or the original dev.json (multi-answer items are then reported, not guessed)",
-			License:     "MIT (MedMCQA, Pal et al. 2022); standardised copy Apache-2.0",
-			Layouts: []Layout{
-				{Files: []string{"medmcqa/test.jsonl"}},
-				{Files: []string{"medmcqa/dev.json"}},
-			},
-		},
-		{
-			Name: "pubmedqa", Format: FormatPubMedQA, Expected: 500, Split: "test",
-			Description: "PubMedQA PQA-L, official test split (500 of the 1000 labelled questions), yes/no/maybe with the abstract as context",
-			License:     "MIT (PubMedQA, Jin et al. 2019)",
-			Layouts: []Layout{
-				{Files: []string{"pubmedqa/ori_pqal.json"}, GroundTruth: "pubmedqa/test_ground_truth.json"},
-				{Files: []string{"pubmedqa/data/ori_pqal.json"}, GroundTruth: "pubmedqa/data/test_ground_truth.json"},
-			},
-		},
-		{
-			Name: "mmlu-medical", Format: FormatMMLU, Expected: 1099, Split: "test",
-			Description: "MMLU test questions of six medical subjects: " + strings.Join(mmluMedicalSubjects, ", "),
-			License:     "MIT (MMLU, Hendrycks et al. 2021)",
-			Layouts: []Layout{
-				{Files: mmluFiles("mmlu_medical")},
-				{Files: mmluFiles("mmlu/test")},
-				{Files: mmluFiles("mmlu/data/test")},
-			},
-		},
-		{
-			Name: "mmlu-pro-health", Expected: 818, Filter: map[string]string{"category": "health"},
-			Description: "MMLU-Pro test questions of the health category, up to 10 options (A–J)",
-			License:     "MIT (MMLU-Pro, Wang et al. 2024)",
-			Layouts: []Layout{
-				{Files: []string{"mmlu_pro/test-00000-of-00001.parquet"}},
-				{Files: []string{"mmlu_pro/data/test-00000-of-00001.parquet"}},
-				{Files: []string{"mmlu_pro/test.parquet"}},
-				{Files: []string{"mmlu_pro/test.jsonl"}},
-			},
-		},
-		{
-			Name: "medbullets", Format: FormatMedBullets, Expected: 304, // 308 rows, 4 exact duplicates
-			Description: "MedBullets USMLE Step 2/3 style questions, 4 options",
-			License:     "no licence stated by the authors (Chen et al. 2024); research use — check before redistributing",
-			Layouts:     []Layout{{Files: []string{"medbullets/medbullets_op4.csv"}}, {Files: []string{"medbullets/medbullets_op4.json"}}},
-		},
-		{
-			Name: "medbullets-op5", Format: FormatMedBullets, Expected: 298, // 308 rows, 10 exact duplicates
-			Description: "MedBullets USMLE Step 2/3 style questions, 5 options",
-			License:     "no licence stated by the authors (Chen et al. 2024); research use — check before redistributing",
-			Layouts:     []Layout{{Files: []string{"medbullets/medbullets_op5.csv"}}, {Files: []string{"medbullets/medbullets_op5.json"}}},
-		},
+	out := make([]Entry, len(registry))
+	for i, e := range registry {
+		out[i] = e.clone()
 	}
+	return out
+}
+
+// registry is the list Registry returns copies of.
+var registry = []Entry{
+	{
+		Name: SampleName, Embedded: true, Format: FormatMedQA, Expected: 50, Split: "test",
+		Description: "50 MedQA (USMLE, 4 options) test questions embedded in the binary; for smoke tests, not for reporting accuracy",
+		License:     "MIT (MedQA, Jin et al. 2021)",
+	},
+	{
+		Name: "medqa", Format: FormatMedQA, Expected: 1273,
+		Description: "MedQA USMLE (US), 4 options, official test split",
+		License:     "MIT (MedQA, Jin et al. 2021)",
+		Layouts: []Layout{
+			{Files: []string{"medqa/phrases_no_exclude_test.jsonl"}},
+			{Files: []string{"medqa/data_clean/questions/US/4_options/phrases_no_exclude_test.jsonl"}},
+		},
+	},
+	{
+		Name: "medqa-5", Format: FormatMedQA, Expected: 1273,
+		Description: "MedQA USMLE (US), 5 options (A–E), official test split",
+		License:     "MIT (MedQA, Jin et al. 2021)",
+		Layouts: []Layout{
+			{Files: []string{"medqa/test.jsonl"}},
+			{Files: []string{"medqa/data_clean/questions/US/test.jsonl"}},
+		},
+	},
+	{
+		Name: "medmcqa", Dataset: DatasetMedMCQA, Expected: 2816,
+		Description: "MedMCQA dev split (the test split's answers are not published), single-answer items, 4 options; the standardised copy, or the original dev.json (multi-answer items are then reported, not guessed)",
+		License:     "MIT (MedMCQA, Pal et al. 2022); standardised copy Apache-2.0",
+		Layouts: []Layout{
+			{Files: []string{"medmcqa/test.jsonl"}},
+			{Files: []string{"medmcqa/dev.json"}},
+		},
+	},
+	{
+		Name: "pubmedqa", Format: FormatPubMedQA, Expected: 500, Split: "test",
+		Description: "PubMedQA PQA-L, official test split (500 of the 1000 labelled questions), yes/no/maybe with the abstract as context",
+		License:     "MIT (PubMedQA, Jin et al. 2019)",
+		Layouts: []Layout{
+			{Files: []string{"pubmedqa/ori_pqal.json"}, GroundTruth: "pubmedqa/test_ground_truth.json"},
+			{Files: []string{"pubmedqa/data/ori_pqal.json"}, GroundTruth: "pubmedqa/data/test_ground_truth.json"},
+		},
+	},
+	{
+		Name: "mmlu-medical", Format: FormatMMLU, Expected: 1099, Split: "test",
+		Description: "MMLU test questions of six medical subjects: " + strings.Join(mmluMedicalSubjects, ", "),
+		License:     "MIT (MMLU, Hendrycks et al. 2021)",
+		Layouts: []Layout{
+			{Files: mmluFiles("mmlu_medical")},
+			{Files: mmluFiles("mmlu/test")},
+			{Files: mmluFiles("mmlu/data/test")},
+		},
+	},
+	{
+		Name: "mmlu-pro-health", Expected: 818, Filter: map[string]string{"category": "health"},
+		Description: "MMLU-Pro test questions of the health category, up to 10 options (A–J)",
+		License:     "MIT (MMLU-Pro, Wang et al. 2024)",
+		Layouts: []Layout{
+			{Files: []string{"mmlu_pro/test-00000-of-00001.parquet"}},
+			{Files: []string{"mmlu_pro/data/test-00000-of-00001.parquet"}},
+			{Files: []string{"mmlu_pro/test.parquet"}},
+			{Files: []string{"mmlu_pro/test.jsonl"}},
+		},
+	},
+	{
+		Name: "medbullets", Format: FormatMedBullets, Expected: 304, // 308 rows, 4 exact duplicates
+		Description: "MedBullets USMLE Step 2/3 style questions, 4 options",
+		License:     "no licence stated by the authors (Chen et al. 2024); research use — check before redistributing",
+		Layouts:     []Layout{{Files: []string{"medbullets/medbullets_op4.csv"}}, {Files: []string{"medbullets/medbullets_op4.json"}}},
+	},
+	{
+		Name: "medbullets-op5", Format: FormatMedBullets, Expected: 298, // 308 rows, 10 exact duplicates
+		Description: "MedBullets USMLE Step 2/3 style questions, 5 options",
+		License:     "no licence stated by the authors (Chen et al. 2024); research use — check before redistributing",
+		Layouts:     []Layout{{Files: []string{"medbullets/medbullets_op5.csv"}}, {Files: []string{"medbullets/medbullets_op5.json"}}},
+	},
+}
+
+// clone copies the entry with its filter and layouts.
+func (e Entry) clone() Entry {
+	e.Filter = maps.Clone(e.Filter)
+	if e.Layouts != nil {
+		layouts := make([]Layout, len(e.Layouts))
+		for i, l := range e.Layouts {
+			l.Files = slices.Clone(l.Files)
+			layouts[i] = l
+		}
+		e.Layouts = layouts
+	}
+	return e
 }
 
 // LookupEntry finds a registry entry by name (ignoring case).

@@ -8,6 +8,8 @@ import (
 	"encoding/hex"
 	"slices"
 	"strconv"
+
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // SampleName names the embedded default sample (see Sample), e.g. for
@@ -28,9 +30,9 @@ var sampleMedQA []byte
 // byte for byte as in the source file (see sample/README.md). Every question
 // has Dataset "medqa" and Split "test". Each call returns a fresh slice that
 // the caller may modify.
-func Sample() ([]Question, error) {
-	var qs []Question
-	err := ReadMedQA(bytes.NewReader(sampleMedQA), SampleFile, func(q Question) error {
+func Sample() ([]qa.Question, error) {
+	var qs []qa.Question
+	err := ReadMedQA(bytes.NewReader(sampleMedQA), SampleFile, func(q qa.Question) error {
 		q.Split = "test"
 		qs = append(qs, q)
 		return nil
@@ -54,7 +56,7 @@ func SampleSHA256() string {
 // therefore depends only on the seed and the IDs, not on the order of qs.
 // When n <= 0 or n >= len(qs), Limit returns a copy of all of qs. The
 // Question values are copied shallowly.
-func Limit(qs []Question, n int, seed int64) []Question {
+func Limit(qs []qa.Question, n int, seed int64) []qa.Question {
 	if n <= 0 || n >= len(qs) {
 		return slices.Clone(qs)
 	}
@@ -78,7 +80,7 @@ func Limit(qs []Question, n int, seed int64) []Question {
 		keep[i] = rs[i].idx
 	}
 	slices.Sort(keep)
-	out := make([]Question, n)
+	out := make([]qa.Question, n)
 	for i, idx := range keep {
 		out[i] = qs[idx]
 	}

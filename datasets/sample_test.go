@@ -8,6 +8,8 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/medteam-bench/medteam/qa"
 )
 
 var update = flag.Bool("update", false, "regenerate "+SampleFile+" from the real MedQA test file")
@@ -83,7 +85,7 @@ func TestSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	real := map[string]Question{}
+	real := map[string]qa.Question{}
 	for _, q := range all {
 		real[q.ID] = q
 	}
@@ -100,17 +102,17 @@ func TestSample(t *testing.T) {
 }
 
 // synthetic returns n valid questions with distinct ids.
-func synthetic(n int) []Question {
-	qs := make([]Question, n)
+func synthetic(n int) []qa.Question {
+	qs := make([]qa.Question, n)
 	for i := range qs {
-		opts := []Option{{"A", "x"}, {"B", "y"}}
+		opts := []qa.Option{{Letter: "A", Text: "x"}, {Letter: "B", Text: "y"}}
 		stem := fmt.Sprintf("question %d", i)
-		qs[i] = Question{ID: MedQAID(stem, opts), Dataset: "medqa", Stem: stem, Options: opts, Gold: "A"}
+		qs[i] = qa.Question{ID: MedQAID(stem, opts), Dataset: "medqa", Stem: stem, Options: opts, Gold: "A"}
 	}
 	return qs
 }
 
-func ids(qs []Question) []string {
+func ids(qs []qa.Question) []string {
 	out := make([]string, len(qs))
 	for i, q := range qs {
 		out[i] = q.ID

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // rankKey is the key Limit ranks questions by: SHA-256 of the seed in
@@ -27,7 +29,7 @@ func rankKey(seed int64, id string) [sha256.Size]byte {
 // NUL, id), so the choice depends only on the seed, the ids and the field,
 // not on the order of qs. The result keeps the order of qs. When n <= 0 or
 // n >= len(qs), or field is empty, it is Limit(qs, n, seed).
-func StratifiedLimit(qs []Question, n int, seed int64, field string) []Question {
+func StratifiedLimit(qs []qa.Question, n int, seed int64, field string) []qa.Question {
 	if field == "" || n <= 0 || n >= len(qs) {
 		return Limit(qs, n, seed)
 	}
@@ -36,19 +38,45 @@ func StratifiedLimit(qs []Question, n int, seed int64, field string) []Question 
 		k := q.Meta[field]
 		strata[k] = append(strata[k], i)
 	}
-	names := slices.Sorted(maps.Keys(strata))
-	type alloc struct {
-		name      string
-		size, got int
-		rem       int64 // remainder numerator: n·size mod N
+	var keep []int
+	for _, a := range allocate(strata, n, len(qs)) {
+		idx := strata[a.name]
+		slices.SortFunc(idx, func(x, y int) int {
+			kx, ky := rankKey(seed, qs[x].ID), rankKey(seed, qs[y].ID)
+			if c := bytes.Compare(kx[:], ky[:]); c != 0 {
+				return c
+			}
+			return cmp.Compare(x, y)
+		})
+		keep = append(keep, idx[:a.got]...)
 	}
-	total := len(qs)
-	allocs := make([]alloc, len(names))
+	slices.Sort(keep)
+	out := make([]qa.Question, len(keep))
+	for i, idx := range keep {
+		out[i] = qs[idx]
+	}
+	return out
+}
+
+// stratumAlloc is how many questions (got) a stratum of size questions gets.
+type stratumAlloc struct {
+	name      string
+	size, got int
+	rem       int64 // remainder numerator: n·size mod N
+}
+
+// allocate shares n among the strata (of total questions in all) by largest
+// remainders: each gets floor(n·size/total), and the rest go one by one to
+// the strata with the largest remainders (ties: the larger stratum, then
+// the name). The result is in name order.
+func allocate(strata map[string][]int, n, total int) []stratumAlloc {
+	names := slices.Sorted(maps.Keys(strata))
+	allocs := make([]stratumAlloc, len(names))
 	given := 0
 	for i, name := range names {
 		size := len(strata[name])
 		prod := int64(n) * int64(size)
-		allocs[i] = alloc{name: name, size: size, got: int(prod / int64(total)), rem: prod % int64(total)}
+		allocs[i] = stratumAlloc{name: name, size: size, got: int(prod / int64(total)), rem: prod % int64(total)}
 		given += allocs[i].got
 	}
 	order := make([]int, len(allocs))
@@ -72,24 +100,7 @@ func StratifiedLimit(qs []Question, n int, seed int64, field string) []Question 
 			given++
 		}
 	}
-	var keep []int
-	for _, a := range allocs {
-		idx := strata[a.name]
-		slices.SortFunc(idx, func(x, y int) int {
-			kx, ky := rankKey(seed, qs[x].ID), rankKey(seed, qs[y].ID)
-			if c := bytes.Compare(kx[:], ky[:]); c != 0 {
-				return c
-			}
-			return cmp.Compare(x, y)
-		})
-		keep = append(keep, idx[:a.got]...)
-	}
-	slices.Sort(keep)
-	out := make([]Question, len(keep))
-	for i, idx := range keep {
-		out[i] = qs[idx]
-	}
-	return out
+	return allocs
 }
 
 // InShard reports whether the question with this id belongs to shard i of n
@@ -107,8 +118,8 @@ func InShard(id string, i, n int) bool {
 // Shard returns the questions of shard i of n (1-based, see InShard) in
 // their order in qs. The shards of 1..n are disjoint and together hold every
 // question. n <= 1 returns a copy of qs.
-func Shard(qs []Question, i, n int) []Question {
-	out := make([]Question, 0, len(qs)/max(n, 1)+1)
+func Shard(qs []qa.Question, i, n int) []qa.Question {
+	out := make([]qa.Question, 0, len(qs)/max(n, 1)+1)
 	for _, q := range qs {
 		if InShard(q.ID, i, n) {
 			out = append(out, q)
@@ -153,7 +164,7 @@ const MetaOptionOrder = "option_order"
 // position j with position r mod (j+1), where r is the big-endian uint64 of
 // the first 8 bytes of SHA-256(seed in decimal, NUL, "options", NUL, id, NUL,
 // j in decimal).
-func ShuffleOptions(q Question, seed int64) (Question, []int) {
+func ShuffleOptions(q qa.Question, seed int64) (qa.Question, []int) {
 	k := len(q.Options)
 	perm := make([]int, k)
 	for i := range perm {
@@ -166,7 +177,7 @@ func ShuffleOptions(q Question, seed int64) (Question, []int) {
 		perm[j], perm[r] = perm[r], perm[j]
 	}
 	out := q
-	out.Options = make([]Option, k)
+	out.Options = make([]qa.Option, k)
 	order := make([]byte, k)
 	for newPos, orig := range perm {
 		o := q.Options[orig]
@@ -174,7 +185,7 @@ func ShuffleOptions(q Question, seed int64) (Question, []int) {
 		if o.Letter == q.Gold {
 			out.Gold = letter
 		}
-		out.Options[newPos] = Option{Letter: letter, Text: o.Text}
+		out.Options[newPos] = qa.Option{Letter: letter, Text: o.Text}
 		order[newPos] = byte('A' + orig)
 	}
 	out.Meta = maps.Clone(q.Meta)

@@ -6,9 +6,11 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/medteam-bench/medteam/qa"
 )
 
-func loadRealMedQA(tb testing.TB) []Question {
+func loadRealMedQA(tb testing.TB) []qa.Question {
 	tb.Helper()
 	readReal(tb)
 	return mustLoad(tb, Source{Path: realMedQATest}).Questions
@@ -23,7 +25,7 @@ func TestStratifiedLimit(t *testing.T) {
 	if len(got) != 100 {
 		t.Fatalf("got %d questions", len(got))
 	}
-	if by := countBy(got, func(q Question) string { return q.Meta["step"] }); !maps.Equal(by, map[string]int{"step1": 53, "step2&3": 47}) {
+	if by := countBy(got, func(q qa.Question) string { return q.Meta["step"] }); !maps.Equal(by, map[string]int{"step1": 53, "step2&3": 47}) {
 		t.Errorf("strata %v", by)
 	}
 	pos := map[string]int{}
@@ -48,13 +50,13 @@ func TestStratifiedLimit(t *testing.T) {
 		t.Error("seeds 5 and 6 chose the same questions")
 	}
 	// Within a stratum the choice is Limit's.
-	var step1 []Question
+	var step1 []qa.Question
 	for _, q := range qs {
 		if q.Meta["step"] == "step1" {
 			step1 = append(step1, q)
 		}
 	}
-	var gotStep1 []Question
+	var gotStep1 []qa.Question
 	for _, q := range got {
 		if q.Meta["step"] == "step1" {
 			gotStep1 = append(gotStep1, q)
@@ -76,7 +78,7 @@ func TestStratifiedLimit(t *testing.T) {
 
 func TestStratifiedLimitProportions(t *testing.T) {
 	// Synthetic strata of sizes 50, 30, 15, 5 (and 3 without the field).
-	var qs []Question
+	var qs []qa.Question
 	for s, size := range map[string]int{"a": 50, "b": 30, "c": 15, "d": 5, "": 3} {
 		for i := range size {
 			q := synthetic(1)[0]
@@ -87,7 +89,7 @@ func TestStratifiedLimitProportions(t *testing.T) {
 			qs = append(qs, q)
 		}
 	}
-	slices.SortFunc(qs, func(a, b Question) int { return cmpString(a.ID, b.ID) })
+	slices.SortFunc(qs, func(a, b qa.Question) int { return cmpString(a.ID, b.ID) })
 	for _, tc := range []struct {
 		n    int
 		want map[string]int
@@ -100,7 +102,7 @@ func TestStratifiedLimitProportions(t *testing.T) {
 		{102, map[string]int{"a": 49, "b": 30, "c": 15, "d": 5, "": 3}},
 	} {
 		got := StratifiedLimit(qs, tc.n, 9, "subject")
-		by := countBy(got, func(q Question) string { return q.Meta["subject"] })
+		by := countBy(got, func(q qa.Question) string { return q.Meta["subject"] })
 		if len(got) != tc.n || !maps.Equal(by, tc.want) {
 			t.Errorf("n=%d: got %d questions, strata %v; want %v", tc.n, len(got), by, tc.want)
 		}
@@ -121,7 +123,7 @@ func TestStratifiedLimitMMLUSubjects(t *testing.T) {
 	needFile(t, realMMLUMedical)
 	qs := mustLoad(t, Source{Path: realMMLUMedical, Split: "test"}).Questions
 	got := StratifiedLimit(qs, 110, 0, "subject")
-	by := countBy(got, func(q Question) string { return q.Meta["subject"] })
+	by := countBy(got, func(q qa.Question) string { return q.Meta["subject"] })
 	// 1099 questions, n=110: 13.5, 26.5, 14.4, 17.3, 10.0, 28.2 → floors 13,26,14,17,10,28 (108);
 	// largest remainders: anatomy (.51), clinical_knowledge (.53).
 	want := map[string]int{"anatomy": 14, "clinical_knowledge": 27, "college_biology": 14, "college_medicine": 17, "medical_genetics": 10, "professional_medicine": 28}
@@ -261,9 +263,9 @@ func TestShuffleOptions(t *testing.T) {
 		{"mmlu-pro-6322", 10, -3, []int{8, 0, 6, 9, 1, 2, 3, 4, 5, 7}},
 		{"x", 2, 0, []int{0, 1}},
 	} {
-		q := Question{ID: tc.id, Stem: "S", Gold: "A"}
+		q := qa.Question{ID: tc.id, Stem: "S", Gold: "A"}
 		for i := range tc.k {
-			q.Options = append(q.Options, Option{Letter: string(rune('A' + i)), Text: fmt.Sprint(i)})
+			q.Options = append(q.Options, qa.Option{Letter: string(rune('A' + i)), Text: fmt.Sprint(i)})
 		}
 		s, perm := ShuffleOptions(q, tc.seed)
 		if !slices.Equal(perm, tc.want) {

@@ -143,63 +143,78 @@ func valText(v any) (string, bool, error) {
 // valInt returns an integer value: a JSON or parquet number without a
 // fractional part, or (from CSV) a string of decimal digits.
 func valInt(v any) (n int64, ok bool, err error) {
-	bad := func() (int64, bool, error) {
-		return 0, false, fmt.Errorf("must be an integer, got %s", kindOf(v))
-	}
 	switch x := v.(type) {
 	case nil:
 		return 0, false, nil
 	case json.RawMessage:
-		t := bytes.TrimSpace(x)
-		if isNull(t) {
-			return 0, false, nil
-		}
-		if len(t) > 0 && (t[0] == '-' || (t[0] >= '0' && t[0] <= '9')) {
-			if i, err := strconv.ParseInt(string(t), 10, 64); err == nil {
-				return i, true, nil
-			}
-			if f, err := strconv.ParseFloat(string(t), 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
-				return int64(f), true, nil
-			}
-			return 0, false, fmt.Errorf("must be an integer, got %s", t)
-		}
-		return bad()
+		return rawInt(x)
 	case string:
 		i, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
 		if err != nil {
 			return 0, false, fmt.Errorf("must be an integer, got %q", clip(x))
 		}
 		return i, true, nil
-	case int:
-		return int64(x), true, nil
-	case int8:
-		return int64(x), true, nil
-	case int16:
-		return int64(x), true, nil
-	case int32:
-		return int64(x), true, nil
-	case int64:
-		return x, true, nil
-	case uint8:
-		return int64(x), true, nil
-	case uint16:
-		return int64(x), true, nil
-	case uint32:
-		return int64(x), true, nil
-	case uint64:
-		if x > math.MaxInt64 {
-			return bad()
-		}
-		return int64(x), true, nil
 	case float32:
-		return valInt(float64(x))
+		return floatInt(float64(x))
 	case float64:
-		if x != math.Trunc(x) || math.Abs(x) >= 1<<53 {
-			return 0, false, fmt.Errorf("must be an integer, got %v", x)
-		}
-		return int64(x), true, nil
+		return floatInt(x)
 	}
-	return bad()
+	if i, ok := nativeInt(v); ok {
+		return i, true, nil
+	}
+	return 0, false, fmt.Errorf("must be an integer, got %s", kindOf(v))
+}
+
+// rawInt reads a JSON number without a fractional part (1e3 is 1000).
+func rawInt(x json.RawMessage) (int64, bool, error) {
+	t := bytes.TrimSpace(x)
+	if isNull(t) {
+		return 0, false, nil
+	}
+	if len(t) == 0 || (t[0] != '-' && (t[0] < '0' || t[0] > '9')) {
+		return 0, false, fmt.Errorf("must be an integer, got %s", kindOf(x))
+	}
+	if i, err := strconv.ParseInt(string(t), 10, 64); err == nil {
+		return i, true, nil
+	}
+	if f, err := strconv.ParseFloat(string(t), 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		return int64(f), true, nil
+	}
+	return 0, false, fmt.Errorf("must be an integer, got %s", t)
+}
+
+// floatInt reads a float without a fractional part, exact in a float64.
+func floatInt(x float64) (int64, bool, error) {
+	if x != math.Trunc(x) || math.Abs(x) >= 1<<53 {
+		return 0, false, fmt.Errorf("must be an integer, got %v", x)
+	}
+	return int64(x), true, nil
+}
+
+// nativeInt converts the integer types parquet rows hold (not uint, nor a
+// uint64 over math.MaxInt64).
+func nativeInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int:
+		return int64(x), true
+	case int8:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	case uint8:
+		return int64(x), true
+	case uint16:
+		return int64(x), true
+	case uint32:
+		return int64(x), true
+	case uint64:
+		return int64(x), x <= math.MaxInt64
+	}
+	return 0, false
 }
 
 // valList returns an array value; from JSON its elements are json.RawMessage.
@@ -284,4 +299,47 @@ func rawObjectOrdered(raw json.RawMessage) (keys []string, vals []json.RawMessag
 		return nil, nil, errors.New("not an object")
 	}
 	return keys, vals, nil
+}
+
+// rawString decodes a raw JSON value that must be a string. ok is false when
+// the value is absent or null.
+func rawString(raw json.RawMessage) (s string, ok bool, err error) {
+	if isNull(raw) {
+		return "", false, nil
+	}
+	// Values come from validated JSON: a string without escapes is its bytes.
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 {
+		return string(raw[1 : n-1]), true, nil
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false, fmt.Errorf("must be a string, got %s", jsonKind(raw))
+	}
+	return s, true, nil
+}
+
+func isNull(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) == 0 || string(t) == "null"
+}
+
+// jsonKind names the JSON type of a raw value for error messages.
+func jsonKind(raw json.RawMessage) string {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 {
+		return "nothing"
+	}
+	switch t[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	default:
+		return "a number"
+	}
 }

@@ -11,12 +11,14 @@ import (
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // QuestionWriter writes questions in a canonical format; Close flushes (and
 // for parquet writes the footer) but does not close the underlying writer.
 type QuestionWriter interface {
-	Write(Question) error
+	Write(qa.Question) error
 	Close() error
 }
 
@@ -36,8 +38,8 @@ type jsonlWriter struct {
 	enc *json.Encoder
 }
 
-func (w *jsonlWriter) Write(q Question) error { return w.enc.Encode(q) }
-func (w *jsonlWriter) Close() error           { return w.bw.Flush() }
+func (w *jsonlWriter) Write(q qa.Question) error { return w.enc.Encode(q) }
+func (w *jsonlWriter) Close() error              { return w.bw.Flush() }
 
 // canonicalOption and canonicalRow are the parquet schema of canonical files:
 // id, dataset, split, stem, context (list of strings), options (list of
@@ -87,7 +89,7 @@ type parquetWriter struct {
 	buf []canonicalRow
 }
 
-func (w *parquetWriter) Write(q Question) error {
+func (w *parquetWriter) Write(q qa.Question) error {
 	row := canonicalRow{ID: q.ID, Dataset: q.Dataset, Split: q.Split, Stem: q.Stem, Context: q.Context, Gold: q.Gold, SourceID: q.SourceID}
 	row.Options = make([]canonicalOption, len(q.Options))
 	for i, o := range q.Options {
@@ -125,16 +127,16 @@ func (w *parquetWriter) Close() error {
 }
 
 // WriteJSONL writes questions as canonical JSONL.
-func WriteJSONL(w io.Writer, qs []Question) error {
+func WriteJSONL(w io.Writer, qs []qa.Question) error {
 	return writeAll(NewJSONLWriter(w), qs)
 }
 
 // WriteParquet writes questions as canonical parquet.
-func WriteParquet(w io.Writer, qs []Question) error {
+func WriteParquet(w io.Writer, qs []qa.Question) error {
 	return writeAll(NewParquetWriter(w), qs)
 }
 
-func writeAll(qw QuestionWriter, qs []Question) error {
+func writeAll(qw QuestionWriter, qs []qa.Question) error {
 	for _, q := range qs {
 		if err := qw.Write(q); err != nil {
 			return err

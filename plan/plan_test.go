@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/results"
 )
 
 // simOpener opens every model as the simulator's endpoint would record it,
 // without a client (nothing runs in these tests).
-func simOpener(_ context.Context, model string, _ Spec, _ []datasets.Question) (*Endpoint, error) {
+func simOpener(_ context.Context, model string, _ Spec, _ []qa.Question) (*Endpoint, error) {
 	p, name, _ := strings.Cut(model, "/")
 	return &Endpoint{Ref: results.ModelRef{Name: model, Provider: p}, Request: name, Sim: p == "sim"}, nil
 }
@@ -109,7 +110,7 @@ func TestOpenerErrorClosesWhatWasOpened(t *testing.T) {
 	s := defaultSpec()
 	s.Models = []string{"sim/default", "sim/weak", "bad/x"}
 	closed := 0
-	open := func(ctx context.Context, m string, sp Spec, qs []datasets.Question) (*Endpoint, error) {
+	open := func(ctx context.Context, m string, sp Spec, qs []qa.Question) (*Endpoint, error) {
 		if strings.HasPrefix(m, "bad/") {
 			return nil, errors.New("no such provider")
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/llm/cache"
+	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/runner"
 	"github.com/medteam-bench/medteam/teamwork"
@@ -29,7 +30,7 @@ type Endpoint struct {
 // Opener opens the endpoint of one model of a plan (provider/name). The
 // questions are those of the whole plan (the simulator learns their golds
 // from them; a real backend ignores them).
-type Opener func(ctx context.Context, model string, s Spec, questions []datasets.Question) (*Endpoint, error)
+type Opener func(ctx context.Context, model string, s Spec, questions []qa.Question) (*Endpoint, error)
 
 // Resolved is a plan with its inputs loaded and its models opened.
 type Resolved struct {
@@ -102,8 +103,8 @@ func Resolve(ctx context.Context, s Spec, open Opener) (*Resolved, error) {
 
 // loadSets loads every dataset of the spec into a question set and returns
 // all their questions.
-func (r *Resolved) loadSets() ([]datasets.Question, error) {
-	var all []datasets.Question
+func (r *Resolved) loadSets() ([]qa.Question, error) {
+	var all []qa.Question
 	seen := map[string]bool{}
 	for _, spec := range r.Spec.Datasets {
 		qs, dref, err := LoadDataset(spec, r.Spec)
@@ -171,7 +172,7 @@ func Source(spec, format, mapping, dataDir string) (datasets.Source, error) {
 
 // LoadDataset reads a dataset (registry name, file or folder) and returns
 // its questions and reference.
-func LoadDataset(spec string, s Spec) ([]datasets.Question, results.DatasetRef, error) {
+func LoadDataset(spec string, s Spec) ([]qa.Question, results.DatasetRef, error) {
 	src, err := Source(spec, s.Format, s.Map, s.DataDir)
 	if err != nil {
 		return nil, results.DatasetRef{}, err
@@ -202,7 +203,7 @@ func LoadDataset(spec string, s Spec) ([]datasets.Question, results.DatasetRef, 
 
 // selectQuestions applies the plan's sampling, option shuffling and shard to
 // a loaded set.
-func selectQuestions(name string, qs []datasets.Question, s Spec) (runner.QuestionSet, error) {
+func selectQuestions(name string, qs []qa.Question, s Spec) (runner.QuestionSet, error) {
 	if s.Stratify != "" && s.Limit > 0 {
 		qs = datasets.StratifiedLimit(qs, s.Limit, s.SampleSeed, s.Stratify)
 	} else {

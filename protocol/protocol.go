@@ -18,7 +18,7 @@ import (
 	"strings"
 
 	"github.com/medteam-bench/medteam/llm"
-	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // Protocol is one decision protocol.
@@ -71,7 +71,7 @@ type Arm interface {
 	// tie-break).
 	Calls(n int) (calls, extra int)
 	// Run deliberates on one item.
-	Run(ctx context.Context, c llm.Client, item datasets.Item, u Unit) (*Outcome, error)
+	Run(ctx context.Context, c llm.Client, item qa.Item, u Unit) (*Outcome, error)
 }
 
 // ArmInfo describes an arm. The component and team fields are the typed

@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/medteam-bench/medteam/answer"
-	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/protocol"
+	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/results"
 )
 
@@ -23,7 +23,7 @@ type RowMeta struct {
 // QuestionRow scores an outcome against the gold answer and fills every
 // column the outcome determines. err, when not nil, is recorded as the
 // question's error (the row stays in the denominator).
-func QuestionRow(m RowMeta, q datasets.Question, out *protocol.Outcome, err error) results.QuestionRow {
+func QuestionRow(m RowMeta, q qa.Question, out *protocol.Outcome, err error) results.QuestionRow {
 	r := baseRow(m, q)
 	if err != nil {
 		r.Error = err.Error()
@@ -51,7 +51,7 @@ func QuestionRow(m RowMeta, q datasets.Question, out *protocol.Outcome, err erro
 
 // baseRow is the row's identity, the arm's description and the question's
 // columns: what a row has even when the unit failed.
-func baseRow(m RowMeta, q datasets.Question) results.QuestionRow {
+func baseRow(m RowMeta, q qa.Question) results.QuestionRow {
 	c := m.Arm.Protocol.Info()
 	return results.QuestionRow{
 		SchemaVersion: results.SchemaVersion,

@@ -16,9 +16,9 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/protocol"
+	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/results"
 )
 
@@ -35,7 +35,7 @@ type Arm struct {
 // journals) follow the whole plan. Nil Index means positions 0…n−1.
 type QuestionSet struct {
 	Name      string
-	Questions []datasets.Question
+	Questions []qa.Question
 	Index     []int
 	Total     int
 }
@@ -157,7 +157,7 @@ type unit struct {
 	ord    int64
 	key    string
 	set    string
-	q      *datasets.Question
+	q      *qa.Question
 	model  *Model
 	mi     int // index of model in Plan.Models
 	arm    Arm

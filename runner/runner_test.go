@@ -12,6 +12,7 @@ import (
 
 	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm/sim"
+	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/report"
 	"github.com/medteam-bench/medteam/teamwork"
 )
@@ -27,7 +28,7 @@ func simPlan(t testing.TB, profile string, presets []string, parallel int) (Plan
 	return simPlanFor(t, qs, profile, presets, parallel)
 }
 
-func simPlanFor(t testing.TB, qs []datasets.Question, profile string, presets []string, parallel int) (Plan, *sim.Model) {
+func simPlanFor(t testing.TB, qs []qa.Question, profile string, presets []string, parallel int) (Plan, *sim.Model) {
 	t.Helper()
 	p, err := sim.LookupProfile(profile)
 	if err != nil {
@@ -68,16 +69,16 @@ type goldenMetrics struct {
 
 // syntheticQuestions are n four-option questions with spread gold letters:
 // enough items for paired effects on the simulator, with no dataset file.
-func syntheticQuestions(n int) []datasets.Question {
-	qs := make([]datasets.Question, n)
+func syntheticQuestions(n int) []qa.Question {
+	qs := make([]qa.Question, n)
 	for i := range qs {
 		id := fmt.Sprintf("syn-%04d", i)
-		opts := make([]datasets.Option, 4)
+		opts := make([]qa.Option, 4)
 		for k := range opts {
 			l := string(rune('A' + k))
-			opts[k] = datasets.Option{Letter: l, Text: fmt.Sprintf("finding %s of case %d", l, i)}
+			opts[k] = qa.Option{Letter: l, Text: fmt.Sprintf("finding %s of case %d", l, i)}
 		}
-		qs[i] = datasets.Question{ID: id, Dataset: "synthetic", Split: "test",
+		qs[i] = qa.Question{ID: id, Dataset: "synthetic", Split: "test",
 			Stem: fmt.Sprintf("Case %d: which finding best explains the presentation?", i), Options: opts,
 			Gold: string(rune('A' + (i*7+3)%4))}
 	}
@@ -97,7 +98,7 @@ func TestGoldenSimMetrics(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		profile, file string
-		qs            []datasets.Question
+		qs            []qa.Question
 	}{
 		{"default", "sim_default_presets.golden.json", sample},
 		{"misled", "sim_misled_presets.golden.json", syntheticQuestions(300)},

@@ -18,6 +18,7 @@ import (
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/llm/openai"
 	"github.com/medteam-bench/medteam/llm/sim"
+	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/runner"
 	"github.com/medteam-bench/medteam/teamwork"
@@ -101,7 +102,7 @@ func BenchmarkThroughputHTTP(b *testing.B) {
 	b.Run("overhead", func(b *testing.B) { tpBenchOverhead(b, qs, arm) })
 }
 
-func tpBenchHTTP(b *testing.B, qs []datasets.Question, arm runner.Arm, c int) {
+func tpBenchHTTP(b *testing.B, qs []qa.Question, arm runner.Arm, c int) {
 	srv := newTPServer(c, tpDelay)
 	ts := httptest.NewUnstartedServer(srv)
 	ts.Config.ConnState = func(_ net.Conn, s http.ConnState) {
@@ -158,7 +159,7 @@ func tpBenchHTTP(b *testing.B, qs []datasets.Question, arm runner.Arm, c int) {
 	}
 }
 
-func tpBenchOverhead(b *testing.B, qs []datasets.Question, arm runner.Arm) {
+func tpBenchOverhead(b *testing.B, qs []qa.Question, arm runner.Arm) {
 	stub := llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		if err := ctx.Err(); err != nil {
 			return llm.Response{}, &llm.Error{Class: llm.ClassCanceled, Err: err}
@@ -195,7 +196,7 @@ func tpStack(backend llm.Client, c int) llm.Client {
 
 // tpRun runs every question once through client and fails the benchmark on
 // any error, failed question or timeout.
-func tpRun(b *testing.B, qs []datasets.Question, arm runner.Arm, client llm.Client, parallel int) runner.Stats {
+func tpRun(b *testing.B, qs []qa.Question, arm runner.Arm, client llm.Client, parallel int) runner.Stats {
 	b.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), tpRunTimeout)
 	defer cancel()
@@ -238,13 +239,13 @@ func (s *tpSink) Put(_ string, _ int64, q results.QuestionRow, _ []results.CallR
 
 // tpQuestionsFor returns n questions: the embedded sample, repeated under
 // new IDs when n exceeds it.
-func tpQuestionsFor(b *testing.B, n int) []datasets.Question {
+func tpQuestionsFor(b *testing.B, n int) []qa.Question {
 	b.Helper()
 	sample, err := datasets.Sample()
 	if err != nil {
 		b.Fatal(err)
 	}
-	qs := make([]datasets.Question, n)
+	qs := make([]qa.Question, n)
 	for i := range qs {
 		qs[i] = sample[i%len(sample)]
 		if k := i / len(sample); k > 0 {
@@ -405,7 +406,7 @@ func BenchmarkExecuteMemory(b *testing.B) {
 	var base, peak, after uint64
 	for b.Loop() {
 		b.StopTimer()
-		qs := make([]datasets.Question, n)
+		qs := make([]qa.Question, n)
 		items := make(map[string]sim.Item, n)
 		for i := range qs {
 			q := sample[i%len(sample)]

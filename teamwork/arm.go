@@ -6,9 +6,9 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/protocol"
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // Protocol is the five-component teamwork protocol of seed 002 (DESIGN §4)
@@ -68,7 +68,7 @@ func (a Arm) Calls(n int) (calls, extra int) {
 }
 
 // Run runs a Team of this configuration on item.
-func (a Arm) Run(ctx context.Context, c llm.Client, item datasets.Item, u protocol.Unit) (*protocol.Outcome, error) {
+func (a Arm) Run(ctx context.Context, c llm.Client, item qa.Item, u protocol.Unit) (*protocol.Outcome, error) {
 	t := &Team{Config: a.Config, Model: u.Model, Arm: u.Arm, RunSeed: u.RunSeed, Repeat: u.Repeat}
 	return t.Run(ctx, c, item)
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // TestAnyNumberOfOptions runs the full preset on items with 2 to 10 options
@@ -15,14 +15,14 @@ import (
 // context, and that the decision is one of the item's own letters.
 func TestAnyNumberOfOptions(t *testing.T) {
 	for k := 2; k <= 10; k++ {
-		q := datasets.Question{ID: fmt.Sprintf("k%d", k), Stem: "Which one?", Context: []string{"An abstract passage."}, Gold: "B"}
+		q := qa.Question{ID: fmt.Sprintf("k%d", k), Stem: "Which one?", Context: []string{"An abstract passage."}, Gold: "B"}
 		for i := range k {
-			q.Options = append(q.Options, datasets.Option{Letter: string(rune('A' + i)), Text: fmt.Sprintf("choice %d", i)})
+			q.Options = append(q.Options, qa.Option{Letter: string(rune('A' + i)), Text: fmt.Sprintf("choice %d", i)})
 		}
 		if k == 3 {
-			q.Options = []datasets.Option{{Letter: "A", Text: "yes"}, {Letter: "B", Text: "no"}, {Letter: "C", Text: "maybe"}}
+			q.Options = []qa.Option{{Letter: "A", Text: "yes"}, {Letter: "B", Text: "no"}, {Letter: "C", Text: "maybe"}}
 		}
-		model := simFor(t, "default", []datasets.Question{q})
+		model := simFor(t, "default", []qa.Question{q})
 		rec := &recorder{next: model}
 		c, _ := ParseComponents("full", Default())
 		out, err := (&Team{Config: c, RunSeed: 1}).Run(context.Background(), rec, q.Item())

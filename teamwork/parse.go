@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/medteam-bench/medteam/answer"
-	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // Assessment is the recruiter's answer to assess.
@@ -529,7 +529,7 @@ func tieFromText(body string, set *answer.Set) TieBreak {
 
 // answerOptions converts a question's options to the answer parser's (once
 // per question: see session.options).
-func answerOptions(opts []datasets.Option) []answer.Option {
+func answerOptions(opts []qa.Option) []answer.Option {
 	out := make([]answer.Option, len(opts))
 	for i, o := range opts {
 		out[i] = answer.Option(o)

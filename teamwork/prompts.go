@@ -11,8 +11,8 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/qa"
 )
 
 //go:embed prompts/*.tmpl
@@ -39,7 +39,7 @@ func PromptSetHash() string {
 // promptData is everything a template may show. Fields a configuration does
 // not switch on stay empty, so the template omits their block.
 type promptData struct {
-	Item     datasets.Item
+	Item     qa.Item
 	Question string // the question block, rendered once per question
 	JSON     bool
 	N        int

@@ -11,9 +11,9 @@ import (
 
 	"github.com/medteam-bench/medteam/aggregator"
 	"github.com/medteam-bench/medteam/answer"
-	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/protocol"
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // Team runs the protocol for one arm.
@@ -38,7 +38,7 @@ type session struct {
 	t      *Team
 	c      Config
 	client llm.Client
-	item   datasets.Item
+	item   qa.Item
 	// options are item.Options as the answer parser takes them.
 	options []answer.Option
 
@@ -66,7 +66,7 @@ type session struct {
 // Run deliberates on one question and returns the team's decision. Model-call
 // errors end the question with an error; unreadable answers do not (they are
 // abstentions, recorded in Outcome.Parses).
-func (t *Team) Run(ctx context.Context, client llm.Client, item datasets.Item) (*protocol.Outcome, error) {
+func (t *Team) Run(ctx context.Context, client llm.Client, item qa.Item) (*protocol.Outcome, error) {
 	if err := t.Config.Validate(); err != nil {
 		return nil, err
 	}

@@ -11,9 +11,10 @@ import (
 	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/llm/sim"
+	"github.com/medteam-bench/medteam/qa"
 )
 
-func sampleQuestions(t testing.TB, n int) []datasets.Question {
+func sampleQuestions(t testing.TB, n int) []qa.Question {
 	t.Helper()
 	qs, err := datasets.Sample()
 	if err != nil {
@@ -25,7 +26,7 @@ func sampleQuestions(t testing.TB, n int) []datasets.Question {
 	return qs
 }
 
-func simFor(t testing.TB, profile string, qs []datasets.Question) *sim.Model {
+func simFor(t testing.TB, profile string, qs []qa.Question) *sim.Model {
 	t.Helper()
 	p, err := sim.LookupProfile(profile)
 	if err != nil {
@@ -125,7 +126,7 @@ func TestDynamicTeamSize(t *testing.T) {
 // first request for a question (so the request did not depend on the gold)
 // yet answer differently.
 func TestNoGoldReachesTheProtocol(t *testing.T) {
-	for _, typ := range []reflect.Type{reflect.TypeFor[datasets.Item](), reflect.TypeFor[llm.Request]()} {
+	for _, typ := range []reflect.Type{reflect.TypeFor[qa.Item](), reflect.TypeFor[llm.Request]()} {
 		walkFields(t, typ, typ.Name())
 	}
 	q := sampleQuestions(t, 1)[0]
@@ -139,8 +140,8 @@ func TestNoGoldReachesTheProtocol(t *testing.T) {
 	c, _ := ParseComponents("full", Default())
 	var first [2]string
 	var firstPredicts [2]string
-	for i, qq := range []datasets.Question{q, other} {
-		model := simFor(t, "strong", []datasets.Question{qq})
+	for i, qq := range []qa.Question{q, other} {
+		model := simFor(t, "strong", []qa.Question{qq})
 		rec := &recorder{next: model}
 		if _, err := (&Team{Config: c, Model: "sim", RunSeed: 3}).Run(context.Background(), rec, qq.Item()); err != nil {
 			t.Fatal(err)
@@ -223,7 +224,7 @@ func (s *scripted) count(k string) int {
 	return n
 }
 
-var fourOptions = datasets.Item{ID: "q1", Stem: "Which drug?", Options: []datasets.Option{
+var fourOptions = qa.Item{ID: "q1", Stem: "Which drug?", Options: []qa.Option{
 	{Letter: "A", Text: "Aspirin"}, {Letter: "B", Text: "Heparin"}, {Letter: "C", Text: "Warfarin"}, {Letter: "D", Text: "Alteplase"},
 }}
 

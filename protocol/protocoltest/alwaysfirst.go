@@ -10,9 +10,9 @@ import (
 
 	"github.com/medteam-bench/medteam/aggregator"
 	"github.com/medteam-bench/medteam/answer"
-	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/protocol"
+	"github.com/medteam-bench/medteam/qa"
 )
 
 // AlwaysFirst asks the model once and then answers the first option,
@@ -48,7 +48,7 @@ func (alwaysFirst) Info() protocol.ArmInfo {
 
 func (alwaysFirst) Calls(int) (int, int) { return 1, 0 }
 
-func (a alwaysFirst) Run(ctx context.Context, c llm.Client, item datasets.Item, u protocol.Unit) (*protocol.Outcome, error) {
+func (a alwaysFirst) Run(ctx context.Context, c llm.Client, item qa.Item, u protocol.Unit) (*protocol.Outcome, error) {
 	meta := llm.Meta{QuestionID: item.ID, Arm: u.Arm, Repeat: u.Repeat, Phase: "answer", Kind: "first", Agent: 0, Role: "solo"}
 	req := llm.Request{Model: u.Model, Temperature: a.temp, Meta: meta, Seed: llm.DeriveSeed(u.RunSeed, u.Repeat, item.ID, meta),
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: item.Stem}}}
