@@ -1,0 +1,42 @@
+package protocol_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/medteam-bench/medteam/protocol"
+	"github.com/medteam-bench/medteam/protocol/protocoltest"
+)
+
+func named(name string, presets ...string) *protocol.Protocol {
+	p := &protocol.Protocol{Name: name, Presets: presets}
+	p.Parse = func(spec string, _ protocol.Settings) (protocol.Arm, bool, error) {
+		switch {
+		case spec == name+":bad":
+			return nil, true, errors.New("bad options")
+		case strings.HasPrefix(spec, name):
+			return protocoltest.AlwaysFirst.Parse("always-first", protocol.Settings{})
+		}
+		return nil, false, nil
+	}
+	return p
+}
+
+func TestRegistryParse(t *testing.T) {
+	reg := protocol.Registry{named("x", "x1"), named("y", "y1", "y2")}
+	for _, tc := range []struct{ spec, wantErr string }{
+		{"x1", ""},
+		{"y2", ""},
+		{"y:bad", "bad options"},
+		{"z", `no protocol knows "z" (presets: x1, y1, y2)`},
+	} {
+		_, err := reg.Parse(tc.spec, protocol.Settings{})
+		if (err == nil) != (tc.wantErr == "") || err != nil && !strings.Contains(err.Error(), tc.wantErr) {
+			t.Errorf("%s: err %v, want %q", tc.spec, err, tc.wantErr)
+		}
+	}
+	if reg.Lookup("y") != reg[1] || reg.Lookup("w") != nil {
+		t.Error("Lookup")
+	}
+}
