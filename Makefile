@@ -38,7 +38,8 @@ golden:
 	$(GO) test ./runner -run Golden -update
 
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParseAnswer -fuzztime 30s ./teamwork/
+	$(GO) test -run '^$$' -fuzz FuzzParseAnswer -fuzztime 30s ./answer/
+	$(GO) test -run '^$$' -fuzz FuzzOptionParsers -fuzztime 15s ./teamwork/
 	$(GO) test -run '^$$' -fuzz FuzzReadMedQA -fuzztime 30s ./datasets/
 	$(GO) test -run '^$$' -fuzz FuzzLoadParquet -fuzztime 30s -fuzzminimizetime 2s ./datasets/
 

@@ -29,14 +29,15 @@ const (
 	MethodBold         Method = "bold"           // **B** or **B)** or **B. text**
 	MethodParen        Method = "paren"          // a lone "(B)" marker
 	MethodOptionText   Method = "option_text"    // a reply that is (or opens with) one option's text, or "<text> is correct"
-	MethodLabelled     Method = "labelled_lines" // the plain-text labelled lines of FORMATS.md (non-ranking kinds)
+	MethodLabelled     Method = "labelled_lines" // the plain-text labelled lines of teamwork/FORMATS.md (non-ranking kinds)
 	MethodRankTable    Method = "rank_table"     // a markdown table with a rank column and an option column
 	MethodProseRanking Method = "prose_ranking"  // "C, then A, then B" / "C first, followed by A and B"
 	MethodNone         Method = "none"
 )
 
-// Answer is an agent's answer (kinds predict, discuss, final, and the answer
-// part of monitor_respond).
+// Answer is a model's answer to a multiple-choice question, as Parse reads
+// it (in the teamwork protocol: an agent's answer of kind predict, discuss or
+// final, and the answer part of monitor_respond).
 type Answer struct {
 	Ranking    []string // distinct option letters, best first; partial allowed; empty = abstention
 	Confidence float64  // in [0,1]; -1 when absent or unparseable
@@ -48,8 +49,8 @@ type Answer struct {
 	Notes      []string // what was read but not taken as written (see the package comment)
 }
 
-// Abstention reasons: why an answer names no option (Answer.Reason,
-// TieBreak.Reason, Mediation.Reason).
+// Abstention reasons: why an answer names no option (Answer.Reason, and the
+// reasons of the parsers built on this package).
 const (
 	ReasonEmpty       = "empty"         // the response is empty
 	ReasonNoAnswer    = "no_answer"     // nothing in the text names one option as the answer
@@ -77,9 +78,6 @@ const (
 	maxTextSpans   = 512 // option-text occurrences considered
 )
 
-// ---------------------------------------------------------------------------
-// Answers
-
 var answerLabels = map[string]string{
 	"REASONING": "reasoning", "RATIONALE": "reasoning", "EXPLANATION": "reasoning",
 	"RANKING": "ranking", "FINAL RANKING": "ranking",
@@ -94,7 +92,7 @@ var (
 	factsKeys      = [...]string{"facts", "keyfacts", "verifiedfacts"}
 )
 
-// Parse reads an agent's answer (kinds predict, discuss, final). The
+// Parse reads a model's answer to a question with the given options. The
 // order of methods is JSON (whole, embedded, cut-off) → a structured ranking
 // in the text (RANKING line or list, a chain of options, a rank table) → the
 // careful reading of free text (textAnswer). Only the question's own letters
@@ -106,6 +104,7 @@ func Parse(text string, options []Option) Answer {
 	return a
 }
 
+// parseAnswer is Parse, noting in os.
 func parseAnswer(text string, os *Set) Answer {
 	a := Answer{Confidence: -1, Method: MethodNone}
 	if len(os.letters) == 0 {
@@ -176,11 +175,11 @@ func objectAnswer(a Answer, o Object, m Method, src string, os *Set) (_ Answer, 
 	}
 	if a.Reasoning != "" {
 		v := textAnswer(strings.ReplaceAll(a.Reasoning, "\r", ""), os)
-		if len(v.rank) > 0 {
-			a.Ranking, a.Method = v.rank, v.method
+		if len(v.Ranking) > 0 {
+			a.Ranking, a.Method = v.Ranking, v.Method
 			return a, u, true
 		}
-		u.reason = firstReason(v.reason, u.reason)
+		u.reason = firstReason(v.Reason, u.reason)
 	}
 	return a, u, false
 }
@@ -207,21 +206,21 @@ func objectFields(a *Answer, o Object, m Method, src string, os *Set) {
 // come from labelled lines. u is what an object without a ranking left.
 func freeText(a Answer, body, norm string, u unread, os *Set) Answer {
 	v := textAnswer(body, os)
-	if len(v.rank) == 0 && body != norm {
+	if len(v.Ranking) == 0 && body != norm {
 		v2 := textAnswer(norm, os)
-		v2.reason = firstReason(v.reason, v2.reason)
+		v2.Reason = firstReason(v.Reason, v2.Reason)
 		v = v2
 	}
 	fillFromText(&a, body, os)
-	if len(v.rank) > 0 {
-		a.Ranking, a.Method = v.rank, v.method
+	if len(v.Ranking) > 0 {
+		a.Ranking, a.Method = v.Ranking, v.Method
 		return a
 	}
-	reason := firstReason(v.reason, u.reason)
+	reason := firstReason(v.Reason, u.reason)
 	if reason == "" && Refusal(body) {
 		reason = ReasonRefusal
 	}
-	msg := v.err
+	msg := v.Err
 	if msg == "" {
 		msg = "no answer naming one of " + os.List() + " found"
 	}

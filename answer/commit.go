@@ -63,25 +63,26 @@ func (c *commit) value() string {
 	return c.L
 }
 
-// verdict is the result of reading a free text.
-type verdict struct {
-	rank   []string
-	method Method
-	reason string // when rank is empty: ReasonAmbiguous, ReasonNotAnOption or "" (nothing found)
-	err    string
+// Verdict is what a free text names: a ranking, best first, and how it was
+// read; or, when Ranking is empty, why not.
+type Verdict struct {
+	Ranking []string
+	Method  Method
+	Reason  string // when Ranking is empty: ReasonAmbiguous, ReasonNotAnOption, or "" when nothing was found
+	Err     string // when Ranking is empty and Reason is set: what was found
 }
 
 // textAnswer reads a free text: the structured ranking if there is one
 // (authoritative), else its commitments.
-func textAnswer(text string, os *Set) verdict {
+func textAnswer(text string, os *Set) Verdict {
 	lines := strings.Split(text, "\n")
 	rk, m, reason := rankingFromText(lines, os)
 	if len(rk) > 0 {
 		os.noteStated(text, rk[0])
-		return verdict{rank: rk, method: m}
+		return Verdict{Ranking: rk, Method: m}
 	}
 	if reason != "" {
-		return verdict{reason: reason, err: "the RANKING line names no option of " + os.List()}
+		return Verdict{Reason: reason, Err: "the RANKING line names no option of " + os.List()}
 	}
 	cs := statements(text, os)
 	cs = append(cs, picks(text, os)...)
@@ -91,14 +92,14 @@ func textAnswer(text string, os *Set) verdict {
 	}
 	cs = append(cs, proseRankings(text, lines, os)...)
 	if os.overflow {
-		return verdict{reason: ReasonAmbiguous, err: fmt.Sprintf("more than %d places commit to an option; not read", maxCommits)}
+		return Verdict{Reason: ReasonAmbiguous, Err: fmt.Sprintf("more than %d places commit to an option; not read", maxCommits)}
 	}
 	if v, ok := decide(text, cs); ok {
 		return v
 	}
 	v := decideMarks(text, os)
 	if os.overflow {
-		return verdict{reason: ReasonAmbiguous, err: fmt.Sprintf("more than %d options are marked; not read", maxCommits)}
+		return Verdict{Reason: ReasonAmbiguous, Err: fmt.Sprintf("more than %d options are marked; not read", maxCommits)}
 	}
 	return v
 }
@@ -132,8 +133,8 @@ func Stated(text string, options []Option) string {
 	}
 	_, body := Prepare(text)
 	cs := append(statements(body, os), picks(body, os)...)
-	if v, ok := decide(body, cs); ok && len(v.rank) > 0 && !os.overflow {
-		return v.rank[0]
+	if v, ok := decide(body, cs); ok && len(v.Ranking) > 0 && !os.overflow {
+		return v.Ranking[0]
 	}
 	return ""
 }
@@ -147,8 +148,8 @@ func (os *Set) noteStated(text, first string) {
 		return
 	}
 	v, ok := decide(text, statements(text, os))
-	if ok && len(v.rank) > 0 && v.rank[0] != first {
-		os.note("the text states %s as the answer but the ranking puts %s first; the ranking is used", v.rank[0], first)
+	if ok && len(v.Ranking) > 0 && v.Ranking[0] != first {
+		os.note("the text states %s as the answer but the ranking puts %s first; the ranking is used", v.Ranking[0], first)
 	}
 }
 
@@ -156,9 +157,9 @@ func (os *Set) noteStated(text, first string) {
 // Deciding
 
 // decide resolves statements and picks (ok=false when there are none).
-func decide(text string, cs []commit) (verdict, bool) {
+func decide(text string, cs []commit) (Verdict, bool) {
 	if len(cs) == 0 {
-		return verdict{}, false
+		return Verdict{}, false
 	}
 	slices.SortStableFunc(cs, func(a, b commit) int { return a.pos - b.pos })
 	// run is the trailing run of commitments naming what the last one names;
@@ -179,20 +180,20 @@ func decide(text string, cs []commit) (verdict, bool) {
 			settled = revisionCues.in(text[from:to])
 		}
 		if !settled {
-			return verdict{reason: ReasonAmbiguous, err: "the text commits to " + conflict(cs) + " without a clear conclusion"}, true
+			return Verdict{Reason: ReasonAmbiguous, Err: "the text commits to " + conflict(cs) + " without a clear conclusion"}, true
 		}
 	}
 	c := run[0]
 	switch {
 	case c.alt:
-		return verdict{reason: ReasonAmbiguous, err: "the text names more than one option as its answer"}, true
+		return Verdict{Reason: ReasonAmbiguous, Err: "the text names more than one option as its answer"}, true
 	case c.bad != "":
-		return verdict{reason: ReasonNotAnOption, err: "the text names " + c.bad + ", not one of the options"}, true
+		return Verdict{Reason: ReasonNotAnOption, Err: "the text names " + c.bad + ", not one of the options"}, true
 	}
-	v := verdict{rank: []string{c.L}, method: c.method}
+	v := Verdict{Ranking: []string{c.L}, Method: c.method}
 	for i := len(run) - 1; i >= 0; i-- {
 		if run[i].rank != nil {
-			v.rank, v.method = run[i].rank, MethodProseRanking
+			v.Ranking, v.Method = run[i].rank, MethodProseRanking
 			break
 		}
 	}
@@ -224,27 +225,27 @@ func conflict(cs []commit) string {
 // the one option they all name, unless the text rejects it. Marks naming
 // several options are a discussion of them (ambiguous), even when some are
 // rejected: keeping the one left would be a guess by elimination.
-func decideMarks(text string, os *Set) verdict {
+func decideMarks(text string, os *Set) Verdict {
 	ms := dollarMarks(text, os)
 	ms = append(ms, boldMarks(text, os)...)
 	ms = append(ms, parenMarks(text, os)...)
 	if len(ms) == 0 {
-		return verdict{}
+		return Verdict{}
 	}
 	for _, m := range ms[1:] {
 		if m.value() != ms[0].value() {
-			return verdict{reason: ReasonAmbiguous, err: "the text marks " + conflict(ms) + " without committing to one"}
+			return Verdict{Reason: ReasonAmbiguous, Err: "the text marks " + conflict(ms) + " without committing to one"}
 		}
 	}
 	i := slices.IndexFunc(ms, func(c commit) bool { return !c.neg }) // the first method in order latex, bold, paren
 	switch {
 	case i < 0:
-		return verdict{}
+		return Verdict{}
 	case ms[i].alt:
-		return verdict{reason: ReasonAmbiguous, err: "the text marks a letter with another option's text"}
+		return Verdict{Reason: ReasonAmbiguous, Err: "the text marks a letter with another option's text"}
 	case ms[i].bad != "":
 		os.noteBad(ms[i].bad)
-		return verdict{reason: ReasonNotAnOption, err: "the text marks " + ms[i].bad + ", not one of the options"}
+		return Verdict{Reason: ReasonNotAnOption, Err: "the text marks " + ms[i].bad + ", not one of the options"}
 	}
-	return verdict{rank: []string{ms[i].L}, method: ms[i].method}
+	return Verdict{Ranking: []string{ms[i].L}, Method: ms[i].method}
 }

@@ -6,16 +6,10 @@
 // labelled plain-text lines of teamwork/FORMATS.md, or free text, whichever
 // the model wrote.
 //
-// Nothing here ever guesses: an answer that cannot be read, or that commits
+// Nothing here ever guesses. An answer that cannot be read, or that commits
 // to different options without a clear conclusion, is an abstention with a
 // reason code (Answer.Reason, one of the Reason constants) and a sentence
 // (Answer.Err), never a default letter.
-//
-// The parsers of other replies (package teamwork's recruiter and leader
-// kinds) are built on the same reading, which is exported for them: the
-// JSON object of a reply (DecodeObject, Object and the Raw readers),
-// labelled lines (Sections), numbers (LeadNumber, IntFromText), and the
-// options a reply may name, with the notes of one reading (Set).
 //
 // Letters are only ever the question's own option letters, read by letterOf
 // and readLetter, which refuse a letter that is the start of a word and treat
@@ -31,15 +25,16 @@
 // RANKING line, a list under a RANKING header, a line that is only a chain of
 // options, or a markdown table with a rank and an option column (but a list
 // of the options in their own order without a RANKING label is a
-// restatement of the question, not a ranking). Free text is
-// read carefully (commit.go): only explicit commitments count, negated
-// or excluded options ("B is not indicated", "rather than B", "A and D can be
-// excluded") are not commitments, and two commitments to different options
-// without a clear conclusion ("final answer", "in conclusion", a revision
-// such as "on reflection") are an abstention with reason "ambiguous", never a
-// guess.
+// restatement of the question, not a ranking). Free text is read carefully
+// (commit.go): only explicit commitments count, negated or excluded options
+// ("B is not indicated", "rather than B", "A and D can be excluded") are not
+// commitments, and two commitments to different options without a clear
+// conclusion ("final answer", "in conclusion", a revision such as "on
+// reflection") are an abstention with reason "ambiguous", never a guess.
 //
-// What a reading does not take as written is recorded in Notes, one short
+// # Notes
+//
+// What a reading does not take as written is recorded as a note, one short
 // sentence each, never silently dropped or rescaled:
 //   - a letter that is not one of the options is ignored, with a note; an
 //     authoritative answer (the JSON answer, the RANKING line) that names
@@ -54,4 +49,18 @@
 //     of 100 or a slip: it is recorded as unknown (-1) with a note, as is a
 //     word ("high"). An explicit percentage ("85%", "85 percent") or fraction
 //     ("7/10") has its unit and is converted, with a note saying so.
+//
+// The notes of one reading are kept by its Set (the options the reply may
+// name) and returned with what was read: Answer.Notes for Parse, Set.Notes
+// for the parsers built on a Set.
+//
+// # Other replies
+//
+// The parsers of other replies (package teamwork's recruiter and leader
+// kinds) are built on the same reading, exported for them: the JSON object
+// of a reply (DecodeObject, Object and the Raw readers, ExtractJSON),
+// labelled lines (Prepare, Sections, SplitItems), numbers (LeadNumber,
+// IntFromText, BoolFromText), and the options a reply may name, with the
+// notes of its reading (Set: NewSet, TiedSet, and its Letter, ReadLead, One
+// and Read). The package imports only the standard library.
 package answer

@@ -6,8 +6,7 @@ import (
 	"strings"
 )
 
-// ---------------------------------------------------------------------------
-// JSON
+// Finding the JSON object in a reply, and completing one that was cut off.
 
 // ExtractJSON finds the JSON object in a model's text: the whole text, a
 // ```json fenced block, or the first balanced {...} (string-aware brace

@@ -7,12 +7,16 @@ import (
 	"unicode/utf8"
 )
 
+// Reading one element that names an option: its letter, refused when it
+// begins a word or reads as the article "A" or the pronoun "I", or its text.
+
 // normText lower-cases s, collapses white space and trims outer punctuation.
 func normText(s string) string {
 	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
 	return strings.Trim(s, " .,;:!?*_`\"'()[]")
 }
 
+// isWordRune: a letter or a digit, which continue a word.
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // isCJK: Chinese, Japanese and Korean script is written without spaces, so a
@@ -138,6 +142,8 @@ func namesLetter(after, L string, os *Set) bool {
 	return false
 }
 
+// LeadingWord is the ASCII word s starts with (at most 16 letters), lower
+// case; "" when s does not start with a letter.
 func LeadingWord(s string) string {
 	end := 0
 	for end < len(s) && end < 16 && (s[end] >= 'a' && s[end] <= 'z' || s[end] >= 'A' && s[end] <= 'Z') {

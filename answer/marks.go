@@ -6,8 +6,7 @@ import (
 	"strings"
 )
 
-// ---------------------------------------------------------------------------
-// Marks
+// Marks ($B$, **B**, (B)), read only when nothing commits, and refusals.
 
 var (
 	reDollar = regexp.MustCompile(`\$\s*(?:\\[A-Za-z]+\s*\{\s*)?\(?([A-Z])\)?\s*\}?\s*\$`)

@@ -6,8 +6,9 @@ import (
 	"unicode/utf8"
 )
 
-// ---------------------------------------------------------------------------
-// Negation and exclusion
+// Negation and exclusion: a mention of an option that the words before or
+// after it reject ("B is not indicated", "not B", "rather than B", "A, B
+// and D can be excluded") is no commitment.
 
 var (
 	// What may sit between an option and its predicate: ", insulin glargine,"

@@ -7,20 +7,22 @@ import (
 	"strings"
 )
 
-// ---------------------------------------------------------------------------
-// Numbers
+// Numbers as models write them: "0.8", "85%", "7/10", "three".
 
+// NumKind is the unit a number was written with.
 type NumKind int
 
+// The units of a number.
 const (
-	NumPlain NumKind = iota
-	NumPercent
-	NumFraction // a/b already divided
+	NumPlain    NumKind = iota // a bare number: "0.8", "85"
+	NumPercent                 // "85%", "85 percent": the number is 85
+	NumFraction                // "7/10": the number is the quotient, 0.7
 )
 
 var reLeadNum = regexp.MustCompile(`^[\s*_"'\x60(\[~≈]*([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:\s*(%|(?i:percent|per\s+cent)\b)|\s*/\s*(\d+(?:\.\d+)?)\b)?`)
 
-// LeadNumber reads the number at the start of s: "0.8", "85%", "85 percent", "7/10".
+// LeadNumber reads the number at the start of s (after markup, quotes or
+// "~"): "0.8", "85%", "85 percent", "7/10", and its unit.
 func LeadNumber(s string) (float64, NumKind, bool) {
 	if len(s) > 200 {
 		s = s[:200]
@@ -112,6 +114,7 @@ func IntFromText(s string) (int, bool) {
 	return 0, false
 }
 
+// wholeInt is x as an int when it is a whole number of at most a million.
 func wholeInt(x float64) (int, bool) {
 	if math.IsNaN(x) || math.IsInf(x, 0) || x != math.Trunc(x) || math.Abs(x) > 1e6 {
 		return 0, false
@@ -119,7 +122,9 @@ func wholeInt(x float64) (int, bool) {
 	return int(x), true
 }
 
-func BoolFromText(s string) (bool, bool) {
+// BoolFromText reads a yes or a no at the start of s ("yes", "accepted",
+// "no", "disagree"; "partially" is no); ok is false for anything else.
+func BoolFromText(s string) (b, ok bool) {
 	switch LeadingWord(strings.TrimLeft(s, " \t*_\"'`")) {
 	case "yes", "y", "true", "accept", "accepts", "accepted", "agree", "agreed", "agrees":
 		return true, true

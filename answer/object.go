@@ -5,9 +5,17 @@ import (
 	"strings"
 )
 
-// digits only: "debated_point" and "debatedPoint" are both "debatedpoint").
+// The JSON object of a reply, and its values read tolerantly: the object a
+// model writes may wrap its answer ({"answer": {...}}), spell its keys in
+// any case or style, and give a number as a string ("80%") or a list as
+// one string ("a; b").
+
+// Object is a decoded JSON object with normalised keys (lower case, letters
+// and digits only: "debated_point" and "debatedPoint" are both
+// "debatedpoint").
 type Object map[string]json.RawMessage
 
+// normKey normalises a key (see Object).
 func normKey(k string) string {
 	var b strings.Builder
 	for i := 0; i < len(k); i++ {
@@ -22,7 +30,11 @@ func normKey(k string) string {
 	return b.String()
 }
 
-func decodeJobj(b []byte) Object {
+// unwrapObject decodes the object b, looks through up to maxUnwrap
+// wrappers of one key ({"answer": {...}} is {...}) and normalises its keys;
+// of two keys that normalise alike, the one already normal wins. It returns
+// nil when b is not an object.
+func unwrapObject(b []byte) Object {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(b, &m) != nil || m == nil {
 		return nil
@@ -52,6 +64,7 @@ func decodeJobj(b []byte) Object {
 	return o
 }
 
+// TrimRaw removes the white space before a JSON value.
 func TrimRaw(v json.RawMessage) json.RawMessage {
 	for len(v) > 0 && (v[0] == ' ' || v[0] == '\t' || v[0] == '\n' || v[0] == '\r') {
 		v = v[1:]
@@ -59,7 +72,8 @@ func TrimRaw(v json.RawMessage) json.RawMessage {
 	return v
 }
 
-// get returns the first present, non-null value among keys (normalised).
+// Get returns the value of the first of the keys (normalised, see Object)
+// that is present and not null.
 func (o Object) Get(keys ...string) (json.RawMessage, bool) {
 	for _, k := range keys {
 		if v, ok := o[k]; ok {
@@ -76,7 +90,7 @@ func (o Object) Get(keys ...string) (json.RawMessage, bool) {
 // keepOpen as in repairJSON).
 func DecodeObject(text string, keepOpen bool) (Object, Method, bool) {
 	if b, emb, ok := ExtractJSON(text); ok {
-		if o := decodeJobj(b); o != nil {
+		if o := unwrapObject(b); o != nil {
 			if emb {
 				return o, MethodJSONEmbedded, true
 			}
@@ -84,7 +98,7 @@ func DecodeObject(text string, keepOpen bool) (Object, Method, bool) {
 		}
 	}
 	if b, ok := repairJSON(text, keepOpen); ok {
-		if o := decodeJobj(b); len(o) > 0 {
+		if o := unwrapObject(b); len(o) > 0 {
 			return o, MethodJSONPartial, true
 		}
 	}
@@ -180,6 +194,8 @@ func RawInt(v json.RawMessage) (int, bool) {
 	return wholeInt(x)
 }
 
+// RawBool reads a boolean, from true or false or a string ("yes",
+// "accepted", "no"; BoolFromText).
 func RawBool(v json.RawMessage) (bool, bool) {
 	v = TrimRaw(v)
 	switch string(v) {
@@ -195,7 +211,8 @@ func RawBool(v json.RawMessage) (bool, bool) {
 	return false, false
 }
 
-// DecodeFlat decodes one object level without unwrapping.
+// DecodeFlat decodes an object (one level, without unwrapping) and
+// normalises its keys; nil when v is not an object.
 func DecodeFlat(v json.RawMessage) Object {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(v, &m) != nil {
@@ -208,6 +225,8 @@ func DecodeFlat(v json.RawMessage) Object {
 	return o
 }
 
+// FirstString returns the value, read by RawString, of the first of the
+// keys that holds one.
 func (o Object) FirstString(keys ...string) (string, bool) {
 	for _, k := range keys {
 		if v, ok := o.Get(k); ok {
@@ -219,7 +238,6 @@ func (o Object) FirstString(keys ...string) (string, bool) {
 	return "", false
 }
 
-// reRankKey is the tolerant scan of a "ranking" field in an object that does
 // RawText is a JSON value as the model wrote it, a string without its quotes.
 func RawText(v json.RawMessage) string {
 	if s, ok := RawString(v); ok {

@@ -6,6 +6,8 @@ import (
 	"strings"
 )
 
+// letterStr is "A" to "Z": a letter read is one of these strings, never
+// a new one.
 var letterStr = func() (t [26]string) {
 	for i := range t {
 		t[i] = string(rune('A' + i))
@@ -13,12 +15,11 @@ var letterStr = func() (t [26]string) {
 	return t
 }()
 
-// ---------------------------------------------------------------------------
-// Option sets and letters
-
-// Set is the question's option letters (upper case) and texts, and the
-// notes of the parse call it belongs to (one Set per call; the shared
-// anyLetters is normalised up front and never written afterwards).
+// Set is what one reading may name — the question's option letters (upper
+// case) and texts — and what that reading notes (see the package comment).
+// A Set serves one reading, such as one call of Parse, and is not safe for
+// concurrent use (the shared anyLetters is normalised up front and never
+// written afterwards).
 type Set struct {
 	letters []string
 	idx     [26]uint8 // 1 + the index in letters of each option letter; 0 when not an option
@@ -32,6 +33,10 @@ type Set struct {
 	overflow bool     // a free text had more than maxCommits commitments of one kind
 }
 
+// NewSet makes the Set of a question's options. Letters are read without
+// case or surrounding white space; an option whose letter is not one ASCII
+// letter, or repeats an earlier one, is left out, as are options past the
+// 26th.
 func NewSet(options []Option) *Set {
 	n := min(len(options), 26)
 	back := make([]string, 0, 2*n) // one allocation for letters and texts
@@ -67,6 +72,7 @@ func (s *Set) text(L string) string {
 	return s.texts[s.idx[L[0]-'A']-1]
 }
 
+// lettersOnly is the Set of letters without texts.
 func lettersOnly(letters []string) *Set {
 	opts := make([]Option, len(letters))
 	for i, l := range letters {
@@ -163,6 +169,7 @@ func (s *Set) clash(c, L string) string {
 	return ""
 }
 
+// upperASCII is the upper case of an ASCII letter, and c itself otherwise.
 func upperASCII(c byte) byte {
 	if c >= 'a' && c <= 'z' {
 		return c - 'a' + 'A'

@@ -7,8 +7,9 @@ import (
 	"unicode/utf8"
 )
 
-// ---------------------------------------------------------------------------
-// Picks
+// Picks: commitments without an answer label — first-person picks ("I'd go
+// with B"), "B is correct", a line that is only an option, a reply that
+// opens with one.
 
 var (
 	// "not A, not B, but C", "not B but rather C".

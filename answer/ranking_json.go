@@ -6,6 +6,8 @@ import (
 	"strings"
 )
 
+// Rankings in a JSON answer object.
+
 // rankingOf reads the ranking of an answer object: "ranking" (array of
 // letters or labelled options, a "B > A" string, or an object of positions or
 // ranks), a single-answer key such as "answer" (a letter, an option, or a
@@ -25,8 +27,8 @@ func rankingOf(o Object, os *Set) []string {
 				return rk[:1]
 			}
 			if s, ok := RawString(v); ok && strings.ContainsAny(s, " \t\n") {
-				if v := textAnswer(s, os); len(v.rank) > 0 {
-					return v.rank[:1]
+				if v := textAnswer(s, os); len(v.Ranking) > 0 {
+					return v.Ranking[:1]
 				}
 			}
 		}
@@ -34,6 +36,7 @@ func rankingOf(o Object, os *Set) []string {
 	return objectRanking(o, os, true)
 }
 
+// elemKeys are the keys of an object that names one option: {"option": "B"}.
 var elemKeys = [...]string{"option", "letter", "answer", "choice", "id", "label"}
 
 // rankingFromRaw reads a JSON ranking value: a string ("B > A", "B, A"), an
@@ -122,6 +125,8 @@ func addElement(out []string, seen *[26]bool, e json.RawMessage, os *Set) []stri
 // A closed array may span lines; an unclosed one (cut off) ends with its line.
 var reRankKey = regexp.MustCompile(`(?i)["']rankings?["']\s*[:=]\s*(\[[^\]]*\]|\[[^\]\n]*|"[^"\n]*"?|'[^'\n]*'?)`)
 
+// scanRankingKey reads the last "ranking" field inside an object of text
+// that does not decode.
 func scanRankingKey(text string, os *Set) []string {
 	if !ContainsFold(text, "ranking") {
 		return nil

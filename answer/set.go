@@ -84,27 +84,17 @@ func (s *Set) One(v string) (letter, reason string) {
 	if s.nbad > bad {
 		return "", ReasonNotAnOption
 	}
-	if v := textAnswer(v, s); len(v.rank) > 0 {
-		return v.rank[0], ""
-	} else if v.reason != "" {
-		return "", v.reason
+	if v := textAnswer(v, s); len(v.Ranking) > 0 {
+		return v.Ranking[0], ""
+	} else if v.Reason != "" {
+		return "", v.Reason
 	}
 	return "", ReasonNoAnswer
-}
-
-// Verdict is what a free text names: a ranking, best first, and how it was
-// read; or, when Ranking is empty, why not.
-type Verdict struct {
-	Ranking []string
-	Method  Method
-	Reason  string // when Ranking is empty: ReasonAmbiguous, ReasonNotAnOption, or "" when nothing was found
-	Err     string // when Ranking is empty and Reason is set: what was found
 }
 
 // Read reads a free text as Parse does once no JSON object holds the
 // answer: a structured ranking in the text (authoritative) if there is
 // one, else its explicit commitments, else its marks ($B$, **B**, (B)).
 func (s *Set) Read(text string) Verdict {
-	v := textAnswer(text, s)
-	return Verdict{Ranking: v.rank, Method: v.method, Reason: v.reason, Err: v.err}
+	return textAnswer(text, s)
 }

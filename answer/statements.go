@@ -7,8 +7,10 @@ import (
 	"unicode/utf8"
 )
 
-// ---------------------------------------------------------------------------
-// Statements
+// Statements: the places where a free text states its answer ("The answer
+// is B", "Final answer: (B)", "答案：B", \boxed{B}), found by their marker,
+// with the option read after it (readLead) and the rest of the sentence
+// checked (checkTail).
 
 var (
 	// "ANSWER: B", "Final answer: (C)", "The answer is D", "correct option is B",

@@ -5,11 +5,12 @@ import (
 	"strings"
 )
 
-// ---------------------------------------------------------------------------
-// Text
+// Text as models write it: line ends, full-width forms, thinking, labelled
+// lines and lists.
 
-// Prepare normalises line ends and full-width forms and, for reasoning
-// models, keeps what follows the last </think> when anything does.
+// Prepare normalises line ends and full-width forms (norm, the whole text)
+// and, for reasoning models, keeps what follows the last </think> when
+// anything does (body, the text an answer is read from; norm otherwise).
 func Prepare(text string) (norm, body string) {
 	norm = strings.ReplaceAll(text, "\r\n", "\n")
 	norm = strings.ReplaceAll(norm, "\r", "\n")
@@ -43,7 +44,7 @@ func foldWidth(s string) string {
 	}, s)
 }
 
-// ContainsFold reports whether s contains the lower-case ASCII word w,
+// ContainsFold reports whether s contains w, a lower-case ASCII string,
 // ignoring ASCII case.
 func ContainsFold(s, w string) bool {
 	n := len(w)
@@ -66,6 +67,7 @@ func ContainsFold(s, w string) bool {
 	return false
 }
 
+// FirstLine is the first line of s that holds anything, trimmed.
 func FirstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -79,6 +81,8 @@ func TrimValue(s string) string {
 	return strings.TrimSpace(strings.Trim(strings.TrimSpace(s), "*_`"))
 }
 
+// reLabel is a labelled line: "LABEL: value", "**Label**: value",
+// "- Label (note): value".
 var reLabel = regexp.MustCompile(`^[\s>*_#•-]*([A-Za-z][A-Za-z _]{0,30}?)[\s*_]*(?:\([^)\n]*\))?[ \t*_]*[:：][ \t*_]*(.*)$`)
 
 // Sections reads "LABEL: value" lines; a value runs on over the following

@@ -12,6 +12,16 @@ import (
 	"github.com/medteam-bench/medteam/qa"
 )
 
+// Output parsers of the call kinds other than an agent's answer, which
+// answer.Parse reads (FORMATS.md): the recruiter's assessment and roster, and
+// the leader's mediation, concern, rating and tie-break (its synthesis in
+// parse_synthesis.go). Each accepts the JSON object (whole text, fenced,
+// embedded in prose, or cut off) and the labelled plain-text lines,
+// whichever the model wrote, and records how the answer was read. They are
+// built on package answer's reading of objects, labelled lines, numbers and
+// options, and like it never guess: what cannot be read is reported in Err
+// (with a Reason when a letter was asked for), never replaced by a default.
+
 // Assessment is the recruiter's answer to assess.
 type Assessment struct {
 	Agents   int // 0 when unparsed; a value outside 2..4 is kept and reported in Err
@@ -37,8 +47,8 @@ type Mediation struct {
 	Leaning string // "" when none or not one of the options
 	Method  answer.Method
 	Err     string   // set when neither a summary nor a leaning could be read
-	Reason  string   // why Leaning is "" (a Reason constant; set iff Leaning is "")
-	Notes   []string // as Answer.Notes
+	Reason  string   // why Leaning is "" (an answer.Reason constant; set iff Leaning is "")
+	Notes   []string // as answer.Answer.Notes
 }
 
 // Concern is the leader's answer to monitor_select.
@@ -53,7 +63,7 @@ type Concern struct {
 type ConcernReply struct {
 	Response string
 	Accepts  bool
-	Answer   answer.Answer // parsed like ParseAnswer (may abstain; its notes are Answer.Notes)
+	Answer   answer.Answer // read by answer.Parse (may abstain; its notes are its own)
 	Method   answer.Method
 	Err      string   // set when neither the response nor the acceptance could be read
 	Notes    []string // an acceptance that is not a plain yes or no ("partially" read as no)
@@ -73,12 +83,9 @@ type TieBreak struct {
 	Answer string // one of the tied letters, or "" with Err set
 	Method answer.Method
 	Err    string
-	Reason string   // why Answer is "" (a Reason constant; set iff Answer is "")
-	Notes  []string // as Answer.Notes
+	Reason string   // why Answer is "" (an answer.Reason constant; set iff Answer is "")
+	Notes  []string // as answer.Answer.Notes
 }
-
-// ---------------------------------------------------------------------------
-// Other kinds
 
 var assessLabels = map[string]string{
 	"AGENTS": "agents", "NUMBER OF AGENTS": "agents", "AGENT COUNT": "agents", "TEAM SIZE": "agents",
@@ -320,7 +327,7 @@ var (
 )
 
 // ParseConcernReply reads the target agent's response, whether it accepts
-// the concern, and its (possibly revised) answer, parsed like ParseAnswer.
+// the concern, and its (possibly revised) answer, parsed by answer.Parse.
 // Method is how the response or acceptance was read; when neither was but
 // the answer was, Method is the answer's and Err says what is missing.
 func ParseConcernReply(text string, options []answer.Option) ConcernReply {

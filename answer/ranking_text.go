@@ -7,6 +7,10 @@ import (
 	"sync"
 )
 
+// Rankings written as text: a RANKING line or a list under a RANKING
+// header, a line that is only a chain of options, a list of bare options, a
+// rank table (ranking_shapes.go).
+
 var (
 	reRankSep    = regexp.MustCompile(`(?i)\s*(?:=>|->|>+|≻|→|,|;|\||\bthen\b)\s*`)
 	reInlineRank = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)#?\d{1,2}[.)]\s+`) })
