@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -142,7 +143,21 @@ func scanPrompt(req *llm.Request, it *item, self int, judge bool, pr *prompt) {
 			} else {
 				text = ""
 			}
-			s.scanLine(trimSpace(line))
+			// A line is an item of the open block, else a marker line
+			// (which may open a block), else nothing.
+			line = trimSpace(line)
+			if s.block != noBlock {
+				if s.blockLine(line) {
+					continue
+				}
+				s.block = noBlock
+			}
+			if len(line) < 5 || markersAt[line[0]] == 0 {
+				continue // prose: 5 is the shortest marker
+			}
+			if k, rest, ok := s.marker(line); ok {
+				s.read(k, rest)
+			}
 		}
 	}
 }
@@ -207,39 +222,30 @@ var markers = [...]struct {
 	{"RESPONSE:", markResponse, true},
 }
 
-// markerStart flags the first bytes of the markers, so that the stem, the
-// options and the other prose lines are passed over at a glance.
-var markerStart = func() (set [256]bool) {
+// markersAt lists, by first byte, the markers that start with it (bit i
+// stands for markers[i]), so that the stem, the options and other prose
+// lines are passed over at a glance.
+var markersAt = func() (at [256]uint16) {
 	for i := range markers {
-		set[markers[i].prefix[0]] = true
+		at[markers[i].prefix[0]] |= 1 << i
 	}
-	return set
+	return at
 }()
 
-// scanLine reads one trimmed line: an item of the open block, else a marker
-// line (which may open a block), else nothing.
-func (s *scanner) scanLine(line string) {
-	if s.block != noBlock {
-		if s.blockLine(line) {
-			return
-		}
-		s.block = noBlock
-	}
-	if len(line) < 5 || !markerStart[line[0]] { // 5: the shortest marker
-		return
-	}
-	for i := range markers {
-		m := &markers[i]
-		if line[0] != m.prefix[0] || line[1] != m.prefix[1] { // cheaper than cutPrefix
+// marker recognises a marker line (of 5 bytes or more) and returns its kind
+// and the rest of the line. ok is false for any other line, and for a
+// marker read only when judging when the call does not judge.
+func (s *scanner) marker(line string) (k markerKind, rest string, ok bool) {
+	for at := markersAt[line[0]]; at != 0; at &= at - 1 {
+		m := &markers[bits.TrailingZeros16(at)]
+		if line[1] != m.prefix[1] { // cheaper than cutPrefix
 			continue
 		}
 		if rest, ok := cutPrefix(line, m.prefix); ok {
-			if s.judge || !m.judge {
-				s.read(m.kind, rest)
-			}
-			return
+			return m.kind, rest, s.judge || !m.judge
 		}
 	}
+	return 0, "", false
 }
 
 // read reads the rest of a marker line of kind k.
@@ -278,19 +284,12 @@ func (s *scanner) read(k markerKind, rest string) {
 }
 
 // blockLine reads line as an item of the open block and reports whether it
-// is one.
+// is one: a "- fact" or "* fact" line of the VERIFIED FACTS block, a
+// statement of the DISCUSSION SO FAR block.
 func (s *scanner) blockLine(line string) bool {
-	switch s.block {
-	case factsBlock:
-		return s.factLine(line)
-	case historyBlock:
+	if s.block == historyBlock {
 		return s.statementLine(line)
 	}
-	return false
-}
-
-// factLine reads a "- fact" or "* fact" line of the VERIFIED FACTS block.
-func (s *scanner) factLine(line string) bool {
 	if len(line) < 2 || (line[0] != '-' && line[0] != '*') || line[1] != ' ' {
 		return false
 	}
