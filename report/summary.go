@@ -1,4 +1,6 @@
-// Package report computes metrics over result rows and renders them.
+// Package report owns what is computed from result rows for people to
+// read: the per-arm summary (accuracy, coverage, abstentions, errors by
+// class, agreement, calls and tokens per question) and its table.
 package report
 
 import (
@@ -58,14 +60,7 @@ func ratio(a, b float64) float64 {
 // Summarize groups rows by arm, in the order arms first appear. When the
 // rows span several datasets or models, the groups are dataset · model · arm.
 func Summarize(rows []results.QuestionRow) []ArmSummary {
-	sets, models := map[string]bool{}, map[string]bool{}
-	for _, r := range rows {
-		sets[r.Dataset], models[r.Model] = true, true
-	}
-	label := func(r results.QuestionRow) string { return r.Arm }
-	if len(sets) > 1 || len(models) > 1 {
-		label = func(r results.QuestionRow) string { return r.Dataset + " · " + r.Model + " · " + r.Arm }
-	}
+	label := groupLabel(rows)
 	var order []string
 	by := map[string]*ArmSummary{}
 	answered := map[string]int{}
@@ -77,46 +72,73 @@ func Summarize(rows []results.QuestionRow) []ArmSummary {
 			by[key] = s
 			order = append(order, key)
 		}
-		s.Questions++
-		s.Calls += int64(r.Calls)
-		s.PromptTokens += r.PromptTokens
-		s.CompletionTokens += r.CompletionTokens
-		s.ParseFailures += int64(r.ParseFailures)
-		if r.Error != "" {
-			s.Errors++
-			if s.ErrorClasses == nil {
-				s.ErrorClasses = map[string]int{}
-			}
-			s.ErrorClasses[r.ErrorClass]++
-			continue
+		if s.add(r) {
+			answered[key]++
 		}
-		if r.Correct {
-			s.Correct++
-		}
-		if r.Abstained {
-			s.Abstained++
-		}
-		if r.Tie {
-			s.Ties++
-		}
-		if r.Unanimous {
-			s.Unanimous++
-		}
-		s.AgreementInitial += r.AgreementInitial
-		s.AgreementFinal += r.AgreementFinal
-		answered[key]++
 	}
 	out := make([]ArmSummary, 0, len(order))
 	for _, a := range order {
 		s := by[a]
-		n := float64(answered[a])
-		s.AgreementInitial = ratio(s.AgreementInitial, n)
-		s.AgreementFinal = ratio(s.AgreementFinal, n)
-		s.CallsPerQuestion = ratio(float64(s.Calls), float64(s.Questions))
-		s.TokensPerQuestion = ratio(float64(s.PromptTokens+s.CompletionTokens), float64(s.Questions))
+		s.finish(answered[a])
 		out = append(out, *s)
 	}
 	return out
+}
+
+// groupLabel returns the label of a row's group: its arm, or dataset · model
+// · arm when the rows span several datasets or models.
+func groupLabel(rows []results.QuestionRow) func(results.QuestionRow) string {
+	sets, models := map[string]bool{}, map[string]bool{}
+	for _, r := range rows {
+		sets[r.Dataset], models[r.Model] = true, true
+	}
+	if len(sets) > 1 || len(models) > 1 {
+		return func(r results.QuestionRow) string { return r.Dataset + " · " + r.Model + " · " + r.Arm }
+	}
+	return func(r results.QuestionRow) string { return r.Arm }
+}
+
+// add counts row r and reports whether it was answered (not an error); the
+// agreements of answered rows are summed, to be averaged by finish.
+func (s *ArmSummary) add(r results.QuestionRow) bool {
+	s.Questions++
+	s.Calls += int64(r.Calls)
+	s.PromptTokens += r.PromptTokens
+	s.CompletionTokens += r.CompletionTokens
+	s.ParseFailures += int64(r.ParseFailures)
+	if r.Error != "" {
+		s.Errors++
+		if s.ErrorClasses == nil {
+			s.ErrorClasses = map[string]int{}
+		}
+		s.ErrorClasses[r.ErrorClass]++
+		return false
+	}
+	if r.Correct {
+		s.Correct++
+	}
+	if r.Abstained {
+		s.Abstained++
+	}
+	if r.Tie {
+		s.Ties++
+	}
+	if r.Unanimous {
+		s.Unanimous++
+	}
+	s.AgreementInitial += r.AgreementInitial
+	s.AgreementFinal += r.AgreementFinal
+	return true
+}
+
+// finish turns the sums into means: agreements over the answered rows,
+// calls and tokens over all questions.
+func (s *ArmSummary) finish(answered int) {
+	n := float64(answered)
+	s.AgreementInitial = ratio(s.AgreementInitial, n)
+	s.AgreementFinal = ratio(s.AgreementFinal, n)
+	s.CallsPerQuestion = ratio(float64(s.Calls), float64(s.Questions))
+	s.TokensPerQuestion = ratio(float64(s.PromptTokens+s.CompletionTokens), float64(s.Questions))
 }
 
 // WriteTable prints one line per arm.

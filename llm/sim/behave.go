@@ -240,6 +240,24 @@ func (c *call) predict(a *answer) {
 // own is among the most common (or there are no peers).
 func (c *call) majority(own int8, weighted bool) (int8, float64) {
 	var cnt, w [maxLetters]float64
+	total := c.tally(&cnt, &w, weighted)
+	if total <= 0 {
+		return -1, 0
+	}
+	best := 0.0
+	for i := 0; i < c.n; i++ {
+		best = max(best, cnt[i])
+	}
+	if best <= 0 || (own >= 0 && cnt[own] >= best) {
+		return -1, 0
+	}
+	m := c.heaviest(&cnt, &w, best)
+	return m, w[m] / total
+}
+
+// tally counts the first choices of the peers and the leader into cnt and
+// their weights into w (see majority), and returns the total weight.
+func (c *call) tally(cnt, w *[maxLetters]float64, weighted bool) float64 {
 	total := 0.0
 	for k := 0; k < c.pr.npeer; k++ {
 		pos := &c.pr.peers[k]
@@ -260,16 +278,12 @@ func (c *call) majority(own int8, weighted bool) (int8, float64) {
 		w[l] += c.p.LeaderInfluence
 		total += c.p.LeaderInfluence
 	}
-	if total <= 0 {
-		return -1, 0
-	}
-	best := 0.0
-	for i := 0; i < c.n; i++ {
-		best = max(best, cnt[i])
-	}
-	if best <= 0 || (own >= 0 && cnt[own] >= best) {
-		return -1, 0
-	}
+	return total
+}
+
+// heaviest returns, among the options counted best times, the one of the
+// greatest weight; a seeded draw among those of equal weight.
+func (c *call) heaviest(cnt, w *[maxLetters]float64, best float64) int8 {
 	var tied [maxLetters]int8
 	nt := 0
 	bw := 0.0
@@ -286,12 +300,11 @@ func (c *call) majority(own int8, weighted bool) (int8, float64) {
 			nt++
 		}
 	}
-	m := tied[0]
-	if nt > 1 {
-		r := c.rng(tagMajority)
-		m = tied[r.intn(nt)]
+	if nt <= 1 {
+		return tied[0]
 	}
-	return m, w[m] / total
+	r := c.rng(tagMajority)
+	return tied[r.intn(nt)]
 }
 
 // discuss answers discuss, final and monitor_respond. The agent's
@@ -299,41 +312,14 @@ func (c *call) majority(own int8, weighted bool) (int8, float64) {
 // (susceptibility); nothing here looks at the gold except the correctness
 // term of q0 and the agent's own insight.
 func (c *call) discuss(a *answer) {
-	p, it := c.p, c.it
+	it := c.it
 	skill := c.skill()
-	own := c.pr.you.rank
-	ownConf := c.pr.you.conf
-	if c.pr.hasYou {
-		own.complete(c.n)
-	} else {
-		own = c.drawRanking(skill)
-		ownConf = -1
-	}
+	own, ownConf := c.ownPosition(skill)
 	orig := own.first()
 	noise := c.reasoningNoise()
 	q0 := c.latentQuality(skill, orig, noise)
+	c.reconsider(a.kind, &own, skill, q0)
 
-	target, share := c.majority(orig, p.ConfidenceWeighted)
-	prob := 0.0
-	if target >= 0 {
-		prob = p.Persuadability * share
-	}
-	if a.kind == kindMonitorRespond {
-		// A concern pushes the target, right or wrong, toward the peers'
-		// majority, else toward its own runner-up.
-		prob += p.ConcernEffect
-		if target < 0 && own.n > 1 {
-			target = own.idx[1]
-		}
-	}
-	prob *= c.susceptibility(q0)
-	r := c.rng(tagSwitch)
-	if target >= 0 && r.float() < prob {
-		own.moveFront(target)
-	}
-	if u := r.float(); own.first() != it.gold && u < p.Insight*2*c.know(skill) {
-		own.moveFront(it.gold)
-	}
 	changed := own.first() != orig
 	a.rank = own
 	a.accepts = changed
@@ -346,6 +332,61 @@ func (c *call) discuss(a *answer) {
 	}
 
 	tr := c.rng(tagText)
+	c.discussSentence(a, changed, &tr)
+	a.l1 = own.idx[0]
+	a.l2 = own.idx[1]
+	if changed {
+		a.l2 = orig
+	}
+	a.setCue(c.latentQuality(skill, own.first(), noise), &tr)
+}
+
+// ownPosition is the agent's position before this call, completed to a
+// full ranking, and its stated confidence; without a "POSITION you" line, an
+// independent ranking and -1.
+func (c *call) ownPosition(skill float64) (ranking, float64) {
+	if !c.pr.hasYou {
+		return c.drawRanking(skill), -1
+	}
+	own := c.pr.you.rank
+	own.complete(c.n)
+	return own, c.pr.you.conf
+}
+
+// reconsider moves own to the front the peers' majority with probability
+// Persuadability × its share — a concern (monitor_respond) adds
+// ConcernEffect and, without a majority, targets own's runner-up — scaled
+// by the susceptibility of reasoning quality q0; then to the gold with
+// probability Insight × 2 × know.
+func (c *call) reconsider(kind string, own *ranking, skill, q0 float64) {
+	p := c.p
+	target, share := c.majority(own.first(), p.ConfidenceWeighted)
+	prob := 0.0
+	if target >= 0 {
+		prob = p.Persuadability * share
+	}
+	if kind == kindMonitorRespond {
+		// A concern pushes the target, right or wrong, toward the peers'
+		// majority, else toward its own runner-up.
+		prob += p.ConcernEffect
+		if target < 0 && own.n > 1 {
+			target = own.idx[1]
+		}
+	}
+	prob *= c.susceptibility(q0)
+	r := c.rng(tagSwitch)
+	if target >= 0 && r.float() < prob {
+		own.moveFront(target)
+	}
+	if u := r.float(); own.first() != c.it.gold && u < p.Insight*2*c.know(skill) {
+		own.moveFront(c.it.gold)
+	}
+}
+
+// discussSentence picks the sentence of a discussion answer: accepting or
+// rejecting a concern, switching, holding against peers, or (alone) the
+// plain ranking sentence.
+func (c *call) discussSentence(a *answer, changed bool, tr *stream) {
 	switch {
 	case a.kind == kindMonitorRespond && changed:
 		a.sent = &acceptSentences[tr.intn(len(acceptSentences))]
@@ -356,14 +397,8 @@ func (c *call) discuss(a *answer) {
 	case c.pr.npeer > 0:
 		a.sent = &holdSentences[tr.intn(len(holdSentences))]
 	default:
-		c.rankSentence(a, &tr)
+		c.rankSentence(a, tr)
 	}
-	a.l1 = own.idx[0]
-	a.l2 = own.idx[1]
-	if changed {
-		a.l2 = orig
-	}
-	a.setCue(c.latentQuality(skill, own.first(), noise), &tr)
 }
 
 func (c *call) assess(a *answer) {
@@ -407,9 +442,22 @@ func (c *call) sortPeers() {
 }
 
 // topTwo returns the most and second most common first choices of the peers
-// (plain count, ties by option order); l2 falls back to the runner-up of the
-// top position, then to any other option.
+// (plain count, ties by option order); l1 falls back to fallback, l2 to the
+// runner-up of the top position, then to any other option.
 func (c *call) topTwo(fallback int8) (int8, int8) {
+	l1, l2 := c.mostCommonFirsts()
+	if l1 < 0 {
+		l1 = fallback
+	}
+	if l2 < 0 {
+		l2 = c.runnerUp(l1)
+	}
+	return l1, l2
+}
+
+// mostCommonFirsts returns the two most common first choices of the peers
+// (plain count, ties by option order), -1 for each that is missing.
+func (c *call) mostCommonFirsts() (int8, int8) {
 	var cnt [maxLetters]int
 	for k := 0; k < c.pr.npeer; k++ {
 		cnt[c.pr.peers[k].rank.first()]++
@@ -426,23 +474,21 @@ func (c *call) topTwo(fallback int8) (int8, int8) {
 			l2 = int8(i)
 		}
 	}
-	if l1 < 0 {
-		l1 = fallback
-	}
-	if l2 < 0 {
-		for k := 0; k < c.pr.npeer && l2 < 0; k++ {
-			if pos := &c.pr.peers[k]; pos.rank.first() == l1 && pos.rank.n > 1 {
-				l2 = pos.rank.idx[1]
-			}
-		}
-	}
-	if l2 < 0 {
-		l2 = 0
-		if l1 == 0 {
-			l2 = 1
-		}
-	}
 	return l1, l2
+}
+
+// runnerUp returns the second choice of the first peer whose first choice
+// is l1 and who ranks more than one option, else option 0 (1 when l1 is 0).
+func (c *call) runnerUp(l1 int8) int8 {
+	for k := 0; k < c.pr.npeer; k++ {
+		if pos := &c.pr.peers[k]; pos.rank.first() == l1 && pos.rank.n > 1 {
+			return pos.rank.idx[1]
+		}
+	}
+	if l1 == 0 {
+		return 1
+	}
+	return 0
 }
 
 // seen is the perceived quality of agent n's reasoning in this prompt:

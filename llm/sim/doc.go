@@ -3,6 +3,12 @@
 // parsers, metrics and statistics can be exercised without a real model.
 // Its accuracy is a property of the chosen Profile, never a model result.
 //
+// It owns the simulated team: the Profile knobs and the built-in profiles,
+// the per-question traits it derives at construction, how it reads a
+// prompt's marker lines, how each call kind behaves, and the text it
+// answers with. The call kinds themselves are teamwork's labels, spelled
+// out in kinds.go.
+//
 // # What it knows and reads
 //
 // The simulator learns each question's option letters and gold letter only

@@ -67,6 +67,8 @@ func (c *call) malformed(full []byte, a *answer, r *stream) string {
 	}
 }
 
+// writeJSON writes the answer as the JSON object FORMATS.md gives for its
+// kind.
 func (c *call) writeJSON(b []byte, a *answer) []byte {
 	it := c.it
 	switch a.kind {
@@ -77,48 +79,11 @@ func (c *call) writeJSON(b []byte, a *answer) []byte {
 		b = appendQuoted(b, a.analysis)
 		b = append(b, '}')
 	case kindRecruit:
-		b = append(b, `{"roles":[`...)
-		for i := 0; i < a.nroles; i++ {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			s := &specialties[a.roles[i]]
-			b = append(b, `{"name":`...)
-			b = appendQuoted(b, s.name)
-			b = append(b, `,"focus":`...)
-			b = appendQuoted(b, s.focus)
-			b = append(b, '}')
-		}
-		b = append(b, "]}"...)
+		b = c.recruitJSON(b, a)
 	case kindPredict, kindDiscuss, kindFinal:
-		b = append(b, `{"reasoning":`...)
-		b = c.appendSentence(b, a, true)
-		b = append(b, `,"ranking":`...)
-		b = c.appendRankingJSON(b, &a.rank)
-		b = append(b, `,"confidence":`...)
-		b = strconv.AppendFloat(b, a.conf, 'f', 2, 64)
-		if a.nfacts > 0 {
-			b = append(b, `,"facts":`...)
-			b = c.appendFactsJSON(b, a)
-		}
-		b = append(b, '}')
+		b = c.rankedJSON(b, a)
 	case kindSynthesize:
-		b = append(b, `{"facts":`...)
-		b = c.appendFactsJSON(b, a)
-		b = append(b, `,"report":`...)
-		b = c.appendSentence(b, a, true)
-		b = append(b, `,"quality":[`...)
-		for i := 0; i < a.nquality; i++ {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"agent":`...)
-			b = strconv.AppendInt(b, int64(a.qagent[i]), 10)
-			b = append(b, `,"score":`...)
-			b = strconv.AppendFloat(b, a.quality[i], 'f', 2, 64)
-			b = append(b, '}')
-		}
-		b = append(b, "]}"...)
+		b = c.synthesisJSON(b, a)
 	case kindMediate:
 		b = append(b, `{"summary":`...)
 		b = c.appendSentence(b, a, true)
@@ -132,15 +97,7 @@ func (c *call) writeJSON(b []byte, a *answer) []byte {
 		b = c.appendConcern(b, a)
 		b = append(b, `"}`...)
 	case kindMonitorRespond:
-		b = append(b, `{"response":`...)
-		b = c.appendSentence(b, a, true)
-		b = append(b, `,"accepts":`...)
-		b = strconv.AppendBool(b, a.accepts)
-		b = append(b, `,"ranking":`...)
-		b = c.appendRankingJSON(b, &a.rank)
-		b = append(b, `,"confidence":`...)
-		b = strconv.AppendFloat(b, a.conf, 'f', 2, 64)
-		b = append(b, '}')
+		b = c.monitorResponseJSON(b, a)
 	case kindMonitorRate:
 		b = append(b, `{"quality":`...)
 		b = strconv.AppendFloat(b, a.q, 'f', 2, 64)
@@ -157,6 +114,76 @@ func (c *call) writeJSON(b []byte, a *answer) []byte {
 	return b
 }
 
+// recruitJSON writes the roles, each with its name and focus.
+func (c *call) recruitJSON(b []byte, a *answer) []byte {
+	b = append(b, `{"roles":[`...)
+	for i := 0; i < a.nroles; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		s := &specialties[a.roles[i]]
+		b = append(b, `{"name":`...)
+		b = appendQuoted(b, s.name)
+		b = append(b, `,"focus":`...)
+		b = appendQuoted(b, s.focus)
+		b = append(b, '}')
+	}
+	return append(b, "]}"...)
+}
+
+// rankedJSON writes an agent's answer (predict, discuss, final): reasoning,
+// ranking, confidence and its facts, if any.
+func (c *call) rankedJSON(b []byte, a *answer) []byte {
+	b = append(b, `{"reasoning":`...)
+	b = c.appendSentence(b, a, true)
+	b = append(b, `,"ranking":`...)
+	b = c.appendRankingJSON(b, &a.rank)
+	b = append(b, `,"confidence":`...)
+	b = strconv.AppendFloat(b, a.conf, 'f', 2, 64)
+	if a.nfacts > 0 {
+		b = append(b, `,"facts":`...)
+		b = c.appendFactsJSON(b, a)
+	}
+	return append(b, '}')
+}
+
+// synthesisJSON writes the leader's synthesis: facts, report and a quality
+// score per agent.
+func (c *call) synthesisJSON(b []byte, a *answer) []byte {
+	b = append(b, `{"facts":`...)
+	b = c.appendFactsJSON(b, a)
+	b = append(b, `,"report":`...)
+	b = c.appendSentence(b, a, true)
+	b = append(b, `,"quality":[`...)
+	for i := 0; i < a.nquality; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"agent":`...)
+		b = strconv.AppendInt(b, int64(a.qagent[i]), 10)
+		b = append(b, `,"score":`...)
+		b = strconv.AppendFloat(b, a.quality[i], 'f', 2, 64)
+		b = append(b, '}')
+	}
+	return append(b, "]}"...)
+}
+
+// monitorResponseJSON writes an agent's reply to a concern: response,
+// whether it accepts, ranking and confidence.
+func (c *call) monitorResponseJSON(b []byte, a *answer) []byte {
+	b = append(b, `{"response":`...)
+	b = c.appendSentence(b, a, true)
+	b = append(b, `,"accepts":`...)
+	b = strconv.AppendBool(b, a.accepts)
+	b = append(b, `,"ranking":`...)
+	b = c.appendRankingJSON(b, &a.rank)
+	b = append(b, `,"confidence":`...)
+	b = strconv.AppendFloat(b, a.conf, 'f', 2, 64)
+	return append(b, '}')
+}
+
+// writePlain writes the answer as the labelled lines FORMATS.md gives for
+// its kind.
 func (c *call) writePlain(b []byte, a *answer) []byte {
 	it := c.it
 	switch a.kind {
@@ -166,44 +193,11 @@ func (c *call) writePlain(b []byte, a *answer) []byte {
 		b = append(b, "\nANALYSIS: "...)
 		b = append(b, a.analysis...)
 	case kindRecruit:
-		for i := 0; i < a.nroles; i++ {
-			if i > 0 {
-				b = append(b, '\n')
-			}
-			s := &specialties[a.roles[i]]
-			b = append(b, "ROLE "...)
-			b = strconv.AppendInt(b, int64(i+1), 10)
-			b = append(b, ": "...)
-			b = append(b, s.name...)
-			b = append(b, " - "...)
-			b = append(b, s.focus...)
-		}
+		b = c.recruitPlain(b, a)
 	case kindPredict, kindDiscuss, kindFinal:
-		b = append(b, "REASONING: "...)
-		b = c.appendSentence(b, a, false)
-		b = append(b, "\nRANKING: "...)
-		b = c.appendRankingPlain(b, &a.rank)
-		b = append(b, "\nCONFIDENCE: "...)
-		b = strconv.AppendFloat(b, a.conf, 'f', 2, 64)
-		if a.nfacts > 0 {
-			b = append(b, "\nFACTS: "...)
-			b = c.appendFactsPlain(b, a)
-		}
+		b = c.rankedPlain(b, a)
 	case kindSynthesize:
-		b = append(b, "FACTS: "...)
-		b = c.appendFactsPlain(b, a)
-		b = append(b, "\nREPORT: "...)
-		b = c.appendSentence(b, a, false)
-		b = append(b, "\nQUALITY: "...)
-		for i := 0; i < a.nquality; i++ {
-			if i > 0 {
-				b = append(b, "; "...)
-			}
-			b = append(b, "agent "...)
-			b = strconv.AppendInt(b, int64(a.qagent[i]), 10)
-			b = append(b, ": "...)
-			b = strconv.AppendFloat(b, a.quality[i], 'f', 2, 64)
-		}
+		b = c.synthesisPlain(b, a)
 	case kindMediate:
 		b = append(b, "SUMMARY: "...)
 		b = c.appendSentence(b, a, false)
@@ -215,18 +209,7 @@ func (c *call) writePlain(b []byte, a *answer) []byte {
 		b = append(b, "\nCONCERN: "...)
 		b = c.appendConcern(b, a)
 	case kindMonitorRespond:
-		b = append(b, "RESPONSE: "...)
-		b = c.appendSentence(b, a, false)
-		b = append(b, "\nACCEPTS: "...)
-		if a.accepts {
-			b = append(b, "yes"...)
-		} else {
-			b = append(b, "no"...)
-		}
-		b = append(b, "\nRANKING: "...)
-		b = c.appendRankingPlain(b, &a.rank)
-		b = append(b, "\nCONFIDENCE: "...)
-		b = strconv.AppendFloat(b, a.conf, 'f', 2, 64)
+		b = c.monitorResponsePlain(b, a)
 	case kindMonitorRate:
 		b = append(b, "QUALITY: "...)
 		b = strconv.AppendFloat(b, a.q, 'f', 2, 64)
@@ -239,6 +222,76 @@ func (c *call) writePlain(b []byte, a *answer) []byte {
 		b = c.appendSentence(b, a, false)
 	}
 	return b
+}
+
+// recruitPlain writes one "ROLE i: name - focus" line per role.
+func (c *call) recruitPlain(b []byte, a *answer) []byte {
+	for i := 0; i < a.nroles; i++ {
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		s := &specialties[a.roles[i]]
+		b = append(b, "ROLE "...)
+		b = strconv.AppendInt(b, int64(i+1), 10)
+		b = append(b, ": "...)
+		b = append(b, s.name...)
+		b = append(b, " - "...)
+		b = append(b, s.focus...)
+	}
+	return b
+}
+
+// rankedPlain writes an agent's answer (predict, discuss, final): reasoning,
+// ranking, confidence and its facts, if any.
+func (c *call) rankedPlain(b []byte, a *answer) []byte {
+	b = append(b, "REASONING: "...)
+	b = c.appendSentence(b, a, false)
+	b = append(b, "\nRANKING: "...)
+	b = c.appendRankingPlain(b, &a.rank)
+	b = append(b, "\nCONFIDENCE: "...)
+	b = strconv.AppendFloat(b, a.conf, 'f', 2, 64)
+	if a.nfacts > 0 {
+		b = append(b, "\nFACTS: "...)
+		b = c.appendFactsPlain(b, a)
+	}
+	return b
+}
+
+// synthesisPlain writes the leader's synthesis: facts, report and a quality
+// score per agent.
+func (c *call) synthesisPlain(b []byte, a *answer) []byte {
+	b = append(b, "FACTS: "...)
+	b = c.appendFactsPlain(b, a)
+	b = append(b, "\nREPORT: "...)
+	b = c.appendSentence(b, a, false)
+	b = append(b, "\nQUALITY: "...)
+	for i := 0; i < a.nquality; i++ {
+		if i > 0 {
+			b = append(b, "; "...)
+		}
+		b = append(b, "agent "...)
+		b = strconv.AppendInt(b, int64(a.qagent[i]), 10)
+		b = append(b, ": "...)
+		b = strconv.AppendFloat(b, a.quality[i], 'f', 2, 64)
+	}
+	return b
+}
+
+// monitorResponsePlain writes an agent's reply to a concern: response,
+// whether it accepts, ranking and confidence.
+func (c *call) monitorResponsePlain(b []byte, a *answer) []byte {
+	b = append(b, "RESPONSE: "...)
+	b = c.appendSentence(b, a, false)
+	b = append(b, "\nACCEPTS: "...)
+	if a.accepts {
+		b = append(b, "yes"...)
+	} else {
+		b = append(b, "no"...)
+	}
+	b = append(b, "\nRANKING: "...)
+	b = c.appendRankingPlain(b, &a.rank)
+	b = append(b, "\nCONFIDENCE: "...)
+	return strconv.AppendFloat(b, a.conf, 'f', 2, 64)
 }
 
 // appendSentence writes the answer's sentence; quoted as a JSON string when asJSON.

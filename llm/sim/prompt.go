@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -128,99 +129,211 @@ func (pr *prompt) tierFor(n int) int8 {
 // DISCUSSION SO FAR block and "RESPONSE:".
 func scanPrompt(req *llm.Request, it *item, self int, judge bool, pr *prompt) {
 	pr.leader = -1
+	s := scanner{pr: pr, it: it, self: self, judge: judge}
 	for mi := range req.Messages {
 		if req.Messages[mi].Role == llm.RoleAssistant {
 			continue
 		}
+		s.block = noBlock // a block never runs on into the next message
 		text := req.Messages[mi].Content
-		inFacts, inHistory := false, false
 		for len(text) > 0 {
-			var line string
+			line := text
 			if j := strings.IndexByte(text, '\n'); j >= 0 {
 				line, text = text[:j], text[j+1:]
 			} else {
-				line, text = text, ""
+				text = ""
 			}
+			// A line is an item of the open block, else a marker line
+			// (which may open a block), else nothing.
 			line = trimSpace(line)
-			if inFacts {
-				if len(line) >= 2 && (line[0] == '-' || line[0] == '*') && line[1] == ' ' {
-					pr.addFact(it, trimSpace(line[2:]))
+			if s.block != noBlock {
+				if s.blockLine(line) {
 					continue
 				}
-				inFacts = false
+				s.block = noBlock
 			}
-			if inHistory {
-				// The block is one statement per line ("Agent N…" or
-				// "Leader…"); any other line ends it.
-				if rest, ok := cutPrefix(line, "Agent "); ok {
-					pr.addStatement(rest)
-					continue
-				}
-				if _, ok := cutPrefix(line, "Leader"); ok {
-					continue
-				}
-				inHistory = false
+			if len(line) < 5 || markersAt[line[0]] == 0 {
+				continue // prose: 5 is the shortest marker
 			}
-			if len(line) < 5 {
-				continue
-			}
-			switch line[0] {
-			case 'P':
-				if rest, ok := cutPrefix(line, "POSITION "); ok {
-					pr.addPosition(it, rest, self)
-				}
-			case 'D':
-				if judge && line == "DISCUSSION SO FAR:" {
-					inHistory = true
-				}
-			case 'Y':
-				if rest, ok := cutPrefix(line, "YOUR ROLE:"); ok {
-					pr.role = trimSpace(rest)
-					pr.hasRole = pr.role != ""
-				}
-			case 'Q':
-				if _, ok := cutPrefix(line, "QUESTION ANALYSIS:"); ok {
-					pr.analysis = true
-				}
-			case 'V':
-				if _, ok := cutPrefix(line, "VERIFIED FACTS:"); ok {
-					pr.factsTotal, pr.factsTrue, pr.factsUnknown = 0, 0, 0
-					inFacts = true
-				}
-			case 'T':
-				if rest, ok := cutPrefix(line, "TEAM SIZE:"); ok {
-					if n, err := strconv.Atoi(trimSpace(rest)); err == nil {
-						pr.teamSize = n
-					}
-				} else if rest, ok := cutPrefix(line, "TIED:"); ok {
-					pr.tied = parseLetters(it, rest, ',')
-					pr.hasTied = pr.tied.n > 0
-				} else if rest, ok := cutPrefix(line, "TARGET:"); ok {
-					rest = trimSpace(rest)
-					if r, ok := cutPrefix(rest, "agent "); ok {
-						if n, err := strconv.Atoi(trimSpace(r)); err == nil {
-							pr.target = n
-						}
-					}
-				}
-			case 'R':
-				if rest, ok := cutPrefix(line, "RANK SPECIALTIES:"); ok {
-					pr.rankSpecs = equalFoldASCII(trimSpace(rest), "yes")
-				} else if !judge {
-					continue
-				} else if rest, ok := cutPrefix(line, "REASONING agent "); ok {
-					if n, body, ok := agentNumber(rest); ok {
-						pr.rtier[n] = decodeTier(body) + 1
-					}
-				} else if rest, ok := cutPrefix(line, "RESPONSE:"); ok {
-					pr.resp = decodeTier(rest) + 1
-				}
-			case 'C':
-				if _, ok := cutPrefix(line, "CONCERN:"); ok {
-					pr.concern = true
-				}
+			if k, rest, ok := s.marker(line); ok {
+				s.read(k, rest)
 			}
 		}
+	}
+}
+
+// scanner is the state of one scanPrompt: the prompt it fills and the block
+// (if any) whose item lines follow the marker line that opened it.
+type scanner struct {
+	pr    *prompt
+	it    *item
+	self  int
+	judge bool
+	block block
+}
+
+// block is a marker line whose item lines follow it.
+type block uint8
+
+const (
+	noBlock      block = iota
+	factsBlock         // "VERIFIED FACTS:", then "- fact" lines
+	historyBlock       // "DISCUSSION SO FAR:", then one statement a line
+)
+
+// markerKind says which marker a line is.
+type markerKind uint8
+
+const (
+	markPosition markerKind = iota
+	markRole
+	markAnalysis
+	markFacts
+	markTeamSize
+	markTied
+	markTarget
+	markRankSpecialties
+	markConcern
+	markHistory
+	markReasoning
+	markResponse
+)
+
+// markers recognise the marker lines by prefix. No prefix is a prefix of
+// another, so a line is at most one marker. (The readers are dispatched by
+// a switch, not stored here as funcs: calls through func values would make
+// the prompt, and with it every call, escape to the heap.)
+var markers = [...]struct {
+	prefix string
+	kind   markerKind
+	judge  bool // read only when the call judges reasoning
+}{
+	{"POSITION ", markPosition, false},
+	{"YOUR ROLE:", markRole, false},
+	{"QUESTION ANALYSIS:", markAnalysis, false},
+	{"VERIFIED FACTS:", markFacts, false},
+	{"TEAM SIZE:", markTeamSize, false},
+	{"TIED:", markTied, false},
+	{"TARGET:", markTarget, false},
+	{"RANK SPECIALTIES:", markRankSpecialties, false},
+	{"CONCERN:", markConcern, false},
+	{"DISCUSSION SO FAR:", markHistory, true},
+	{"REASONING agent ", markReasoning, true},
+	{"RESPONSE:", markResponse, true},
+}
+
+// markersAt lists, by first byte, the markers that start with it (bit i
+// stands for markers[i]), so that the stem, the options and other prose
+// lines are passed over at a glance.
+var markersAt = func() (at [256]uint16) {
+	for i := range markers {
+		at[markers[i].prefix[0]] |= 1 << i
+	}
+	return at
+}()
+
+// marker recognises a marker line (of 5 bytes or more) and returns its kind
+// and the rest of the line. ok is false for any other line, and for a
+// marker read only when judging when the call does not judge.
+func (s *scanner) marker(line string) (k markerKind, rest string, ok bool) {
+	for at := markersAt[line[0]]; at != 0; at &= at - 1 {
+		m := &markers[bits.TrailingZeros16(at)]
+		if line[1] != m.prefix[1] { // cheaper than cutPrefix
+			continue
+		}
+		if rest, ok := cutPrefix(line, m.prefix); ok {
+			return m.kind, rest, s.judge || !m.judge
+		}
+	}
+	return 0, "", false
+}
+
+// read reads the rest of a marker line of kind k.
+func (s *scanner) read(k markerKind, rest string) {
+	pr := s.pr
+	switch k {
+	case markPosition:
+		pr.addPosition(s.it, rest, s.self)
+	case markRole:
+		pr.role = trimSpace(rest)
+		pr.hasRole = pr.role != ""
+	case markAnalysis:
+		pr.analysis = true
+	case markFacts:
+		// A later block replaces an earlier one.
+		pr.factsTotal, pr.factsTrue, pr.factsUnknown = 0, 0, 0
+		s.block = factsBlock
+	case markTeamSize:
+		s.teamSize(rest)
+	case markTied:
+		pr.tied = parseLetters(s.it, rest, ',')
+		pr.hasTied = pr.tied.n > 0
+	case markTarget:
+		s.target(rest)
+	case markRankSpecialties:
+		pr.rankSpecs = equalFoldASCII(trimSpace(rest), "yes")
+	case markConcern:
+		pr.concern = true
+	case markHistory:
+		s.history(rest)
+	case markReasoning:
+		s.reasoning(rest)
+	case markResponse:
+		pr.resp = decodeTier(rest) + 1
+	}
+}
+
+// blockLine reads line as an item of the open block and reports whether it
+// is one: a "- fact" or "* fact" line of the VERIFIED FACTS block, a
+// statement of the DISCUSSION SO FAR block.
+func (s *scanner) blockLine(line string) bool {
+	if s.block == historyBlock {
+		return s.statementLine(line)
+	}
+	if len(line) < 2 || (line[0] != '-' && line[0] != '*') || line[1] != ' ' {
+		return false
+	}
+	s.pr.addFact(s.it, trimSpace(line[2:]))
+	return true
+}
+
+func (s *scanner) teamSize(rest string) {
+	if n, err := strconv.Atoi(trimSpace(rest)); err == nil {
+		s.pr.teamSize = n
+	}
+}
+
+// target reads "TARGET: agent N".
+func (s *scanner) target(rest string) {
+	if r, ok := cutPrefix(trimSpace(rest), "agent "); ok {
+		if n, err := strconv.Atoi(trimSpace(r)); err == nil {
+			s.pr.target = n
+		}
+	}
+}
+
+// history opens the DISCUSSION SO FAR block (the marker is the whole line).
+func (s *scanner) history(rest string) {
+	if rest == "" {
+		s.block = historyBlock
+	}
+}
+
+// statementLine reads a line of the DISCUSSION SO FAR block: one statement
+// per line, "Agent N…" or "Leader…"; any other line ends the block.
+func (s *scanner) statementLine(line string) bool {
+	if rest, ok := cutPrefix(line, "Agent "); ok {
+		s.pr.addStatement(rest)
+		return true
+	}
+	_, ok := cutPrefix(line, "Leader")
+	return ok
+}
+
+// reasoning reads "REASONING agent N: text".
+func (s *scanner) reasoning(rest string) {
+	if n, body, ok := agentNumber(rest); ok {
+		s.pr.rtier[n] = decodeTier(body) + 1
 	}
 }
 
@@ -278,58 +391,75 @@ func (pr *prompt) addPosition(it *item, s string, self int) {
 		return
 	}
 	who, body := trimSpace(s[:colon]), s[colon+1:]
-	conf := -1.0
-	if j := strings.IndexByte(body, '('); j >= 0 {
-		c := body[j+1:]
-		body = body[:j]
-		if r, ok := cutPrefix(trimSpace(c), "confidence"); ok {
-			r = trimSpace(r)
-			if k := strings.IndexByte(r, ')'); k >= 0 {
-				r = r[:k]
-			}
-			if v, err := strconv.ParseFloat(trimSpace(r), 64); err == nil && v >= 0 && v <= 1 {
-				conf = v
-			}
-		}
-	}
+	body, conf := cutConfidence(body)
 	sep := byte('>')
 	if strings.IndexByte(body, '>') < 0 {
 		sep = ','
 	}
 	rk := parseLetters(it, body, sep)
 	if rk.n == 0 {
-		if r, ok := cutPrefix(who, "agent "); ok && trimSpace(s[colon+1:]) == "(no readable answer)" {
-			if n, err := strconv.Atoi(trimSpace(r)); err == nil {
-				pr.dropPeer(n)
-			}
+		if n, ok := agentWho(who); ok && trimSpace(s[colon+1:]) == "(no readable answer)" {
+			pr.dropPeer(n)
 		}
 		return
 	}
-	switch {
-	case who == "you":
+	switch who {
+	case "you":
 		pr.you = position{rank: rk, conf: conf}
 		pr.hasYou = true
-	case who == "leader":
+	case "leader":
 		pr.leader = rk.idx[0]
 	default:
-		r, ok := cutPrefix(who, "agent ")
-		if !ok {
+		if n, ok := agentWho(who); ok && n >= 1 && n != self {
+			pr.setPeer(position{num: n, rank: rk, conf: conf})
+		}
+	}
+}
+
+// cutConfidence splits a position's body at its "(confidence x)" note and
+// returns the stated confidence, -1 when there is none or it is not in [0, 1].
+func cutConfidence(body string) (string, float64) {
+	j := strings.IndexByte(body, '(')
+	if j < 0 {
+		return body, -1
+	}
+	note := body[j+1:]
+	body = body[:j]
+	r, ok := cutPrefix(trimSpace(note), "confidence")
+	if !ok {
+		return body, -1
+	}
+	r = trimSpace(r)
+	if k := strings.IndexByte(r, ')'); k >= 0 {
+		r = r[:k]
+	}
+	if v, err := strconv.ParseFloat(trimSpace(r), 64); err == nil && v >= 0 && v <= 1 {
+		return body, v
+	}
+	return body, -1
+}
+
+// agentWho reads the N of an "agent N" position.
+func agentWho(who string) (int, bool) {
+	r, ok := cutPrefix(who, "agent ")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(trimSpace(r))
+	return n, err == nil
+}
+
+// setPeer records p as agent p.num's position, replacing an earlier one.
+func (pr *prompt) setPeer(p position) {
+	for k := 0; k < pr.npeer; k++ {
+		if pr.peers[k].num == p.num {
+			pr.peers[k] = p
 			return
 		}
-		n, err := strconv.Atoi(trimSpace(r))
-		if err != nil || n < 1 || n == self {
-			return
-		}
-		for k := 0; k < pr.npeer; k++ {
-			if pr.peers[k].num == n {
-				pr.peers[k] = position{num: n, rank: rk, conf: conf}
-				return
-			}
-		}
-		if pr.npeer < maxPeers {
-			pr.peers[pr.npeer] = position{num: n, rank: rk, conf: conf}
-			pr.npeer++
-		}
+	}
+	if pr.npeer < maxPeers {
+		pr.peers[pr.npeer] = p
+		pr.npeer++
 	}
 }
 

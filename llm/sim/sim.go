@@ -79,31 +79,47 @@ func New(p Profile, items map[string]Item) *Model {
 	return m
 }
 
+// newItem checks src and derives the question's traits from its id (and
+// the profile's Spread); an unusable item carries its error.
 func newItem(p Profile, id string, src Item) *item {
 	it := &item{id: id, letters: append([]string(nil), src.Letters...), gold: -1, distractor: -1}
 	it.qhash = mix64(fnv64(id))
-	n := len(it.letters)
-	switch {
-	case n < 2 || n > maxLetters:
-		it.err = fmt.Errorf("question %q has %d options; the simulator needs 2 to %d", id, n, maxLetters)
+	if it.err = it.findGold(src.Gold); it.err != nil {
 		return it
+	}
+	it.drawTraits(p)
+	it.drawRelevance()
+	it.drawPools()
+	return it
+}
+
+// findGold checks the option letters (2 to maxLetters, no repeats) and sets
+// the index of the gold letter among them.
+func (it *item) findGold(gold string) error {
+	n := len(it.letters)
+	if n < 2 || n > maxLetters {
+		return fmt.Errorf("question %q has %d options; the simulator needs 2 to %d", it.id, n, maxLetters)
 	}
 	for i, l := range it.letters {
 		for j := 0; j < i; j++ {
 			if it.letters[j] == l {
-				it.err = fmt.Errorf("question %q repeats option letter %q", id, l)
-				return it
+				return fmt.Errorf("question %q repeats option letter %q", it.id, l)
 			}
 		}
-		if l == src.Gold {
+		if l == gold {
 			it.gold = int8(i)
 		}
 	}
 	if it.gold < 0 {
-		it.err = fmt.Errorf("question %q: gold %q is not one of its letters %v", id, src.Gold, it.letters)
-		return it
+		return fmt.Errorf("question %q: gold %q is not one of its letters %v", it.id, gold, it.letters)
 	}
+	return nil
+}
 
+// drawTraits draws the difficulty, the shared correctness noise, the
+// attractive distractor (never the gold) and the team size of the assess
+// answer.
+func (it *item) drawTraits(p Profile) {
 	r := newStream(it.qhash, tagDifficulty)
 	it.difficulty = 0.5 + p.Spread*(r.float()-0.5)
 
@@ -111,7 +127,7 @@ func newItem(p Profile, id string, src Item) *item {
 	it.zq = r.normal()
 
 	r = newStream(it.qhash, tagDistractor)
-	d := r.intn(n - 1)
+	d := r.intn(len(it.letters) - 1)
 	if d >= int(it.gold) {
 		d++
 	}
@@ -126,9 +142,12 @@ func newItem(p Profile, id string, src Item) *item {
 	default:
 		it.agents = 4
 	}
+}
 
-	// Relevance order of the specialties: a seeded permutation.
-	r = newStream(it.qhash, tagRelevance)
+// drawRelevance orders the specialties by relevance to the question: a
+// seeded permutation.
+func (it *item) drawRelevance() {
+	r := newStream(it.qhash, tagRelevance)
 	for i := range it.relevance {
 		it.relevance[i] = uint8(i)
 	}
@@ -139,9 +158,12 @@ func newItem(p Profile, id string, src Item) *item {
 	for rank, s := range it.relevance {
 		it.relRank[s] = uint8(rank)
 	}
+}
 
-	// Fact pools: 2·poolSize distinct facts of the bank.
-	r = newStream(it.qhash, tagPools)
+// drawPools draws the fact pools: 2·poolSize distinct facts of the bank,
+// the first half supportive, the second the distractor pool.
+func (it *item) drawPools() {
+	r := newStream(it.qhash, tagPools)
 	var bank [nFacts]uint8
 	for i := range bank {
 		bank[i] = uint8(i)
@@ -152,7 +174,6 @@ func newItem(p Profile, id string, src Item) *item {
 	}
 	copy(it.truePool[:], bank[:poolSize])
 	copy(it.falsePool[:], bank[poolSize:2*poolSize])
-	return it
 }
 
 // Requests returns the number of Chat calls served (including failed ones).

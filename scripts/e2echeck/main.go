@@ -215,20 +215,20 @@ func (c *checker) checkManifest(m results.Manifest, ok bool, nq, nc int) {
 	}
 }
 
-func (c *checker) checkQuestions(qs []results.QuestionRow, calls []results.CallRow) {
-	if c.opts.rows > 0 && len(qs) != c.opts.rows {
-		c.failf("question row count", "questions.parquet has %d rows, want %d", len(qs), c.opts.rows)
-	}
-	type sums struct {
-		calls, parseNone, abstainExplained int
-		prompt, completion                 int64
-	}
-	byQ := map[qkey]*sums{}
+// callSums are what the calls of one question row add up to.
+type callSums struct {
+	calls, parseNone, abstainExplained int
+	prompt, completion                 int64
+}
+
+// sumCalls adds up the calls of each question row.
+func sumCalls(calls []results.CallRow) map[qkey]*callSums {
+	byQ := map[qkey]*callSums{}
 	for _, r := range calls {
 		k := qkey{r.QuestionID, r.Arm, r.Repeat}
 		s := byQ[k]
 		if s == nil {
-			s = &sums{}
+			s = &callSums{}
 			byQ[k] = s
 		}
 		s.calls++
@@ -241,117 +241,140 @@ func (c *checker) checkQuestions(qs []results.QuestionRow, calls []results.CallR
 			s.abstainExplained++
 		}
 	}
-	seen := map[qkey]bool{}
-	arms := map[string]map[string]bool{} // arm → questions
-	questions := map[string]bool{}
-	var errs, abstained int
-	classes := map[string]int{}
-	reasons := map[string]int{}
-	var model string
+	return byQ
+}
+
+// questionTally counts the question rows for the summary lines and the
+// coverage checks.
+type questionTally struct {
+	seen      map[qkey]bool
+	arms      map[string]map[string]bool // arm → questions
+	questions map[string]bool
+	errs      int
+	abstained int
+	classes   map[string]int
+	reasons   map[string]int
+	model     string
+}
+
+func (t *questionTally) add(k qkey, r results.QuestionRow) {
+	t.seen[k] = true
+	if t.arms[r.Arm] == nil {
+		t.arms[r.Arm] = map[string]bool{}
+	}
+	t.arms[r.Arm][r.QuestionID] = true
+	t.questions[r.QuestionID] = true
+	t.model = r.Model
+	if r.Error != "" {
+		t.errs++
+		t.classes[r.ErrorClass]++
+	}
+	if r.Abstained {
+		t.abstained++
+		t.reasons[r.AbstainReason]++
+	}
+}
+
+func (c *checker) checkQuestions(qs []results.QuestionRow, calls []results.CallRow) {
+	if c.opts.rows > 0 && len(qs) != c.opts.rows {
+		c.failf("question row count", "questions.parquet has %d rows, want %d", len(qs), c.opts.rows)
+	}
+	byQ := sumCalls(calls)
+	t := questionTally{seen: map[qkey]bool{}, arms: map[string]map[string]bool{}, questions: map[string]bool{},
+		classes: map[string]int{}, reasons: map[string]int{}}
 	for _, r := range qs {
 		k := qkey{r.QuestionID, r.Arm, r.Repeat}
 		where := fmt.Sprintf("question %s arm %s repeat %d", r.QuestionID, r.Arm, r.Repeat)
-		if seen[k] {
+		if t.seen[k] {
 			c.failf("duplicate row", "%s: duplicate row", where)
 		}
-		seen[k] = true
-		if arms[r.Arm] == nil {
-			arms[r.Arm] = map[string]bool{}
-		}
-		arms[r.Arm][r.QuestionID] = true
-		questions[r.QuestionID] = true
-		model = r.Model
-		if r.Error != "" {
-			errs++
-			classes[r.ErrorClass]++
-			if r.ErrorClass == "" {
-				c.failf("question error without a class", "%s: error without a class: %s", where, r.Error)
-			}
-		} else if r.ErrorClass != "" {
-			c.failf("error class without an error", "%s: error class %q without an error", where, r.ErrorClass)
-		}
+		t.add(k, r)
 		s := byQ[k]
 		if s == nil {
-			s = &sums{}
+			s = &callSums{}
 		}
-		if int(r.Calls) != s.calls {
-			c.failf("question calls differ from calls.parquet", "%s: calls = %d, calls.parquet has %d", where, r.Calls, s.calls)
-		}
-		if r.PromptTokens != s.prompt || r.CompletionTokens != s.completion {
-			c.failf("question tokens differ from the sum of its calls", "%s: tokens %d+%d, its calls sum to %d+%d", where, r.PromptTokens, r.CompletionTokens, s.prompt, s.completion)
-		}
-		if r.Error == "" && int(r.ParseFailures) != s.parseNone {
-			c.failf("parse_failures differ from unparseable calls", "%s: parse_failures = %d, %d calls have parse_method none", where, r.ParseFailures, s.parseNone)
-		}
-		if r.Abstained {
-			abstained++
-			reasons[r.AbstainReason]++
-			if r.AbstainReason == "" {
-				c.failf("abstained without a reason", "%s: abstained without a reason", where)
-			}
-			if r.Error == "" && s.abstainExplained == 0 {
-				c.failf("abstained but none of its calls failed to parse or errored", "%s: abstained (%s) but none of its calls failed to parse or errored", where, r.AbstainReason)
-			}
-		} else if r.Predicted == "" {
-			c.failf("no prediction but not abstained", "%s: no prediction but not abstained", where)
+		c.checkQuestionError(r, where)
+		c.checkQuestionSums(r, s, where)
+		c.checkAbstention(r, s, where)
+	}
+	for arm, got := range t.arms {
+		if len(got) != len(t.questions) {
+			c.failf("arm misses questions", "arm %s has %d of the %d questions", arm, len(got), len(t.questions))
 		}
 	}
-	for arm, got := range arms {
-		if len(got) != len(questions) {
-			c.failf("arm misses questions", "arm %s has %d of the %d questions", arm, len(got), len(questions))
-		}
-	}
-	armNames := mapKeys(arms)
-	fmt.Printf("  questions: %d rows (%d questions × %d arms: %s), model %s\n", len(qs), len(questions), len(arms), strings.Join(armNames, ","), model)
-	fmt.Printf("  question errors: %d%s; abstained: %d%s\n", errs, countList(classes), abstained, countList(reasons))
+	armNames := mapKeys(t.arms)
+	fmt.Printf("  questions: %d rows (%d questions × %d arms: %s), model %s\n", len(qs), len(t.questions), len(t.arms), strings.Join(armNames, ","), t.model)
+	fmt.Printf("  question errors: %d%s; abstained: %d%s\n", t.errs, countList(t.classes), t.abstained, countList(t.reasons))
 	for k := range byQ {
-		if !seen[k] {
+		if !t.seen[k] {
 			c.failf("calls without a question row", "calls of question %s arm %s repeat %d have no question row", k.question, k.arm, k.repeat)
 		}
 	}
 }
 
+// checkQuestionError: an error has a class, and a class has an error.
+func (c *checker) checkQuestionError(r results.QuestionRow, where string) {
+	if r.Error != "" {
+		if r.ErrorClass == "" {
+			c.failf("question error without a class", "%s: error without a class: %s", where, r.Error)
+		}
+	} else if r.ErrorClass != "" {
+		c.failf("error class without an error", "%s: error class %q without an error", where, r.ErrorClass)
+	}
+}
+
+// checkQuestionSums: the row's calls, tokens and parse failures are those of
+// its calls.
+func (c *checker) checkQuestionSums(r results.QuestionRow, s *callSums, where string) {
+	if int(r.Calls) != s.calls {
+		c.failf("question calls differ from calls.parquet", "%s: calls = %d, calls.parquet has %d", where, r.Calls, s.calls)
+	}
+	if r.PromptTokens != s.prompt || r.CompletionTokens != s.completion {
+		c.failf("question tokens differ from the sum of its calls", "%s: tokens %d+%d, its calls sum to %d+%d", where, r.PromptTokens, r.CompletionTokens, s.prompt, s.completion)
+	}
+	if r.Error == "" && int(r.ParseFailures) != s.parseNone {
+		c.failf("parse_failures differ from unparseable calls", "%s: parse_failures = %d, %d calls have parse_method none", where, r.ParseFailures, s.parseNone)
+	}
+}
+
+// checkAbstention: an abstention has a reason and, unless the question
+// failed, a call that explains it; a row that did not abstain has a
+// prediction.
+func (c *checker) checkAbstention(r results.QuestionRow, s *callSums, where string) {
+	if !r.Abstained {
+		if r.Predicted == "" {
+			c.failf("no prediction but not abstained", "%s: no prediction but not abstained", where)
+		}
+		return
+	}
+	if r.AbstainReason == "" {
+		c.failf("abstained without a reason", "%s: abstained without a reason", where)
+	}
+	if r.Error == "" && s.abstainExplained == 0 {
+		c.failf("abstained but none of its calls failed to parse or errored", "%s: abstained (%s) but none of its calls failed to parse or errored", where, r.AbstainReason)
+	}
+}
+
+// callTally counts the call rows for the summary lines.
+type callTally struct {
+	ok, errN, cached, parseNone                  int
+	prompt, completion, maxPrompt, maxCompletion int64
+	classes, methods                             map[string]int
+}
+
 func (c *checker) checkCalls(calls []results.CallRow) {
-	var ok, errN, cached, parseNone int
-	var prompt, completion, maxPrompt, maxCompletion int64
-	classes := map[string]int{}
-	methods := map[string]int{}
+	t := callTally{classes: map[string]int{}, methods: map[string]int{}}
 	for _, r := range calls {
 		where := fmt.Sprintf("call %s/%s/%d seq %d (%s)", r.QuestionID, r.Arm, r.Repeat, r.Seq, r.Kind)
 		if r.Cached {
-			cached++
+			t.cached++
 		}
 		switch r.Status {
 		case "ok":
-			ok++
-			prompt += tokens(r.PromptTokens)
-			completion += tokens(r.CompletionTokens)
-			maxPrompt = max(maxPrompt, tokens(r.PromptTokens))
-			maxCompletion = max(maxCompletion, tokens(r.CompletionTokens))
-			if r.PromptTokens == nil || r.CompletionTokens == nil {
-				c.failf("ok call without usage", "%s: status ok, but the server reported no token usage (null token columns)", where)
-			} else if tokens(r.PromptTokens) <= 0 || tokens(r.CompletionTokens) <= 0 {
-				c.failf("ok call without prompt or completion tokens", "%s: status ok with prompt_tokens %d, completion_tokens %d", where, tokens(r.PromptTokens), tokens(r.CompletionTokens))
-			}
-			if c.opts.maxTokens > 0 && tokens(r.CompletionTokens) > int64(c.opts.maxTokens) {
-				c.failf("completion tokens over --max-tokens", "%s: completion_tokens %d > max tokens %d", where, tokens(r.CompletionTokens), c.opts.maxTokens)
-			}
-			if c.opts.numCtx > 0 && tokens(r.PromptTokens) >= int64(c.opts.numCtx) {
-				c.failf("prompt filled num_ctx (truncated)", "%s: prompt_tokens %d ≥ num_ctx %d: the prompt filled the context window (silently truncated), or the run used another num_ctx", where, tokens(r.PromptTokens), c.opts.numCtx)
-			}
-			methods[cmp.Or(r.ParseMethod, "(none recorded)")]++
-			if r.ParseMethod == "" {
-				c.failf("ok call without a parse method", "%s: ok call without a parse method", where)
-			}
-			if r.ParseMethod == "none" {
-				parseNone++
-				if r.ParseError == "" {
-					c.failf("unparseable (parse_method none) without a parse_error", "%s: unparseable (parse_method none) without a parse_error", where)
-				}
-			}
+			c.checkOKCall(r, where, &t)
 		case "error":
-			errN++
-			classes[r.ErrorClass]++
+			t.errN++
+			t.classes[r.ErrorClass]++
 			if r.ErrorClass == "" || r.Error == "" {
 				c.failf("error call without class or message", "%s: error call without class or message (%q, %q)", where, r.ErrorClass, r.Error)
 			}
@@ -359,11 +382,42 @@ func (c *checker) checkCalls(calls []results.CallRow) {
 			c.failf("unknown call status", "%s: status %q", where, r.Status)
 		}
 	}
-	fmt.Printf("  calls: %d (ok %d, error %d%s, cached %d)\n", len(calls), ok, errN, countList(classes), cached)
-	fmt.Printf("  tokens of ok calls: prompt %d (max %d), completion %d (max %d)\n", prompt, maxPrompt, completion, maxCompletion)
-	fmt.Printf("  parse methods:%s; unparseable %d (all with parse_error unless FAIL above)\n", countList(methods), parseNone)
-	if ok == 0 {
+	fmt.Printf("  calls: %d (ok %d, error %d%s, cached %d)\n", len(calls), t.ok, t.errN, countList(t.classes), t.cached)
+	fmt.Printf("  tokens of ok calls: prompt %d (max %d), completion %d (max %d)\n", t.prompt, t.maxPrompt, t.completion, t.maxCompletion)
+	fmt.Printf("  parse methods:%s; unparseable %d (all with parse_error unless FAIL above)\n", countList(t.methods), t.parseNone)
+	if t.ok == 0 {
 		c.failf("no call succeeded", "no call succeeded")
+	}
+}
+
+// checkOKCall counts a call with status ok and checks its token usage (and
+// the -max-tokens and -num-ctx bounds) and its parse method.
+func (c *checker) checkOKCall(r results.CallRow, where string, t *callTally) {
+	t.ok++
+	t.prompt += tokens(r.PromptTokens)
+	t.completion += tokens(r.CompletionTokens)
+	t.maxPrompt = max(t.maxPrompt, tokens(r.PromptTokens))
+	t.maxCompletion = max(t.maxCompletion, tokens(r.CompletionTokens))
+	if r.PromptTokens == nil || r.CompletionTokens == nil {
+		c.failf("ok call without usage", "%s: status ok, but the server reported no token usage (null token columns)", where)
+	} else if tokens(r.PromptTokens) <= 0 || tokens(r.CompletionTokens) <= 0 {
+		c.failf("ok call without prompt or completion tokens", "%s: status ok with prompt_tokens %d, completion_tokens %d", where, tokens(r.PromptTokens), tokens(r.CompletionTokens))
+	}
+	if c.opts.maxTokens > 0 && tokens(r.CompletionTokens) > int64(c.opts.maxTokens) {
+		c.failf("completion tokens over --max-tokens", "%s: completion_tokens %d > max tokens %d", where, tokens(r.CompletionTokens), c.opts.maxTokens)
+	}
+	if c.opts.numCtx > 0 && tokens(r.PromptTokens) >= int64(c.opts.numCtx) {
+		c.failf("prompt filled num_ctx (truncated)", "%s: prompt_tokens %d ≥ num_ctx %d: the prompt filled the context window (silently truncated), or the run used another num_ctx", where, tokens(r.PromptTokens), c.opts.numCtx)
+	}
+	t.methods[cmp.Or(r.ParseMethod, "(none recorded)")]++
+	if r.ParseMethod == "" {
+		c.failf("ok call without a parse method", "%s: ok call without a parse method", where)
+	}
+	if r.ParseMethod == "none" {
+		t.parseNone++
+		if r.ParseError == "" {
+			c.failf("unparseable (parse_method none) without a parse_error", "%s: unparseable (parse_method none) without a parse_error", where)
+		}
 	}
 }
 
@@ -462,47 +516,15 @@ func (c *checker) replay(m results.Manifest, calls []results.CallRow) {
 			continue
 		}
 		tried++
-		model := c.opts.model
-		if model == "" {
-			_, model, _ = strings.Cut(r.Model, "/")
-		}
-		temp := 0.7
-		role := "agent"
-		if r.Agent < 0 {
-			role, temp = "leader", 0.5
-		}
-		if t, ok := temps[r.Arm][role]; ok {
-			temp = t
-		}
-		opts := map[string]any{"num_predict": 1, "seed": r.Seed, "temperature": temp}
-		if c.opts.numCtx > 0 {
-			opts["num_ctx"] = c.opts.numCtx
-		}
-		stream, truncate := false, false
-		req := &api.ChatRequest{Model: model, Messages: msgs, Stream: &stream, Truncate: &truncate, Options: opts}
-		got, err := c.chat(req)
-		if err != nil {
-			c.failf("replay request failed", "%s: %v", where, err)
-			continue
-		}
-		if int64(got) != tokens(r.PromptTokens) {
-			c.failf("replayed prompt tokens differ", "%s: server counts %d prompt tokens, the row says %d", where, got, tokens(r.PromptTokens))
+		req := c.replayRequest(r, msgs, temps[r.Arm])
+		got, ok := c.replayOnce(req, r, where)
+		if !ok {
 			continue
 		}
 		agreed++
 		if !repeated {
-			// The same request again at once: its whole prompt is now in
-			// the server's prompt cache, and the count must not change.
 			repeated = true
-			again, err := c.chat(req)
-			switch {
-			case err != nil:
-				c.failf("replay repeat failed", "%s, repeated: %v", where, err)
-			case again != got:
-				c.failf("replay repeat counted differently", "%s: the same request counted %d prompt tokens, then %d with its prompt cached", where, got, again)
-			default:
-				fmt.Printf("  replay repeat: the same request again, its prompt now cached, counts %d again\n", again)
-			}
+			c.replayAgain(req, got, where)
 		}
 	}
 	fmt.Printf("  replay: %d/%d calls agree with the server's prompt_eval_count", agreed, tried)
@@ -512,6 +534,60 @@ func (c *checker) replay(m results.Manifest, calls []results.CallRow) {
 	fmt.Println()
 	if tried == 0 {
 		c.failf("replay: no call could be replayed", "replay: no call could be replayed")
+	}
+}
+
+// replayRequest rebuilds call r's request for the server: its model (or
+// -model), messages, seed and its role's temperature in the arm (temps;
+// 0.7 for agents and 0.5 for the leader when the manifest has none), one
+// token to predict, -num-ctx, no streaming and no truncation.
+func (c *checker) replayRequest(r results.CallRow, msgs []api.Message, temps map[string]float64) *api.ChatRequest {
+	model := c.opts.model
+	if model == "" {
+		_, model, _ = strings.Cut(r.Model, "/")
+	}
+	temp := 0.7
+	role := "agent"
+	if r.Agent < 0 {
+		role, temp = "leader", 0.5
+	}
+	if t, ok := temps[role]; ok {
+		temp = t
+	}
+	opts := map[string]any{"num_predict": 1, "seed": r.Seed, "temperature": temp}
+	if c.opts.numCtx > 0 {
+		opts["num_ctx"] = c.opts.numCtx
+	}
+	stream, truncate := false, false
+	return &api.ChatRequest{Model: model, Messages: msgs, Stream: &stream, Truncate: &truncate, Options: opts}
+}
+
+// replayOnce sends req and reports whether the server's prompt token count
+// equals the row's; it returns the server's count.
+func (c *checker) replayOnce(req *api.ChatRequest, r results.CallRow, where string) (int, bool) {
+	got, err := c.chat(req)
+	if err != nil {
+		c.failf("replay request failed", "%s: %v", where, err)
+		return 0, false
+	}
+	if int64(got) != tokens(r.PromptTokens) {
+		c.failf("replayed prompt tokens differ", "%s: server counts %d prompt tokens, the row says %d", where, got, tokens(r.PromptTokens))
+		return 0, false
+	}
+	return got, true
+}
+
+// replayAgain sends the same request again at once: its whole prompt is now
+// in the server's prompt cache, and the count (got) must not change.
+func (c *checker) replayAgain(req *api.ChatRequest, got int, where string) {
+	again, err := c.chat(req)
+	switch {
+	case err != nil:
+		c.failf("replay repeat failed", "%s, repeated: %v", where, err)
+	case again != got:
+		c.failf("replay repeat counted differently", "%s: the same request counted %d prompt tokens, then %d with its prompt cached", where, got, again)
+	default:
+		fmt.Printf("  replay repeat: the same request again, its prompt now cached, counts %d again\n", again)
 	}
 }
 

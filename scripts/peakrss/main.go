@@ -42,22 +42,10 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("peakrss", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	maxMB := fs.Int64("max-mb", 0, "exit 1 when the child's peak RSS exceeds this many MB (0 = no limit)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: peakrss [-max-mb N] -- cmd args...")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	argv, maxMB, ok := parseArgs(args, stderr)
+	if !ok {
 		return 2
 	}
-	if fs.NArg() == 0 || *maxMB < 0 {
-		fs.Usage()
-		return 2
-	}
-	argv := fs.Args()
-
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
 
@@ -72,6 +60,34 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "peakrss: %v\n", err)
 		return 127
 	}
+	waitErr := waitForwarding(cmd, sigs)
+	wall := time.Since(start)
+	return report(cmd.ProcessState, waitErr, wall, maxMB, stderr)
+}
+
+// parseArgs reads the flags; ok is false (and the usage or the error has
+// been printed) when they do not name a command or the limit is negative.
+func parseArgs(args []string, stderr io.Writer) (argv []string, maxMB int64, ok bool) {
+	fs := flag.NewFlagSet("peakrss", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	limit := fs.Int64("max-mb", 0, "exit 1 when the child's peak RSS exceeds this many MB (0 = no limit)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: peakrss [-max-mb N] -- cmd args...")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, 0, false
+	}
+	if fs.NArg() == 0 || *limit < 0 {
+		fs.Usage()
+		return nil, 0, false
+	}
+	return fs.Args(), *limit, true
+}
+
+// waitForwarding waits for the started cmd, forwarding SIGTERM and SIGHUP
+// from sigs to it and swallowing SIGINT and SIGQUIT.
+func waitForwarding(cmd *exec.Cmd, sigs <-chan os.Signal) error {
 	done := make(chan struct{})
 	go func() {
 		for {
@@ -85,11 +101,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 	}()
-	waitErr := cmd.Wait()
+	err := cmd.Wait()
 	close(done)
-	wall := time.Since(start)
+	return err
+}
 
-	st := cmd.ProcessState
+// report prints the child's peak RSS and times and returns peakrss's exit
+// status (see the package comment).
+func report(st *os.ProcessState, waitErr error, wall time.Duration, maxMB int64, stderr io.Writer) int {
 	if st == nil { // Wait failed before the child was reaped
 		fmt.Fprintf(stderr, "peakrss: %v\n", waitErr)
 		return 1
@@ -108,16 +127,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "peak RSS: %d MB\n", mb)
 	fmt.Fprintf(stderr, "wall %.2f s, user %.2f s, sys %.2f s\n", wall.Seconds(), st.UserTime().Seconds(), st.SystemTime().Seconds())
 
+	code := exitCode(st)
+	if code == 0 && maxMB > 0 && peak > maxMB<<20 {
+		fmt.Fprintf(stderr, "peakrss: peak RSS %d MB exceeds the limit of %d MB\n", mb, maxMB)
+		return 1
+	}
+	return code
+}
+
+// exitCode is the child's exit status, 128+signal when a signal killed it.
+func exitCode(st *os.ProcessState) int {
 	code := st.ExitCode()
 	if code < 0 { // killed by a signal
 		if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			code = 128 + int(ws.Signal())
-		} else {
-			code = 1
+			return 128 + int(ws.Signal())
 		}
-	}
-	if code == 0 && *maxMB > 0 && peak > *maxMB<<20 {
-		fmt.Fprintf(stderr, "peakrss: peak RSS %d MB exceeds the limit of %d MB\n", mb, *maxMB)
 		return 1
 	}
 	return code

@@ -235,23 +235,51 @@ const (
 
 // Build returns the model for c.
 func Build(c Config) (*Model, error) {
+	headDim, err := c.check()
+	if err != nil {
+		return nil, err
+	}
+	toks := Vocab(c.Words)
+	m := &Model{KVs: metadata(c, headDim, toks)}
+	r := &rng{s: c.Seed}
+	d, nv := c.Width, len(toks)
+	// Token embeddings: row t (d values) is token t's vector.
+	emb := r.fill(d*nv, embedScale)
+	for t := 0; t < nv; t++ {
+		emb[t*d] = channelValue
+	}
+	m.Tensors = append(m.Tensors, Tensor{"token_embd.weight", []uint64{uint64(d), uint64(nv)}, emb})
+	for l := 0; l < c.Layers; l++ {
+		m.Tensors = append(m.Tensors, layer(r, l, d, headDim*c.KVHeads, c.FF)...)
+	}
+	m.Tensors = append(m.Tensors, Tensor{"output_norm.weight", []uint64{uint64(d)}, ones(d)})
+	m.Tensors = append(m.Tensors, Tensor{"output.weight", []uint64{uint64(d), uint64(nv)}, output(r, toks, d)})
+	return m, nil
+}
+
+// check validates the shape, defaults KVHeads to Heads and returns the
+// dimension of a head.
+func (c *Config) check() (headDim int, err error) {
 	if c.Layers < 1 || c.Width < 8 || c.Heads < 1 || c.FF < 1 || c.Ctx < 16 {
-		return nil, errors.New("need -layers ≥ 1, -width ≥ 8, -heads ≥ 1, -ff ≥ 1, -ctx ≥ 16")
+		return 0, errors.New("need -layers ≥ 1, -width ≥ 8, -heads ≥ 1, -ff ≥ 1, -ctx ≥ 16")
 	}
 	if c.KVHeads == 0 {
 		c.KVHeads = c.Heads
 	}
 	if c.Width%c.Heads != 0 || c.Heads%c.KVHeads != 0 {
-		return nil, errors.New("-width must be a multiple of -heads, and -heads a multiple of -kvheads")
+		return 0, errors.New("-width must be a multiple of -heads, and -heads a multiple of -kvheads")
 	}
-	headDim := c.Width / c.Heads
+	headDim = c.Width / c.Heads
 	if headDim%2 != 0 {
-		return nil, errors.New("-width / -heads must be even (rotary embedding)")
+		return 0, errors.New("-width / -heads must be even (rotary embedding)")
 	}
-	toks := Vocab(c.Words)
-	nv, d, ff := len(toks), c.Width, c.FF
-	dkv := headDim * c.KVHeads
+	return headDim, nil
+}
 
+// metadata is the model's key-value section: the llama hyperparameters of c
+// and the vocabulary toks.
+func metadata(c Config, headDim int, toks []Token) []KV {
+	nv := len(toks)
 	texts := make([]string, nv)
 	scores := make([]float32, nv)
 	types := make([]int32, nv)
@@ -262,15 +290,15 @@ func Build(c Config) (*Model, error) {
 	if name == "" {
 		name = "tiny"
 	}
-	m := &Model{KVs: []KV{
+	return []KV{
 		{"general.architecture", "llama"},
 		{"general.name", name},
 		{"general.alignment", uint32(Alignment)},
 		{"general.file_type", uint32(0)}, // all f32
 		{"llama.context_length", uint32(c.Ctx)},
-		{"llama.embedding_length", uint32(d)},
+		{"llama.embedding_length", uint32(c.Width)},
 		{"llama.block_count", uint32(c.Layers)},
-		{"llama.feed_forward_length", uint32(ff)},
+		{"llama.feed_forward_length", uint32(c.FF)},
 		{"llama.attention.head_count", uint32(c.Heads)},
 		{"llama.attention.head_count_kv", uint32(c.KVHeads)},
 		{"llama.attention.layer_norm_rms_epsilon", float32(1e-5)},
@@ -286,43 +314,44 @@ func Build(c Config) (*Model, error) {
 		{"tokenizer.ggml.unknown_token_id", uint32(unkID)},
 		{"tokenizer.ggml.add_bos_token", true},
 		{"tokenizer.ggml.add_eos_token", false},
-	}}
-
-	r := &rng{s: c.Seed}
-	// Token embeddings: row t (d values) is token t's vector.
-	emb := r.fill(d*nv, embedScale)
-	for t := 0; t < nv; t++ {
-		emb[t*d] = channelValue
 	}
-	m.Tensors = append(m.Tensors, Tensor{"token_embd.weight", []uint64{uint64(d), uint64(nv)}, emb})
+}
 
-	lin := func(in int) float64 { return math.Sqrt(3.0 / float64(in)) } // uniform bound for std 1/sqrt(in)
-	for l := 0; l < c.Layers; l++ {
-		p := fmt.Sprintf("blk.%d.", l)
-		attnOut := r.fill(d*d, lin(d))
-		ffnDown := r.fill(ff*d, lin(ff))
-		// Output row 0 of the residual writers is zero: nothing changes the
-		// constant channel.
-		for i := 0; i < d; i++ {
-			attnOut[i] = 0
-		}
-		for i := 0; i < ff; i++ {
-			ffnDown[i] = 0
-		}
-		m.Tensors = append(m.Tensors,
-			Tensor{p + "attn_norm.weight", []uint64{uint64(d)}, ones(d)},
-			Tensor{p + "attn_q.weight", []uint64{uint64(d), uint64(d)}, r.fill(d*d, lin(d))},
-			Tensor{p + "attn_k.weight", []uint64{uint64(d), uint64(dkv)}, r.fill(d*dkv, lin(d))},
-			Tensor{p + "attn_v.weight", []uint64{uint64(d), uint64(dkv)}, r.fill(d*dkv, lin(d))},
-			Tensor{p + "attn_output.weight", []uint64{uint64(d), uint64(d)}, attnOut},
-			Tensor{p + "ffn_norm.weight", []uint64{uint64(d)}, ones(d)},
-			Tensor{p + "ffn_gate.weight", []uint64{uint64(d), uint64(ff)}, r.fill(d*ff, lin(d))},
-			Tensor{p + "ffn_down.weight", []uint64{uint64(ff), uint64(d)}, ffnDown},
-			Tensor{p + "ffn_up.weight", []uint64{uint64(d), uint64(ff)}, r.fill(d*ff, lin(d))},
-		)
+// linBound is the uniform bound for weights of std 1/sqrt(in).
+func linBound(in int) float64 { return math.Sqrt(3.0 / float64(in)) }
+
+// layer draws the tensors of block l (width d, key/value width dkv,
+// feed-forward length ff) from r, in file order.
+func layer(r *rng, l, d, dkv, ff int) []Tensor {
+	p := fmt.Sprintf("blk.%d.", l)
+	attnOut := r.fill(d*d, linBound(d))
+	ffnDown := r.fill(ff*d, linBound(ff))
+	// Output row 0 of the residual writers is zero: nothing changes the
+	// constant channel.
+	for i := 0; i < d; i++ {
+		attnOut[i] = 0
 	}
-	m.Tensors = append(m.Tensors, Tensor{"output_norm.weight", []uint64{uint64(d)}, ones(d)})
-	out := r.fill(d*nv, 0.3)
+	for i := 0; i < ff; i++ {
+		ffnDown[i] = 0
+	}
+	return []Tensor{
+		{p + "attn_norm.weight", []uint64{uint64(d)}, ones(d)},
+		{p + "attn_q.weight", []uint64{uint64(d), uint64(d)}, r.fill(d*d, linBound(d))},
+		{p + "attn_k.weight", []uint64{uint64(d), uint64(dkv)}, r.fill(d*dkv, linBound(d))},
+		{p + "attn_v.weight", []uint64{uint64(d), uint64(dkv)}, r.fill(d*dkv, linBound(d))},
+		{p + "attn_output.weight", []uint64{uint64(d), uint64(d)}, attnOut},
+		{p + "ffn_norm.weight", []uint64{uint64(d)}, ones(d)},
+		{p + "ffn_gate.weight", []uint64{uint64(d), uint64(ff)}, r.fill(d*ff, linBound(d))},
+		{p + "ffn_down.weight", []uint64{uint64(ff), uint64(d)}, ffnDown},
+		{p + "ffn_up.weight", []uint64{uint64(d), uint64(ff)}, r.fill(d*ff, linBound(d))},
+	}
+}
+
+// output draws the output layer's weights (row t is token t's) from r, with
+// the constant channel's weight set by the kind of token (see the package
+// comment).
+func output(r *rng, toks []Token, d int) []float32 {
+	out := r.fill(d*len(toks), 0.3)
 	for t, tok := range toks {
 		switch {
 		case isWordPiece(tok):
@@ -333,8 +362,7 @@ func Build(c Config) (*Model, error) {
 			out[t*d] = bannedBias
 		}
 	}
-	m.Tensors = append(m.Tensors, Tensor{"output.weight", []uint64{uint64(d), uint64(nv)}, out})
-	return m, nil
+	return out
 }
 
 // Params counts the model's weights.
