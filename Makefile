@@ -29,6 +29,7 @@ e2e:
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet $(PKGS)
+	$(GO) run ./scripts/shape .
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
