@@ -113,14 +113,26 @@ func (w *Wire) Sent() bool {
 	return w.wrote || w.answered
 }
 
+// IdleConnsPerHost is how many idle keep-alive connections the transport of
+// one endpoint keeps (Go's default keeps 2, so at 64 calls in flight most
+// calls would open a new TCP connection, and TLS handshake, of their own).
+const IdleConnsPerHost = 256
+
 // CountingTransport returns a clone of base (of http.DefaultTransport when
 // nil) whose connections count the bytes written to them, which lets a Wire
-// tell a request flushed to the socket from one that never left.
+// tell a request flushed to the socket from one that never left. When base
+// is nil, its idle pool keeps IdleConnsPerHost connections to the endpoint,
+// so connections are reused at any concurrency the limiter allows.
 func CountingTransport(base *http.Transport) *http.Transport {
+	sized := base == nil
 	if base == nil {
 		base = http.DefaultTransport.(*http.Transport)
 	}
 	t := base.Clone()
+	if sized {
+		t.MaxIdleConnsPerHost = IdleConnsPerHost
+		t.MaxIdleConns = 2 * IdleConnsPerHost
+	}
 	dial := t.DialContext
 	if dial == nil {
 		dial = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext

@@ -96,7 +96,7 @@ var tpAnswers = map[string]string{
 func BenchmarkThroughputHTTP(b *testing.B) {
 	qs := tpQuestionsFor(b, tpQuestions)
 	arm := tpFullArm(b)
-	for _, c := range []int{4, 16} {
+	for _, c := range []int{4, 16, 64} {
 		b.Run(fmt.Sprintf("C=%d", c), func(b *testing.B) { tpBenchHTTP(b, qs, arm, c) })
 	}
 	b.Run("overhead", func(b *testing.B) { tpBenchOverhead(b, qs, arm) })
@@ -153,6 +153,7 @@ func tpBenchHTTP(b *testing.B, qs []qa.Question, arm runner.Arm, c int) {
 	b.ReportMetric((time.Duration(exchange.Load())-busy).Seconds()*1000/float64(calls), "transport-ms/req")
 	b.ReportMetric(float64(srv.peak.Load()), "peak-conc")
 	b.ReportMetric(float64(srv.conns.Load())/float64(runs), "new-conns/run")
+	b.ReportMetric(1000*float64(srv.conns.Load())/float64(calls), "new-conns/1000req")
 	b.ReportMetric(float64(calls)/float64(runs*len(qs)), "calls/question")
 	if p := srv.peak.Load(); p > int64(c) {
 		b.Errorf("the server saw %d requests at once; the limiter should cap them at %d", p, c)
