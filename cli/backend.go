@@ -117,7 +117,8 @@ func openEndpoint(ctx context.Context, model string, b *backendFlags, s plan.Spe
 		lp.Initial = b.inFlight
 		lp.Max = max(lp.Max, b.inFlight)
 	}
-	ep.Client = llm.NewLimitedRetry(backend, rp, llm.NewLimiter(nil, lp))
+	lim := llm.NewLimiter(nil, lp)
+	ep.Client, ep.Limits = llm.NewLimitedRetry(backend, rp, lim), lim.Stats
 	return ep, b.wrapCache(ep)
 }
 

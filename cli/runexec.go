@@ -69,8 +69,10 @@ func execute1(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolved, 
 	fmt.Fprintf(f.Err, "%s %s: %d questions × %d arm(s) × %d model(s) × %d repeat(s) → %s\n", verb, run.ID, r.Questions(), len(r.Arms), len(r.Endpoints), p.Repeats, run.Dir)
 	prog := newProgress(f.Err, p.Units(), "questions")
 	prog.skip(len(run.Done))
+	load := startLoad(r.Endpoints)
 	st, runErr := runner.Execute(ctx, p, runner.Options{Sink: run.Journal, Done: run.Done, Progress: prog.add, Stop: f.Stop, Budget: budget})
 	prog.finish()
+	defer load.report(f.Out, o.Parallel)
 	if ended, err := endEarly(run, st, runErr, p.Units()); ended {
 		return err
 	}

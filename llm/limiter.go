@@ -80,6 +80,13 @@ type LimiterStats struct {
 	Cuts     int // times the cap was cut (429)
 	Raises   int // times the cap grew by one
 	Pauses   int // 429s carrying a Retry-After that paused new calls
+	// Attempts and RateLimited count the attempts observed and how many of
+	// them the endpoint answered 429.
+	Attempts, RateLimited int64
+	// SlotTime is the time slots were held, summed over slots: over an
+	// interval, its growth divided by the interval is the mean number of
+	// calls in flight.
+	SlotTime time.Duration
 }
 
 // Limiter is middleware holding an adaptive cap on the calls in flight to one
@@ -114,6 +121,7 @@ type Limiter struct {
 	pausedUntil time.Time
 	timer       *time.Timer
 	stats       LimiterStats
+	lastChange  time.Time // when inFlight last changed (for SlotTime)
 }
 
 type waiter struct {
@@ -147,6 +155,7 @@ func (l *Limiter) InFlight() int {
 func (l *Limiter) Stats() LimiterStats {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.accrueLocked()
 	s := l.stats
 	s.Limit, s.InFlight, s.Waiting = l.limit, l.inFlight, len(l.queue)
 	return s
@@ -188,6 +197,7 @@ func (l *Limiter) acquire(ctx context.Context) (uint64, error) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		if w.granted { // granted just as ctx ended: give the slot back
+			l.accrueLocked()
 			l.inFlight--
 			l.grantLocked()
 			return 0, ctx.Err()
@@ -205,6 +215,7 @@ func (l *Limiter) acquire(ctx context.Context) (uint64, error) {
 
 func (l *Limiter) release() {
 	l.mu.Lock()
+	l.accrueLocked()
 	l.inFlight--
 	l.grantLocked()
 	l.mu.Unlock()
@@ -215,8 +226,18 @@ func (l *Limiter) pausedLocked() bool {
 }
 
 func (l *Limiter) takeLocked() {
+	l.accrueLocked()
 	l.inFlight++
 	l.stats.Peak = max(l.stats.Peak, l.inFlight)
+}
+
+// accrueLocked adds the slot time since the last change of inFlight.
+func (l *Limiter) accrueLocked() {
+	now := l.now()
+	if !l.lastChange.IsZero() {
+		l.stats.SlotTime += time.Duration(l.inFlight) * now.Sub(l.lastChange)
+	}
+	l.lastChange = now
 }
 
 // grantLocked hands free slots to waiters in FIFO order.
@@ -239,6 +260,7 @@ func (l *Limiter) grantLocked() {
 func (l *Limiter) observe(err error, epoch uint64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.stats.Attempts++
 	switch ClassOf(err) {
 	case "": // success
 		l.successes++
@@ -255,6 +277,7 @@ func (l *Limiter) observe(err error, epoch uint64) {
 			}
 		}
 	case ClassRateLimited:
+		l.stats.RateLimited++
 		if epoch == l.epoch { // later 429s of the same burst don't cut again
 			l.epoch++
 			l.successes = 0

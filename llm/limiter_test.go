@@ -370,3 +370,26 @@ func TestDefaultLimitPolicy(t *testing.T) {
 		}
 	}
 }
+
+func TestLimiterCountsAttemptsRateLimitsAndSlotTime(t *testing.T) {
+	// 20 calls of at least 5 ms, 2 at a time, every fourth a 429: the
+	// limiter counts 20 attempts and 5 rate limits, and slots were held at
+	// least 20 × 5 ms in total (mean in flight = SlotTime / wall ≤ 2).
+	tr := &tracker{hold: 5 * time.Millisecond, result: func(n int64) error {
+		if n%4 == 0 {
+			return rateLimited(0)
+		}
+		return nil
+	}}
+	l := llm.NewLimiter(tr, llm.LimitPolicy{Initial: 2, Min: 2, Max: 2})
+	start := time.Now()
+	runConcurrent(20, func(int) { _, _ = l.Chat(context.Background(), llm.Request{}) })
+	wall := time.Since(start)
+	st := l.Stats()
+	if st.Attempts != 20 || st.RateLimited != 5 {
+		t.Fatalf("attempts %d, rate limited %d; want 20 and 5", st.Attempts, st.RateLimited)
+	}
+	if st.SlotTime < 100*time.Millisecond || st.SlotTime > 2*wall+time.Millisecond {
+		t.Fatalf("slot time %s: want at least 100ms and at most 2 × wall (%s)", st.SlotTime, wall)
+	}
+}

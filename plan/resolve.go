@@ -25,6 +25,9 @@ type Endpoint struct {
 	// before the run starts, and by the circuit breaker during an outage.
 	Probe func(context.Context) error
 	Close func()
+	// Limits reports the endpoint's limiter (nil: no limiter): attempts,
+	// 429s, the cap and the time slots were held.
+	Limits func() llm.LimiterStats
 }
 
 // Opener opens the endpoint of one model of a plan (provider/name). The
