@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/results"
 )
 
 // Estimate is what a plan is expected to cost, per arm and in total.
@@ -54,34 +56,46 @@ func DryRun(ctx context.Context, p Plan) (Estimate, error) {
 	for _, a := range p.Arms {
 		est.Arms = append(est.Arms, a.Label)
 	}
-	res, err := Run(ctx, stubbed, nil)
-	if err != nil {
-		return est, err
-	}
 	leader := map[string]bool{}
 	for _, a := range p.Arms {
 		_, extra := a.Protocol.Calls(3)
 		leader[a.Label] = extra > 0
 	}
-	for _, r := range res.Questions {
-		a := est.PerArm[r.Arm]
-		a.Units++
-		a.Calls += int64(r.Calls)
-		a.PromptTokens += r.PromptTokens
-		a.CompletionTokens += r.CompletionTokens
-		if leader[r.Arm] {
-			a.MaxTieBreaks++
-		}
-		est.PerArm[r.Arm] = a
-		est.Units++
-		est.Calls += int64(r.Calls)
-		est.PromptTokens += r.PromptTokens
-		est.Completion += r.CompletionTokens
+	// The estimate sums each unit as it finishes: no row is kept.
+	sink := &estimateSink{est: &est, leader: leader}
+	if _, err := Execute(ctx, stubbed, Options{Sink: sink}); err != nil {
+		return est, err
 	}
 	for _, a := range est.PerArm {
 		est.MaxTieBreaks += a.MaxTieBreaks
 	}
 	return est, nil
+}
+
+// estimateSink adds each finished unit to an estimate.
+type estimateSink struct {
+	mu     sync.Mutex
+	est    *Estimate
+	leader map[string]bool // arms whose units may make a tie-break call
+}
+
+func (s *estimateSink) Put(_ string, _ int64, r results.QuestionRow, _ []results.CallRow) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.est.PerArm[r.Arm]
+	a.Units++
+	a.Calls += int64(r.Calls)
+	a.PromptTokens += r.PromptTokens
+	a.CompletionTokens += r.CompletionTokens
+	if s.leader[r.Arm] {
+		a.MaxTieBreaks++
+	}
+	s.est.PerArm[r.Arm] = a
+	s.est.Units++
+	s.est.Calls += int64(r.Calls)
+	s.est.PromptTokens += r.PromptTokens
+	s.est.Completion += r.CompletionTokens
+	return nil
 }
 
 // stubs answers each call with the stub of its arm's protocol.
