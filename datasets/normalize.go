@@ -113,8 +113,14 @@ func optionsFromObject(v any) ([]qa.Option, string, error) {
 	if err != nil {
 		return nil, code, err
 	}
-	byLetter, err := optionLetters(keys, vals)
-	if err != nil {
+	byLetter := make(map[string]any, len(keys)) // kept on the stack: it does not leave this function
+	for i, k := range keys {
+		if _, dup := byLetter[k]; dup {
+			return nil, CodeOptions, fmt.Errorf("duplicate option letter %q; each letter may appear once", k)
+		}
+		byLetter[k] = vals[i]
+	}
+	if err := checkOptionKeys(keys); err != nil {
 		return nil, CodeOptions, err
 	}
 	opts := make([]qa.Option, len(keys))
@@ -168,27 +174,18 @@ func optionMembers(v any) (keys []string, vals []any, code string, err error) {
 	return keys, vals, "", nil
 }
 
-// optionLetters maps the option letters to their values, checking that no
-// letter repeats, that there are 2 to qa.MaxOptions of them, and that each
-// is a capital letter among the first qa.MaxOptions (a CodeOptions problem
-// otherwise).
-func optionLetters(keys []string, vals []any) (map[string]any, error) {
-	byLetter := make(map[string]any, len(keys))
-	for i, k := range keys {
-		if _, dup := byLetter[k]; dup {
-			return nil, fmt.Errorf("duplicate option letter %q; each letter may appear once", k)
-		}
-		byLetter[k] = vals[i]
-	}
+// checkOptionKeys checks that there are 2 to qa.MaxOptions option keys and
+// that each is a capital letter among the first qa.MaxOptions.
+func checkOptionKeys(keys []string) error {
 	if len(keys) < 2 || len(keys) > qa.MaxOptions {
-		return nil, fmt.Errorf("%d option(s); need 2 to %d", len(keys), qa.MaxOptions)
+		return fmt.Errorf("%d option(s); need 2 to %d", len(keys), qa.MaxOptions)
 	}
 	for _, k := range keys {
 		if len(k) != 1 || k[0] < 'A' || k[0] >= 'A'+qa.MaxOptions {
-			return nil, fmt.Errorf("option key %q is not a capital letter A–%c", k, 'A'+qa.MaxOptions-1)
+			return fmt.Errorf("option key %q is not a capital letter A–%c", k, 'A'+qa.MaxOptions-1)
 		}
 	}
-	return byLetter, nil
+	return nil
 }
 
 // optionsFromList reads options given as an array of texts, lettered A, B, …
