@@ -53,11 +53,11 @@ func runRun(ctx context.Context, f *Factory, o *RunOptions) error {
 	if err != nil {
 		return err
 	}
-	return execute1(ctx, f, o, r, run, p, budget)
+	return executePlan(ctx, f, o, r, run, p, budget)
 }
 
-// execute1 executes the plan in the open run directory and reports.
-func execute1(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolved, run *plan.Run, p runner.Plan, budget runner.Budget) error {
+// executePlan executes the plan in the open run directory and reports.
+func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolved, run *plan.Run, p runner.Plan, budget runner.Budget) error {
 	if run.Retrying > 0 {
 		fmt.Fprintf(f.Err, "retrying %d unit(s) that ended in a retryable error (--retry-errors=false keeps them)\n", run.Retrying)
 	}

@@ -185,7 +185,7 @@ func tpBenchOverhead(b *testing.B, qs []qa.Question, arm runner.Arm) {
 	b.ReportMetric(float64(wall.Microseconds())/float64(calls), "overhead-µs/call")
 }
 
-// tpStack is the CLI's stack (cmd/medteam openEndpoint) without the response
+// tpStack is the CLI's stack (cli openEndpoint) without the response
 // cache: limiter ▸ retry ▸ backend, the limiter fixed at c.
 func tpStack(backend llm.Client, c int) llm.Client {
 	rp := llm.DefaultRetryPolicy()

@@ -131,18 +131,10 @@ var cancelInFlightCheck = &check{
 	doc:  "a call canceled while the server stalls returns promptly, class canceled",
 	skip: needsStall,
 	run: func(t *testing.T, b *backend) {
-		c := b.Stall(t)
 		ctx, cancel := context.WithCancel(context.Background())
 		timer := time.AfterFunc(50*time.Millisecond, cancel)
 		defer timer.Stop()
-		start := time.Now()
-		_, err := chat(t, c, ctx, b.request(6))
-		if d := time.Since(start); d > b.patience() {
-			t.Errorf("call canceled in flight returned after %v", d)
-		}
-		if got := llm.ClassOf(err); got != llm.ClassCanceled {
-			t.Errorf("in-flight cancel: class %q (%v), want %q", got, err, llm.ClassCanceled)
-		}
+		endsPromptly(t, b, ctx, 6, "in-flight cancel", llm.ClassCanceled)
 	},
 }
 
@@ -151,18 +143,26 @@ var deadlineInFlightCheck = &check{
 	doc:  "a call whose deadline passes while the server stalls returns promptly, class timeout",
 	skip: needsStall,
 	run: func(t *testing.T, b *backend) {
-		c := b.Stall(t)
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		defer cancel()
-		start := time.Now()
-		_, err := chat(t, c, ctx, b.request(7))
-		if d := time.Since(start); d > b.patience() {
-			t.Errorf("call past its deadline returned after %v", d)
-		}
-		if got := llm.ClassOf(err); got != llm.ClassTimeout {
-			t.Errorf("in-flight deadline: class %q (%v), want %q", got, err, llm.ClassTimeout)
-		}
+		endsPromptly(t, b, ctx, 7, "in-flight deadline", llm.ClassTimeout)
 	},
+}
+
+// endsPromptly calls the stalling backend under ctx (which ends while the
+// server stalls) and checks that the call returns within the backend's
+// patience with class want.
+func endsPromptly(t *testing.T, b *backend, ctx context.Context, seq int64, what string, want llm.ErrorClass) {
+	t.Helper()
+	c := b.Stall(t)
+	start := time.Now()
+	_, err := chat(t, c, ctx, b.request(seq))
+	if d := time.Since(start); d > b.patience() {
+		t.Errorf("%s: the call returned after %v", what, d)
+	}
+	if got := llm.ClassOf(err); got != want {
+		t.Errorf("%s: class %q (%v), want %q", what, got, err, want)
+	}
 }
 
 var typedErrorsCheck = &check{
