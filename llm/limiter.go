@@ -3,7 +3,6 @@ package llm
 import (
 	"context"
 	"errors"
-	"math"
 	"strings"
 	"sync"
 	"time"
@@ -13,13 +12,15 @@ import (
 type LimitPolicy struct {
 	// Initial is the starting in-flight cap (default 8).
 	Initial int
-	// Min and Max bound the cap (defaults 1 and max(Initial, 32)).
+	// Min and Max bound the cap (defaults 1 and max(Initial, 512)). Min ==
+	// Max fixes the cap: nothing adapts.
 	Min, Max int
 	// Decrease is the factor applied to the cap on a 429 (default 0.8, a 20%
 	// cut as in Inspect AI); the cap drops by at least one, never below Min.
 	Decrease float64
-	// RecoverAfter is the number of successes (since the last change) after
-	// which the cap grows by one, up to Max. 0 = 10 × the current cap.
+	// RecoverAfter is, once a 429 has been seen, the number of successes
+	// after which the cap grows by one, up to Max. 0 = 4 × the current cap.
+	// (Before the first 429 the latency gradient grows it; see controller.)
 	RecoverAfter int
 	// MaxPause caps the pause a 429's Retry-After imposes on new calls
 	// (default 2 min, like RetryPolicy.MaxRetryAfter).
@@ -29,16 +30,23 @@ type LimitPolicy struct {
 // Unlimited is the cap DefaultLimitPolicy gives the simulator.
 const Unlimited = 1 << 20
 
+// DefaultMaxInFlight is the default ceiling of the cap for hosted
+// OpenAI-compatible endpoints (--max-in-flight).
+const DefaultMaxInFlight = 512
+
 // DefaultLimitPolicy returns the policy for one endpoint of provider:
-//   - "ollama": Initial 4, Min 1, Max 8 (Ollama serves OLLAMA_NUM_PARALLEL=4
-//     requests at once by default and queues the rest);
+//   - "ollama": Initial 4, Min 1, Max 16 (Ollama serves OLLAMA_NUM_PARALLEL
+//     requests at once, 4 by default, and queues the rest: the latency
+//     gradient keeps the cap a little above what it serves);
 //   - "sim": effectively unlimited (Unlimited);
-//   - anything else (hosted OpenAI-compatible APIs): Initial 8, Min 1, Max 32.
+//   - anything else (hosted OpenAI-compatible APIs): Initial 8, Min 1,
+//     Max DefaultMaxInFlight (512): the controller finds the endpoint's
+//     capacity below that, from latency and 429s.
 func DefaultLimitPolicy(provider string) LimitPolicy {
-	p := LimitPolicy{Initial: 8, Min: 1, Max: 32, Decrease: 0.8}
+	p := LimitPolicy{Initial: 8, Min: 1, Max: DefaultMaxInFlight, Decrease: 0.8}
 	switch strings.ToLower(provider) {
 	case "ollama":
-		p.Initial, p.Max = 4, 8
+		p.Initial, p.Max = 4, 16
 	case "sim":
 		p.Initial, p.Max = Unlimited, Unlimited
 	}
@@ -53,7 +61,7 @@ func (p LimitPolicy) withDefaults() LimitPolicy {
 		p.Min = 1
 	}
 	if p.Max <= 0 {
-		p.Max = max(p.Initial, 32)
+		p.Max = max(p.Initial, DefaultMaxInFlight)
 	}
 	if p.Max < p.Min {
 		p.Max = p.Min
@@ -91,33 +99,38 @@ type LimiterStats struct {
 
 // Limiter is middleware holding an adaptive cap on the calls in flight to one
 // backend endpoint (use one Limiter per endpoint, shared by every question).
-// It is additive-increase / multiplicative-decrease: a 429 (class
-// rate_limited) cuts the cap by Decrease (not below Min) and, when the error
-// carries Retry (Retry-After), pauses new calls until then; RecoverAfter
-// successes grow it by one, up to Max. Several 429s from calls issued under
-// the same cap count as one cut, so a burst of 429s does not collapse the cap
-// to Min. Waiting for a slot is FIFO and honours ctx.
+// The cap follows the endpoint's capacity: a latency-gradient controller
+// grows it fast from a cold start and holds it a little above what the
+// endpoint serves at once, and a 429 (class rate_limited) cuts it
+// multiplicatively, after which it grows additively (the rule is the
+// controller's; see its doc). Waiting for a slot is FIFO and honours ctx.
+//
+// A 429's Retry-After is honoured by the retry of the request that got it.
+// It pauses every new call only when 429s persist: a second cut with no
+// success since the first (a rate-limit wall, where cutting concurrency
+// does not help), until the Retry-After passes.
 //
 // Wiring: cache ▸ meter ▸ limiter ▸ retry ▸ backend, built as
 // NewLimitedRetry(backend, retryPolicy, NewLimiter(nil, limitPolicy)): the
 // retry holds a slot of the limiter per attempt, not for the whole logical
 // call — it releases the slot while sleeping in backoff and acquires it again
 // (behind the queue and any Retry-After pause) before the next attempt, and
-// reports each attempt's outcome, so each 429 is seen here. The per-attempt
-// timeout starts only once the slot is held. Used as middleware itself
-// (NewLimiter(next, p).Chat), the limiter holds the slot for the whole call
-// and observes its result.
+// reports each attempt's outcome and latency, so each 429 is seen here. The
+// per-attempt timeout starts only once the slot is held. Used as middleware
+// itself (NewLimiter(next, p).Chat), the limiter holds the slot for the whole
+// call and observes its result.
 type Limiter struct {
 	next Client
 	p    LimitPolicy
 	now  func() time.Time
 
 	mu          sync.Mutex
-	limit       int
+	ctl         controller
+	limit       int // ctl.cap(), kept for the hot path
 	inFlight    int
 	queue       []*waiter
 	epoch       uint64 // incremented at each cut
-	successes   int    // since the last change of the cap
+	okSinceCut  bool   // a success since the last cut
 	pausedUntil time.Time
 	timer       *time.Timer
 	stats       LimiterStats
@@ -134,7 +147,20 @@ type waiter struct {
 // a limiter that only gates a NewLimitedRetry.
 func NewLimiter(next Client, p LimitPolicy) *Limiter {
 	p = p.withDefaults()
-	return &Limiter{next: next, p: p, now: time.Now, limit: p.Initial}
+	ctl := newController(p)
+	return &Limiter{next: next, p: p, now: time.Now, ctl: ctl, limit: ctl.cap(), okSinceCut: true}
+}
+
+// Spare is how many more calls the limiter would let through at once now:
+// the cap minus the calls in flight and waiting (0 during a pause). A
+// scheduler keeps starting work while it is positive.
+func (l *Limiter) Spare() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.pausedLocked() {
+		return 0
+	}
+	return max(0, l.limit-l.inFlight-len(l.queue))
 }
 
 // Limit is the current cap.
@@ -255,51 +281,66 @@ func (l *Limiter) grantLocked() {
 	}
 }
 
-// observe records the outcome of one attempt made under a slot granted at
-// epoch.
-func (l *Limiter) observe(err error, epoch uint64) {
+// observe records the outcome of one attempt that took rtt under a slot
+// granted at epoch.
+func (l *Limiter) observe(err error, rtt time.Duration, epoch uint64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.stats.Attempts++
 	switch ClassOf(err) {
 	case "": // success
-		l.successes++
-		after := l.p.RecoverAfter
-		if after == 0 {
-			after = 10 * l.limit
-		}
-		if l.successes >= after {
-			l.successes = 0
-			if l.limit < l.p.Max {
-				l.limit++
-				l.stats.Raises++
-				l.grantLocked()
-			}
+		l.okSinceCut = true
+		if l.ctl.success(rtt, l.inFlight) {
+			l.setLimitLocked()
 		}
 	case ClassRateLimited:
 		l.stats.RateLimited++
-		if epoch == l.epoch { // later 429s of the same burst don't cut again
+		cut := epoch == l.epoch // later 429s of the same burst don't cut again
+		wall := cut && !l.okSinceCut
+		if cut {
 			l.epoch++
-			l.successes = 0
-			if n := max(l.p.Min, int(math.Floor(float64(l.limit)*l.p.Decrease))); n < l.limit {
-				l.limit = n
-				l.stats.Cuts++
-			}
+			l.okSinceCut = false
 		}
-		var e *Error
-		if errors.As(err, &e) && e.Retry > 0 {
-			until := l.now().Add(min(e.Retry, l.p.MaxPause))
-			if until.After(l.pausedUntil) {
-				l.pausedUntil = until
-				l.stats.Pauses++
-				d := until.Sub(l.now())
-				if l.timer == nil {
-					l.timer = time.AfterFunc(d, l.wake)
-				} else {
-					l.timer.Reset(d)
-				}
-			}
+		if l.ctl.rateLimited(cut) {
+			l.setLimitLocked()
 		}
+		if wall {
+			l.pauseLocked(err)
+		}
+	}
+}
+
+// setLimitLocked takes the controller's new cap.
+func (l *Limiter) setLimitLocked() {
+	n := l.ctl.cap()
+	switch {
+	case n > l.limit:
+		l.stats.Raises++
+		l.limit = n
+		l.grantLocked()
+	case n < l.limit:
+		l.stats.Cuts++
+		l.limit = n
+	}
+}
+
+// pauseLocked holds new calls until err's Retry-After has passed.
+func (l *Limiter) pauseLocked(err error) {
+	var e *Error
+	if !errors.As(err, &e) || e.Retry <= 0 {
+		return
+	}
+	until := l.now().Add(min(e.Retry, l.p.MaxPause))
+	if !until.After(l.pausedUntil) {
+		return
+	}
+	l.pausedUntil = until
+	l.stats.Pauses++
+	d := until.Sub(l.now())
+	if l.timer == nil {
+		l.timer = time.AfterFunc(d, l.wake)
+	} else {
+		l.timer.Reset(d)
 	}
 }
 
@@ -322,6 +363,7 @@ type slot struct {
 	l     *Limiter
 	held  bool
 	epoch uint64
+	t0    time.Time // when the slot was taken
 }
 
 func (s *slot) acquire(ctx context.Context) error {
@@ -337,7 +379,7 @@ func (s *slot) take(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s.held, s.epoch = true, e
+	s.held, s.epoch, s.t0 = true, e, time.Now()
 	return nil
 }
 
@@ -348,8 +390,10 @@ func (s *slot) release() {
 	}
 }
 
+// observe reports an attempt's outcome and its latency (the time since the
+// slot was taken).
 func (s *slot) observe(err error) {
 	if s != nil {
-		s.l.observe(err, s.epoch)
+		s.l.observe(err, time.Since(s.t0), s.epoch)
 	}
 }
