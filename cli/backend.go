@@ -32,6 +32,7 @@ type backendFlags struct {
 	maxAttempts int
 	retryBase   time.Duration
 	inFlight    int
+	maxInFlight int
 	maxResponse int64
 }
 
@@ -42,7 +43,8 @@ func (b *backendFlags) register(fl *pflag.FlagSet) {
 	fl.DurationVar(&b.timeout, "timeout", llm.DefaultPerCallTimeout, "per-attempt timeout of one model call")
 	fl.IntVar(&b.maxAttempts, "max-attempts", llm.DefaultMaxAttempts, "attempts per model call (retryable errors only: 429, 5xx, timeouts, resets, malformed bodies)")
 	fl.DurationVar(&b.retryBase, "retry-base-delay", llm.DefaultBaseDelay, "first backoff delay between attempts (doubles per attempt, jittered, capped at 30s; a server's Retry-After wins when longer)")
-	fl.IntVar(&b.inFlight, "in-flight", 0, "initial cap on model calls in flight to the endpoint; 0 = the provider's default (ollama 4, openai 8; adaptive on 429)")
+	fl.IntVar(&b.inFlight, "in-flight", 0, "fix the model calls in flight to the endpoint at this many (no adaptation); with --max-in-flight, the starting cap instead. 0 = adaptive from the provider's start (ollama 4, openai 8)")
+	fl.IntVar(&b.maxInFlight, "max-in-flight", 0, fmt.Sprintf("ceiling of the adaptive cap on model calls in flight, e.g. the provider's documented concurrency limit; 0 = the provider's default (ollama 16, openai %d)", llm.DefaultMaxInFlight))
 	fl.Int64Var(&b.maxResponse, "max-response-bytes", llm.DefaultMaxResponseBytes, "cap in bytes on the body of one model response (4194304 = 4 MiB); a larger answer fails the call with class oversize after reading at most this much (not retried, never cached)")
 }
 
@@ -92,8 +94,11 @@ func openEndpoint(ctx context.Context, model string, b *backendFlags, s plan.Spe
 	if err != nil {
 		return nil, err
 	}
-	if b.maxAttempts < 1 || b.timeout < 0 || s.NumCtx < 0 || b.inFlight < 0 {
-		return nil, usagef("--max-attempts must be ≥ 1; --timeout, --num-ctx and --in-flight must be ≥ 0")
+	if b.maxAttempts < 1 || b.timeout < 0 || s.NumCtx < 0 || b.inFlight < 0 || b.maxInFlight < 0 {
+		return nil, usagef("--max-attempts must be ≥ 1; --timeout, --num-ctx, --in-flight and --max-in-flight must be ≥ 0")
+	}
+	if b.maxInFlight > 0 && b.inFlight > b.maxInFlight {
+		return nil, usagef("--in-flight %d is above --max-in-flight %d: the starting cap must be within the ceiling", b.inFlight, b.maxInFlight)
 	}
 	if b.maxResponse < 1 {
 		return nil, usagef("--max-response-bytes must be ≥ 1 (default %d, 4 MiB), got %d", llm.DefaultMaxResponseBytes, b.maxResponse)
@@ -112,14 +117,30 @@ func openEndpoint(ctx context.Context, model string, b *backendFlags, s plan.Spe
 	if b.retryBase > 0 {
 		rp.BaseDelay = b.retryBase
 	}
-	lp := llm.DefaultLimitPolicy(provider)
-	if b.inFlight > 0 {
-		lp.Initial = b.inFlight
-		lp.Max = max(lp.Max, b.inFlight)
-	}
-	lim := llm.NewLimiter(nil, lp)
+	lim := llm.NewLimiter(nil, b.limitPolicy(provider))
 	ep.Client, ep.Limits = llm.NewLimitedRetry(backend, rp, lim), lim.Stats
+	if !ep.Sim { // the simulator has no capacity to follow: the runner's floor sets its pace
+		ep.Spare = lim.Spare
+	}
 	return ep, b.wrapCache(ep)
+}
+
+// limitPolicy is the provider's limiter policy under --in-flight and
+// --max-in-flight: --in-flight alone fixes the cap; --max-in-flight bounds
+// the adaptive cap (starting at --in-flight when given).
+func (b *backendFlags) limitPolicy(provider string) llm.LimitPolicy {
+	lp := llm.DefaultLimitPolicy(provider)
+	switch {
+	case b.maxInFlight > 0:
+		lp.Max = b.maxInFlight
+		lp.Initial = min(lp.Initial, lp.Max)
+		if b.inFlight > 0 {
+			lp.Initial = b.inFlight
+		}
+	case b.inFlight > 0:
+		lp.Initial, lp.Min, lp.Max = b.inFlight, b.inFlight, b.inFlight
+	}
+	return lp
 }
 
 func openSim(_ context.Context, ep *plan.Endpoint, _ *backendFlags, _ plan.Spec, qs []qa.Question) (llm.Client, error) {

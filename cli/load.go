@@ -47,7 +47,16 @@ func (l *load) report(w io.Writer, parallel int) {
 		fmt.Fprintf(w, "endpoint %s: %d requests in %.1f s (%.1f/s), %.1f in flight on average and %d at most, limiter cap %d now; %d answered 429\n",
 			ep.Ref.Name, attempts, wall.Seconds(), float64(attempts)/wall.Seconds(), mean, now.Peak, now.Limit, now.RateLimited-l.before[i].RateLimited)
 		if mean < 0.8*float64(now.Limit) {
-			fmt.Fprintf(w, "  the harness kept fewer calls in flight than the endpoint's cap allowed: more questions at once (--parallel, now %d) would go faster\n", parallel)
+			fmt.Fprintln(w, harnessHint(parallel))
 		}
 	}
+}
+
+// harnessHint says what to do when the harness kept fewer calls in flight
+// than the endpoint's cap allowed.
+func harnessHint(parallel int) string {
+	if parallel > 0 {
+		return fmt.Sprintf("  the harness kept fewer calls in flight than the endpoint's cap allowed: --parallel %d fixes the questions in flight; drop it (0, the default, follows the endpoint's capacity) or raise it", parallel)
+	}
+	return "  the harness kept fewer calls in flight than the endpoint's cap allowed (ramp-up and the run's last questions count in the mean; on a long run, the ceiling of 1024 questions in flight, or the CPU, was the limit)"
 }

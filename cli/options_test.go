@@ -26,7 +26,7 @@ func TestRunFlagsToOptions(t *testing.T) {
 				s.Seed != 1 || s.SampleSeed != 1 || s.Repeats != 1 || s.AgentTemp != 0.7 || s.LeaderTemp != 0.5 || s.NumCtx != 8192 {
 				t.Errorf("spec defaults %+v", s)
 			}
-			if o.Out != "results" || o.Parallel != 8 || !o.RetryErrors || o.MaxErrorRate != 0 || o.DryRun || o.DataDirGiven {
+			if o.Out != "results" || o.Parallel != 0 || !o.RetryErrors || o.MaxErrorRate != 0 || o.DryRun || o.DataDirGiven {
 				t.Errorf("run defaults %+v", o)
 			}
 			if o.Backend.cacheMode != "auto" || o.Backend.maxAttempts < 1 {

@@ -84,7 +84,7 @@ func (o *RunOptions) register(fl *pflag.FlagSet) {
 	fl.StringVar(&o.Out, "out", "results", "directory that receives the run directory")
 	fl.StringVar(&o.RunName, "run-name", "", "run directory name (default run-<plan hash>, so the same command resumes the same run)")
 	fl.StringVar(&o.Resume, "resume", "", "resume the run in this directory with its recorded plan (other plan flags are ignored)")
-	fl.IntVar(&o.Parallel, "parallel", 8, "questions in flight (the endpoint's limiter bounds model calls separately)")
+	fl.IntVar(&o.Parallel, "parallel", 0, "questions in flight, fixed; 0 = follow the endpoint's capacity (at least 8, more while its limiter has free slots, at most 1024; 8 on sim)")
 	fl.BoolVar(&o.DryRun, "dry-run", false, "print the plan and its expected calls, tokens (and cost with --prices) without calling any model")
 	fl.Int64Var(&o.BudgetTokens, "budget-tokens", 0, "stop cleanly (resumable) before this invocation exceeds this many prompt+completion tokens")
 	fl.Float64Var(&o.BudgetUSD, "budget-usd", 0, "stop cleanly (resumable) before this invocation exceeds this cost (needs --prices)")
@@ -141,8 +141,8 @@ func (o *RunOptions) spec() (plan.Spec, string, error) {
 
 // check checks the execution settings and loads the price table.
 func (o *RunOptions) check(s plan.Spec) (priceTable, error) {
-	if o.Parallel < 1 {
-		return nil, usagef("--parallel must be ≥ 1")
+	if o.Parallel < 0 {
+		return nil, usagef("--parallel %d: give a number of questions in flight ≥ 1, or 0 to follow the endpoint's capacity", o.Parallel)
 	}
 	if o.MaxErrorRate < 0 || o.MaxErrorRate > 1 {
 		return nil, usagef("--max-error-rate %g: give a share between 0 and 1 (0.02 tolerates 2%% of units in error)", o.MaxErrorRate)
@@ -162,6 +162,10 @@ func (o *RunOptions) check(s plan.Spec) (priceTable, error) {
 	return prices, nil
 }
 
+// DefaultParallel is the questions in flight at least when --parallel is 0
+// (the runner adds more while an endpoint's limiter has free slots).
+const DefaultParallel = 8
+
 // runnerPlan is what the runner executes of r under run id runID.
 func (o *RunOptions) runnerPlan(r *plan.Resolved, runID string) runner.Plan {
 	p := runner.Plan{
@@ -170,7 +174,10 @@ func (o *RunOptions) runnerPlan(r *plan.Resolved, runID string) runner.Plan {
 		Breaker: runner.BreakerPolicy{MaxOutage: o.MaxOutage, Backoff: o.OutageProbe},
 	}
 	for _, ep := range r.Endpoints {
-		p.Models = append(p.Models, runner.Model{Name: ep.Ref.Name, Request: ep.Request, Client: ep.Client, Probe: ep.Probe})
+		p.Models = append(p.Models, runner.Model{Name: ep.Ref.Name, Request: ep.Request, Client: ep.Client, Probe: ep.Probe, Spare: ep.Spare})
+	}
+	if o.Parallel == 0 { // follow the endpoints' capacity
+		p.Parallel, p.MaxParallel = DefaultParallel, -1
 	}
 	return p
 }

@@ -13,6 +13,20 @@ import (
 // answer: model, messages, sampling parameters, seed and schema. It leaves out
 // the call metadata, so identical prompts in different arms hash the same.
 func RequestHash(req Request) string {
+	return requestHash(req)
+}
+
+// HashOf is req's RequestHash: req.Meta.RequestHash when a layer above
+// computed it, else computed now and recorded in req.Meta for the layers
+// below. A layer that changes a request's content must clear it.
+func HashOf(req *Request) string {
+	if req.Meta.RequestHash == "" {
+		req.Meta.RequestHash = requestHash(*req)
+	}
+	return req.Meta.RequestHash
+}
+
+func requestHash(req Request) string {
 	h := sha256.New()
 	writeStr(h, req.Model)
 	for _, m := range req.Messages {

@@ -94,6 +94,10 @@ type Meta struct {
 	Turn       int // the protocol's turn (1-based), 0 for a call outside any turn
 	Agent      int // index (0-based) of the agent the call speaks for; -1 when none
 	Role       string
+	// RequestHash is RequestHash of the request, set by the outermost layer
+	// that computes it (the meter) so the layers below (memo, cache) do not
+	// hash the prompt again; see HashOf. "" = not computed yet.
+	RequestHash string
 }
 
 // Usage is token usage as reported by the API itself (never estimated).

@@ -77,11 +77,12 @@ func NewMeter(next Client, transcripts bool) *Meter {
 // Chat forwards the call and records it, success or failure.
 func (m *Meter) Chat(ctx context.Context, req Request) (Response, error) {
 	start := m.now()
+	req.Meta.RequestHash = requestHash(req) // fresh: the layers below use it (HashOf)
 	resp, err := m.next.Chat(ctx, req)
 	rec := CallRecord{
 		Meta:          req.Meta,
 		Seed:          req.Seed,
-		RequestHash:   RequestHash(req),
+		RequestHash:   req.Meta.RequestHash,
 		Usage:         resp.Usage,
 		Latency:       m.now().Sub(start),
 		Attempts:      resp.Attempts,

@@ -28,6 +28,9 @@ type Endpoint struct {
 	// Limits reports the endpoint's limiter (nil: no limiter): attempts,
 	// 429s, the cap and the time slots were held.
 	Limits func() llm.LimiterStats
+	// Spare reports the calls the limiter would let through now beyond
+	// those in flight and waiting (nil: the runner does not follow it).
+	Spare func() int
 }
 
 // Opener opens the endpoint of one model of a plan (provider/name). The

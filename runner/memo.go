@@ -28,7 +28,7 @@ type memoEntry struct {
 func newMemo(next llm.Client) *memo { return &memo{next: next, m: map[string]*memoEntry{}} }
 
 func (m *memo) Chat(ctx context.Context, req llm.Request) (llm.Response, error) {
-	key := llm.RequestHash(req) + "/" + strconv.Itoa(req.Meta.Repeat)
+	key := llm.HashOf(&req) + "/" + strconv.Itoa(req.Meta.Repeat)
 	for {
 		m.mu.Lock()
 		e, ok := m.m[key]

@@ -57,6 +57,10 @@ type Model struct {
 	// Probe checks cheaply that the endpoint answers (nil: while the
 	// endpoint is down, one unit at a time is the probe).
 	Probe func(context.Context) error
+	// Spare reports the calls the endpoint's limiter would let through now
+	// beyond those in flight and waiting (nil: unknown). Units in flight
+	// follow it between Plan.Parallel and Plan.MaxParallel.
+	Spare func() int
 }
 
 // Plan is what to run.
@@ -67,7 +71,12 @@ type Plan struct {
 	Arms        []Arm
 	Repeats     int
 	Seed        int64
-	Parallel    int  // units (question × arm × model × repeat) in flight
+	// Parallel is the units (question × arm × model × repeat) in flight at
+	// least; MaxParallel at most, more being started while the unit's model
+	// has spare capacity (Model.Spare). MaxParallel 0 fixes the units in
+	// flight at Parallel; < 0 is DefaultMaxParallel.
+	Parallel    int
+	MaxParallel int
 	Transcripts bool // keep prompt and response texts in calls.parquet
 	// Breaker is the per-endpoint circuit breaker (zero: the defaults).
 	Breaker BreakerPolicy
@@ -128,6 +137,8 @@ type Stats struct {
 	// (their calls stay in calls.parquet under earlier unit_try numbers);
 	// Outages counts how often an endpoint's breaker opened.
 	Retried, Outages int
+	// PeakUnits is the most units that were in flight at once.
+	PeakUnits int
 	// Calls is the logical calls of the finished units (the sum over arms);
 	// Shared is how many of them an identical request of another arm or an
 	// earlier call served (same prompt, same seed), so Calls − Shared reached
@@ -212,7 +223,8 @@ type execution struct {
 }
 
 // Execute runs every unit of the plan not in opt.Done, in canonical order
-// (set, question, model, arm, repeat), at most p.Parallel at a time, and
+// (set, question, model, arm, repeat), p.Parallel at a time or, with
+// p.MaxParallel, as many as the endpoints have capacity for (admission), and
 // commits each finished one to opt.Sink. Units of one question and model
 // share a memo, so an identical request made by several arms reaches the
 // backend once. Question-level failures are committed as rows with their
@@ -227,28 +239,38 @@ func Execute(ctx context.Context, p Plan, opt Options) (Stats, error) {
 	for _, m := range p.Models {
 		e.breakers = append(e.breakers, newBreaker(p.Breaker, m.Name, m.Probe))
 	}
-	g := new(errgroup.Group)
-	g.SetLimit(p.Parallel)
+	g, adm := new(errgroup.Group), newAdmission(p)
 	for u := range p.units {
-		if !e.schedule(g, u) {
+		if !e.schedule(g, adm, u) {
 			break
 		}
 	}
-	return e.finish(ctx, g.Wait())
+	err := g.Wait()
+	e.st.PeakUnits = adm.peak
+	return e.finish(ctx, err)
 }
 
-// schedule starts u unless it is done already; it reports false when the run
-// is to take no more units (canceled, stopped, or over budget).
-func (e *execution) schedule(g *errgroup.Group, u unit) bool {
+// schedule starts u, once admitted, unless it is done already; it reports
+// false when the run is to take no more units (canceled, stopped, or over
+// budget).
+func (e *execution) schedule(g *errgroup.Group, adm *admission, u unit) bool {
 	if e.opt.Done[u.key] {
 		e.st.Skipped++
 		return true
 	}
+	if !adm.wait(e.ctx, e.opt.Stop, u.model.Spare) {
+		if why := e.stopped(); why != "" {
+			e.st.StoppedBy = why
+		}
+		return false
+	}
 	if e.ctx.Err() != nil {
+		adm.done()
 		return false
 	}
 	if why := e.stopped(); why != "" {
 		e.st.StoppedBy = why
+		adm.done()
 		return false
 	}
 	e.mu.Lock()
@@ -258,9 +280,13 @@ func (e *execution) schedule(g *errgroup.Group, u unit) bool {
 	}
 	e.mu.Unlock()
 	if !ok {
+		adm.done()
 		return false
 	}
-	g.Go(func() error { return e.work(u, est) })
+	g.Go(func() error {
+		defer adm.done()
+		return e.work(u, est)
+	})
 	return true
 }
 

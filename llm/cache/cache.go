@@ -130,7 +130,7 @@ func Key(id Identity, req llm.Request) string {
 	writeStr(h, CleanBaseURL(id.BaseURL))
 	writeStr(h, id.Model)
 	writeStr(h, id.Digest)
-	writeStr(h, llm.RequestHash(req))
+	writeStr(h, llm.HashOf(&req))
 	var b [8]byte
 	binary.LittleEndian.PutUint64(b[:], uint64(int64(req.Meta.Repeat)))
 	h.Write(b[:])
@@ -171,11 +171,14 @@ type Cache struct {
 	db  *sql.DB
 	get *sql.Stmt
 	put *sql.Stmt
+	w   *writer
 
 	mu      sync.Mutex
 	flights map[string]*flight // identical calls in flight, by key and write mode
+	pending map[string]Entry   // stored answers the writer has not committed yet
 
 	hits, shared, misses, writes, errs atomic.Int64
+	fileLookups, commits                atomic.Int64 // reads of the file; batches committed
 }
 
 const schema = `
@@ -227,11 +230,12 @@ func Open(path string) (*Cache, error) {
 	}
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
-	c := &Cache{db: db, flights: map[string]*flight{}}
+	c := &Cache{db: db, flights: map[string]*flight{}, pending: map[string]Entry{}}
 	if err := c.init(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("response cache %s: %w", path, err)
 	}
+	c.w = newWriter(c)
 	return c, nil
 }
 
@@ -260,8 +264,10 @@ func (c *Cache) init() error {
 	return nil
 }
 
-// Close closes the file. Clients from Wrap must not be used afterwards.
+// Close commits the queued writes and closes the file. Clients from Wrap
+// must not be used afterwards.
 func (c *Cache) Close() error {
+	c.w.close()
 	var errs []error
 	for _, s := range []*sql.Stmt{c.get, c.put} {
 		if s != nil {
@@ -272,16 +278,34 @@ func (c *Cache) Close() error {
 	return errors.Join(errs...)
 }
 
-// Stats returns the counters.
+// Flush returns once the answers stored so far are committed to the file
+// (so that another process sees them).
+func (c *Cache) Flush() { c.w.flush() }
+
+// Stats returns the counters, once the writes queued so far are committed.
 func (c *Cache) Stats() Stats {
+	c.Flush()
 	return Stats{
 		Hits: c.hits.Load(), Shared: c.shared.Load(), Misses: c.misses.Load(),
 		Writes: c.writes.Load(), Errors: c.errs.Load(),
 	}
 }
 
-// Lookup returns the entry stored under key.
+// Lookup returns the entry stored under key (committed to the file, or
+// queued for it by this Cache).
 func (c *Cache) Lookup(ctx context.Context, key string) (Entry, bool, error) {
+	c.mu.Lock()
+	e, ok := c.pending[key]
+	c.mu.Unlock()
+	if ok {
+		return e, true, nil
+	}
+	return c.lookupFile(ctx, key)
+}
+
+// lookupFile reads the entry committed under key.
+func (c *Cache) lookupFile(ctx context.Context, key string) (Entry, bool, error) {
+	c.fileLookups.Add(1)
 	e := Entry{Key: key}
 	var created string
 	var lat float64
@@ -303,28 +327,31 @@ func (c *Cache) Lookup(ctx context.Context, key string) (Entry, bool, error) {
 	return e, true, nil
 }
 
-// store writes a successful response; an existing entry is kept.
-func (c *Cache) store(key string, id Identity, req llm.Request, resp llm.Response) error {
+// entry is what store queues for a successful response.
+func entry(key string, id Identity, req llm.Request, resp llm.Response) Entry {
 	model := id.Model
 	if model == "" {
 		model = req.Model
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*busyTimeout*time.Millisecond)
-	defer cancel()
-	prompt, completion := resp.Usage.PromptTokens, resp.Usage.CompletionTokens
-	if resp.Usage.Missing {
+	return Entry{Key: key, Provider: id.Provider, Model: model, Digest: id.Digest, CreatedAt: time.Now().UTC(),
+		Text: resp.Text, Usage: resp.Usage, Latency: resp.Latency}
+}
+
+// insert writes e in tx; an existing entry is kept. It reports whether a
+// row was written.
+func (c *Cache) insert(ctx context.Context, tx *sql.Tx, e Entry) (bool, error) {
+	prompt, completion := e.Usage.PromptTokens, e.Usage.CompletionTokens
+	if e.Usage.Missing {
 		prompt, completion = -1, -1 // not reported; see Lookup
 	}
-	res, err := c.put.ExecContext(ctx, key, id.Provider, model, id.Digest,
-		time.Now().UTC().Format(time.RFC3339Nano), resp.Text, prompt, completion,
-		float64(resp.Latency)/float64(time.Millisecond))
+	res, err := tx.StmtContext(ctx, c.put).ExecContext(ctx, e.Key, e.Provider, e.Model, e.Digest,
+		e.CreatedAt.Format(time.RFC3339Nano), e.Text, prompt, completion,
+		float64(e.Latency)/float64(time.Millisecond))
 	if err != nil {
-		return err
+		return false, err
 	}
-	if n, _ := res.RowsAffected(); n > 0 {
-		c.writes.Add(1)
-	}
-	return nil
+	n, _ := res.RowsAffected()
+	return n > 0, nil
 }
 
 // Wrap returns next behind the cache for the endpoint id. ModeOff returns
@@ -362,36 +389,37 @@ func (cl *client) Chat(ctx context.Context, req llm.Request) (llm.Response, erro
 	// rw and read clients do not share flights: a read-only leader would
 	// leave a rw follower's answer unstored.
 	fkey := key + "/" + strconv.FormatBool(cl.write)
+	looked := false // the file was read once: later rounds look in memory only
 	for {
 		if err := ctx.Err(); err != nil {
 			return llm.Response{}, &llm.Error{Class: llm.ClassCanceled, Provider: cl.id.Provider, Model: req.Model, Err: context.Cause(ctx)}
 		}
-		if e, ok, err := c.Lookup(ctx, key); err != nil {
-			if ctx.Err() != nil {
-				continue // reported as canceled above
-			}
-			c.errs.Add(1)
-		} else if ok {
+		c.mu.Lock()
+		if e, ok := c.pending[key]; ok {
+			c.mu.Unlock()
 			c.hits.Add(1)
 			return hit(e), nil
 		}
-
-		c.mu.Lock()
 		if f, ok := c.flights[fkey]; ok {
 			c.mu.Unlock()
-			select {
-			case <-f.done:
-			case <-ctx.Done():
-				continue // a follower made no request: nothing to account for
+			if resp, err, again := cl.follow(ctx, f); !again {
+				return resp, err
 			}
-			if f.err != nil {
-				if llm.ClassOf(f.err) == llm.ClassCanceled && ctx.Err() == nil {
-					continue // the leader's caller gave up; ours has not: try again
+			continue
+		}
+		if !looked {
+			c.mu.Unlock()
+			looked = true
+			if e, ok, err := c.lookupFile(ctx, key); err != nil {
+				if ctx.Err() != nil {
+					continue // reported as canceled above
 				}
-				return llm.Response{}, f.err
+				c.errs.Add(1)
+			} else if ok {
+				c.hits.Add(1)
+				return hit(e), nil
 			}
-			c.shared.Add(1)
-			return llm.Response{Text: f.resp.Text, Usage: f.resp.Usage, Cached: true}, nil
+			continue // a flight may have started, or ended and queued its answer, meanwhile
 		}
 		f := &flight{done: make(chan struct{})}
 		c.flights[fkey] = f
@@ -405,21 +433,33 @@ func (cl *client) Chat(ctx context.Context, req llm.Request) (llm.Response, erro
 	}
 }
 
-// lead makes the call for a flight: the file once more (a flight for this
-// key may have ended and stored its answer since our lookup), else the
-// backend, storing a success.
+// follow waits for another caller's flight; again says the caller should
+// look once more (the flight failed for a reason that is not ours, or ctx
+// ended: a follower made no request, nothing to account for).
+func (cl *client) follow(ctx context.Context, f *flight) (resp llm.Response, err error, again bool) {
+	select {
+	case <-f.done:
+	case <-ctx.Done():
+		return llm.Response{}, nil, true
+	}
+	if f.err != nil {
+		if llm.ClassOf(f.err) == llm.ClassCanceled && ctx.Err() == nil {
+			return llm.Response{}, nil, true // the leader's caller gave up; ours has not: try again
+		}
+		return llm.Response{}, f.err, false
+	}
+	cl.c.shared.Add(1)
+	return llm.Response{Text: f.resp.Text, Usage: f.resp.Usage, Cached: true}, nil, false
+}
+
+// lead makes the call for a flight (the file and memory were looked at
+// already) and queues a success for the writer: in memory at once, so
+// identical calls hit it, and in the file within a writer's batch.
 func (cl *client) lead(ctx context.Context, key string, req llm.Request, f *flight) {
 	c := cl.c
-	if e, ok, err := c.Lookup(ctx, key); err == nil && ok {
-		c.hits.Add(1)
-		f.resp, f.stored = hit(e), true
-		return
-	}
 	c.misses.Add(1)
 	f.resp, f.err = cl.next.Chat(ctx, req)
 	if f.err == nil && cl.write {
-		if werr := c.store(key, cl.id, req, f.resp); werr != nil {
-			c.errs.Add(1)
-		}
+		c.w.queue(entry(key, cl.id, req, f.resp))
 	}
 }

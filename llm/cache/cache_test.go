@@ -277,6 +277,7 @@ func TestNoSecretsStored(t *testing.T) {
 		}
 	}
 	// Every column of every row.
+	c.Flush()
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
