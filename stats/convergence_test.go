@@ -20,7 +20,7 @@ func TestParseRound(t *testing.T) {
 		{",,", []string{"", "", ""}, 0},
 		{"", []string{""}, 0},
 		{"C", []string{"C"}, 1},
-		{"A,B", []string{"A", "B"}, 0.5},   // a tie: the share is still 1/2
+		{"A,B", []string{"A", "B"}, 0.5},  // a tie: the share is still 1/2
 		{" A , A", []string{"A", "A"}, 1}, // white space trimmed
 		{"A,B,C,D", []string{"A", "B", "C", "D"}, 0.25},
 	} {
