@@ -140,8 +140,8 @@ func compareIdx(ref []results.QuestionRow, ri []int, cand []results.QuestionRow,
 	d := [][]float64{make([]float64, c.Matched), make([]float64, c.Matched), make([]float64, c.Matched)}
 	for j := range p.ref {
 		a, b := &ref[p.ref[j]], &cand[p.cand[j]]
-		rc[j], cc[j] = a.Correct, b.Correct
-		d[0][j] = b2f(b.Correct) - b2f(a.Correct)
+		rc[j], cc[j] = isCorrect(a), isCorrect(b)
+		d[0][j] = b2f(cc[j]) - b2f(rc[j])
 		d[1][j] = float64(b.Calls) - float64(a.Calls)
 		d[2][j] = float64(b.PromptTokens+b.CompletionTokens) - float64(a.PromptTokens+a.CompletionTokens)
 	}

@@ -81,7 +81,7 @@ func factorialColumns(rows []results.QuestionRow, idx []int) ([][]float64, []flo
 	for i, ri := range idx {
 		r := &rows[ri]
 		fl := flags(r)
-		y[i] = b2f(r.Correct)
+		y[i] = b2f(isCorrect(r))
 		cols[0][i] = 1
 		c := 1 + k
 		for a := range k {

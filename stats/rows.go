@@ -52,11 +52,15 @@ func groupRows(rows []results.QuestionRow, bySubject bool) []group {
 	return gs
 }
 
-// sortByQuestion sorts row indices by (question id, repeat, index).
+// sortByQuestion sorts row indices by (question id, repeat, dataset,
+// model, arm, index): rows of one unit across arms keep an order that does
+// not depend on the input's.
 func sortByQuestion(rows []results.QuestionRow, idx []int) {
 	slices.SortFunc(idx, func(a, b int) int {
-		return cmp.Or(cmp.Compare(rows[a].QuestionID, rows[b].QuestionID),
-			cmp.Compare(rows[a].Repeat, rows[b].Repeat), cmp.Compare(a, b))
+		ra, rb := &rows[a], &rows[b]
+		return cmp.Or(cmp.Compare(ra.QuestionID, rb.QuestionID), cmp.Compare(ra.Repeat, rb.Repeat),
+			cmp.Compare(ra.Dataset, rb.Dataset), cmp.Compare(ra.Model, rb.Model), cmp.Compare(ra.Arm, rb.Arm),
+			cmp.Compare(a, b))
 	})
 }
 
@@ -99,3 +103,7 @@ func answered(r *results.QuestionRow) bool { return !r.Abstained && !errored(r) 
 
 // errored reports whether the unit failed.
 func errored(r *results.QuestionRow) bool { return r.Error != "" || r.ErrorClass != "" }
+
+// isCorrect is the row's correctness with errors and abstentions counted as
+// not correct whatever the Correct column says.
+func isCorrect(r *results.QuestionRow) bool { return r.Correct && answered(r) }

@@ -113,3 +113,5 @@ func synthRow(a armSpec, q, rep int, p float64, r *rand.Rand) results.QuestionRo
 	row.ChangesRightToWrong = int32(r.IntN(2))
 	return row
 }
+
+func fmtV(x any) string { return fmt.Sprintf("%+v", x) }
