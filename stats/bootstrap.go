@@ -12,7 +12,11 @@ import (
 // passes 0.
 const DefaultReps = 2000
 
-// Bootstrap configures a seeded cluster bootstrap.
+// Bootstrap configures a seeded cluster bootstrap. The draws depend only on
+// the seed and the number of clusters, so comparisons made with one seed
+// on the same questions resample the same questions (common random
+// numbers), and the same seed gives the same interval on every run and
+// platform (math/rand/v2 keeps PCG's and IntN's sequences fixed).
 type Bootstrap struct {
 	Reps  int     // replicates; 0 = DefaultReps
 	Seed  uint64  // seed of the PCG generator: same seed, same interval
@@ -36,8 +40,8 @@ func (b Bootstrap) rng() *rand.Rand {
 // interval of the mean of each row of d: d[m][i] is metric m of observation
 // i (for a paired comparison, the candidate's value minus the reference's),
 // cluster[i] ∈ [0, g) its cluster. Each replicate draws g clusters with
-// replacement (rand.IntN on the PCG generator; Davison & Hinkley 1997,
-// Bootstrap Methods §3.8, "resampling clusters") and computes for every
+// replacement (rand.IntN on the PCG generator; the cluster bootstrap of
+// Davison & Hinkley 1997, Bootstrap Methods, §3.8) and computes for every
 // metric the ratio mean
 //
 //	θ* = Σ_{draws k} S_m(k) / Σ_{draws k} n(k)

@@ -27,8 +27,8 @@ func (c ClusterMean) CI(lvl, lo, hi float64) Interval {
 // ClusteredMean is the mean of y and its question-clustered standard error,
 // cluster[i] naming the cluster (question id) of y[i]. It is the CR1
 // cluster-robust ("sandwich") variance of an intercept-only regression
-// (Liang & Zeger 1986; Cameron & Miller 2015, J. Human Resources 50(2),
-// eq. 11 with the small-sample factor c = G/(G − 1)):
+// (Liang & Zeger 1986, Biometrika 73; Cameron & Miller 2015, J. Human
+// Resources 50(2)), with the small-sample factor c = G/(G − 1):
 //
 //	ȳ      = Σᵢ yᵢ / N
 //	e_g    = Σ_{i∈g} (yᵢ − ȳ)                 (residual sum of cluster g)
@@ -38,7 +38,7 @@ func (c ClusterMean) CI(lvl, lo, hi float64) Interval {
 // Stata's CR1 also multiplies by (N − 1)/(N − K); with K = 1 that factor is
 // 1 here. With one observation per cluster the formula reduces to the usual
 // s/√N (s with the N − 1 denominator). This is the clustered standard error
-// of Miller (2024, "Adding Error Bars to Evals", §2.2) up to the factor
+// of Miller (2024, "Adding Error Bars to Evals") up to the factor
 // G/(G − 1). SE is NaN with fewer than 2 clusters; Mean is NaN with no
 // observations. It panics when the slices differ in length.
 func ClusteredMean[K comparable](y []float64, cluster []K) ClusterMean {

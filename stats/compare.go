@@ -173,3 +173,17 @@ func comparisonMDD(pb PairedBinary, d []float64) float64 {
 	}
 	return MinDetectableDiff(n, pb.Discordance, DefaultAlpha, DefaultPower)
 }
+
+// PairedMetric is the paired difference (candidate − reference) of any
+// per-row quantity — cost, latency, rounds — over the rows of two arms
+// paired by (question id, repeat) as in Compare, with its clustered Wald
+// and question-bootstrap intervals (PairedDiff), and the number of pairs.
+func PairedMetric(ref, cand []results.QuestionRow, metric func(*results.QuestionRow) float64, opt Bootstrap) (Estimate, int) {
+	p := pairRows(ref, seq(len(ref)), cand, seq(len(cand)))
+	d := make([]float64, len(p.ref))
+	for j := range p.ref {
+		d[j] = metric(&cand[p.cand[j]]) - metric(&ref[p.ref[j]])
+	}
+	cl, g := clusterOf(ref, p.ref)
+	return pairedEstimates([][]float64{d}, cl, g, opt)[0], len(d)
+}

@@ -139,3 +139,20 @@ func TestComponentEffects(t *testing.T) {
 		}
 	}
 }
+
+// PairedMetric on wall time: pairs q1 (1000 → 1500) and q2 (2000 → 2100),
+// q3 only in the reference: Δ = (500 + 100)/2 = 300 over 2 pairs; it
+// agrees with Compare's Δcalls when the metric is calls.
+func TestPairedMetric(t *testing.T) {
+	ref := []results.QuestionRow{unit("base", "q1", 0, true, 4, 1), unit("base", "q2", 0, true, 4, 1), unit("base", "q3", 0, true, 4, 1)}
+	cand := []results.QuestionRow{unit("x", "q2", 0, true, 9, 1), unit("x", "q1", 0, true, 5, 1)}
+	ref[0].WallMS, ref[1].WallMS, cand[1].WallMS, cand[0].WallMS = 1000, 2000, 1500, 2100
+	e, n := PairedMetric(ref, cand, func(r *results.QuestionRow) float64 { return r.WallMS }, Bootstrap{Reps: 100})
+	if n != 2 || e.Value != 300 || !e.Boot.Defined() {
+		t.Errorf("PairedMetric = %+v, %d", e, n)
+	}
+	calls, _ := PairedMetric(ref, cand, func(r *results.QuestionRow) float64 { return float64(r.Calls) }, Bootstrap{Seed: 4, Reps: 100})
+	if c := Compare(ref, cand, Bootstrap{Seed: 4, Reps: 100}); calls != c.Calls {
+		t.Errorf("PairedMetric(calls) %+v, Compare %+v", calls, c.Calls)
+	}
+}

@@ -45,8 +45,9 @@ func ZFor(lvl float64) float64 {
 // TFor is the two-sided Student t critical value with df degrees of freedom:
 // t = F⁻¹_df(1 − (1 − level)/2), via distuv.StudentsT; NaN when df < 1.
 // Intervals built on a cluster-robust standard error use df = G − 1 (G
-// clusters), as Cameron & Miller (2015, J. Human Resources 50(2), §VI.C)
-// recommend; at G = 1,273 it is 1.9619 against z = 1.9600.
+// clusters), as Cameron & Miller (2015, "A Practitioner's Guide to
+// Cluster-Robust Inference", J. Human Resources 50(2)) recommend; at
+// G = 1,273 it is 1.9618 against z = 1.9600.
 func TFor(lvl, df float64) float64 {
 	if !(df >= 1) {
 		return math.NaN()

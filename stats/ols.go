@@ -52,8 +52,8 @@ func (f OLSFit) Coef(name string) (Coef, bool) {
 // interactions).
 //
 // Fit (gonum/mat, Cholesky of XᵀX): β̂ = (XᵀX)⁻¹Xᵀy, eᵢ = yᵢ − xᵢᵀβ̂. Variance
-// (Liang & Zeger 1986; Cameron & Miller 2015, J. Human Resources 50(2),
-// eqs. 11–12, CR1 as Stata's vce(cluster)):
+// (Liang & Zeger 1986; Cameron & Miller 2015, J. Human Resources 50(2);
+// CR1, as Stata's vce(cluster)):
 //
 //	V = c · (XᵀX)⁻¹ (Σ_g u_g u_gᵀ) (XᵀX)⁻¹,  u_g = Σ_{i∈g} xᵢ eᵢ,
 //	c = G/(G − 1) · (N − 1)/(N − K)

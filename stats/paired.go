@@ -31,8 +31,8 @@ type PairedBinary struct {
 // differences dᵢ = candᵢ − refᵢ ∈ {−1, 0, 1}. Its analytic interval is the
 // Wald interval on the paired differences with their question-clustered
 // standard error, Δ ± t_{G−1}·SE_CR1(d); with one pair per question this is
-// the paired Wald interval of Agresti (2013, Categorical Data Analysis
-// §11.1.1), Var = ((B + C) − (C − B)²/N)/N², times N/(N − 1). The bootstrap
+// the paired Wald interval of Agresti (2013, Categorical Data Analysis,
+// §11.1), Var = ((B + C) − (C − B)²/N)/N², times N/(N − 1). The bootstrap
 // interval resamples questions (BootstrapMeans). McNemarP is the exact
 // McNemar p on B and C; it treats the pairs as independent, which repeats of
 // one question are not — with repeats, read the clustered intervals first.

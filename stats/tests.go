@@ -15,8 +15,8 @@ import (
 //	p = min(1, 2 · P(X ≤ min(b, c)))
 //
 // the value of R's mcnemar.exact (package exact2x2) and of
-// binom.test(b, b + c, 0.5)$p.value (McNemar 1947; Agresti 2013,
-// Categorical Data Analysis §11.1.4). The binomial CDF is gonum's
+// binom.test(b, b + c, 0.5)$p.value (McNemar 1947, Psychometrika 12;
+// Agresti 2013, Categorical Data Analysis, 3rd ed., §11.1). The binomial CDF is gonum's
 // distuv.Binomial. p = 1 when there are no discordant pairs; NaN for a
 // negative count.
 func McNemarExact(b, c int) float64 {
