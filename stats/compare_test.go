@@ -90,6 +90,10 @@ func TestCompareToReferenceIdentical(t *testing.T) {
 	if !IdenticalOutcomes(armRows(rows, "c5"), armRows(rows, "c7")) || IdenticalOutcomes(armRows(rows, "c5"), armRows(rows, "c4")) {
 		t.Error("IdenticalOutcomes")
 	}
+	arms := [][]results.QuestionRow{armRows(rows, "c4"), armRows(rows, "c5"), armRows(rows, "c6"), armRows(rows, "c7"), armRows(rows, "c5")}
+	if got := IdenticalGroups(arms); !slices.Equal(got, []int{0, 1, 2, 1, 1}) {
+		t.Errorf("IdenticalGroups = %v", got)
+	}
 	// No reference in the rows: no comparison.
 	if got := CompareToReference(rows, "nosuch", Bootstrap{}); len(got) != 0 {
 		t.Errorf("%d comparisons without the reference", len(got))

@@ -39,6 +39,33 @@ func IdenticalOutcomes(a, b []results.QuestionRow) bool {
 	return slices.Equal(signature(a, ia), signature(b, ib))
 }
 
+// IdenticalGroups groups arms (each one arm's rows) by identical outcomes
+// (IdenticalOutcomes): out[i] is the index of the first arm identical to
+// arm i, i itself when none before it is. Pass the result to HolmGrouped
+// so that identical arms count once in a family.
+func IdenticalGroups(arms [][]results.QuestionRow) []int {
+	sigs := make([][]outcome, len(arms))
+	out := make([]int, len(arms))
+	for i, a := range arms {
+		idx := seq(len(a))
+		sortByQuestion(a, idx)
+		sigs[i] = signature(a, idx)
+		out[i] = firstEqual(sigs, out, i)
+	}
+	return out
+}
+
+// firstEqual is the first representative j < i whose signature equals
+// sigs[i], or i.
+func firstEqual(sigs [][]outcome, rep []int, i int) int {
+	for j := range i {
+		if rep[j] == j && slices.Equal(sigs[i], sigs[j]) {
+			return j
+		}
+	}
+	return i
+}
+
 // identicalGroups returns, for each group, the index of the first group
 // with identical outcomes (itself when none earlier).
 func identicalGroups(rows []results.QuestionRow, gs []group) []int {
@@ -46,13 +73,7 @@ func identicalGroups(rows []results.QuestionRow, gs []group) []int {
 	out := make([]int, len(gs))
 	for i, g := range gs {
 		sigs[i] = signature(rows, g.idx)
-		out[i] = i
-		for j := range i {
-			if out[j] == j && slices.Equal(sigs[i], sigs[j]) {
-				out[i] = j
-				break
-			}
-		}
+		out[i] = firstEqual(sigs, out, i)
 	}
 	return out
 }
