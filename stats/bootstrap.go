@@ -1,7 +1,6 @@
 package stats
 
 import (
-	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -126,6 +125,3 @@ func resample(sums [][]float64, size []float64, opt Bootstrap) [][]float64 {
 	}
 	return reps
 }
-
-// finite reports whether x is neither NaN nor infinite.
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

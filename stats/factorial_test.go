@@ -3,6 +3,7 @@ package stats
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -118,5 +119,19 @@ func TestFactorialLPMRecovers(t *testing.T) {
 	}
 	if misses > 1 {
 		t.Errorf("%d null interactions exclude 0", misses)
+	}
+}
+
+// A family with one question cannot be fitted (one cluster): the error names
+// it, and the other families are still fitted.
+func TestFactorialLPMError(t *testing.T) {
+	rows := synthRows(factorialArms(), 30, 1, 2, func([5]bool, float64) float64 { return 0.5 })
+	one := synthRows(presetArms()[:2], 1, 1, 2, func([5]bool, float64) float64 { return 0.5 })
+	for i := range one {
+		one[i].Model = "other"
+	}
+	fits, err := FactorialLPM(append(rows, one...), 0)
+	if err == nil || !strings.Contains(err.Error(), "medqa · other") || len(fits) != 1 || fits[0].Model != "sim/default" {
+		t.Errorf("fits %d, err %v", len(fits), err)
 	}
 }
