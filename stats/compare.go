@@ -1,0 +1,189 @@
+package stats
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/medteam-bench/medteam/results"
+)
+
+// Comparison is a candidate arm against a reference arm on the same
+// questions, paired by (question id, repeat).
+type Comparison struct {
+	Dataset, Model       string
+	Reference, Candidate string
+	Matched              int // pairs present in both arms
+	Questions            int // distinct questions among the pairs (bootstrap clusters)
+	RefOnly, CandOnly    int // rows whose (question, repeat) the other arm lacks: counted, not paired
+	Duplicates           int // rows whose (question, repeat) occurs twice in their own arm: left out
+	// Accuracy is the paired comparison of correctness (errors and
+	// abstentions count as not correct): Δaccuracy, B, C, McNemar's p.
+	Accuracy PairedBinary
+	Calls    Estimate // Δ calls per question (candidate − reference)
+	Tokens   Estimate // Δ prompt + completion tokens per question
+	// MDD is the minimum detectable |Δaccuracy| at α = 0.05 two-sided and
+	// 80% power (MinDetectableDiff) for the observed discordance and an
+	// effective n = Matched / max(1, deff), deff = SE²_CR1 / (s²/Matched)
+	// of the paired differences (the design effect of repeats). NaN when no
+	// pair is discordant.
+	MDD float64
+	// HolmP is McNemar's p Holm-adjusted over the family it was compared
+	// in (HolmGrouped); NaN for a comparison made alone.
+	HolmP float64
+	// IdenticalTo names an earlier arm of the family whose outcomes equal
+	// this arm's on every (question, repeat) (IdenticalOutcomes): the two
+	// are one hypothesis in the Holm family. "" otherwise.
+	IdenticalTo string
+}
+
+// pairKey identifies a unit of one arm.
+type pairKey struct {
+	q   string
+	rep int32
+}
+
+// pairing is the matched rows of two arms, sorted by (question, repeat).
+type pairing struct {
+	ref, cand                  []int
+	refOnly, candOnly, dupRows int
+}
+
+// pairRows matches the rows ri of ref with the rows ci of cand by (question
+// id, repeat). A key present more than once in an arm is left out of the
+// pairs and its rows counted as duplicates.
+func pairRows(ref []results.QuestionRow, ri []int, cand []results.QuestionRow, ci []int) pairing {
+	ru, rd := uniqueKeys(ref, ri)
+	cu, cd := uniqueKeys(cand, ci)
+	p := pairing{dupRows: rd + cd}
+	for k, j := range cu {
+		if i, ok := ru[k]; ok {
+			p.ref, p.cand = append(p.ref, i), append(p.cand, j)
+		} else {
+			p.candOnly++
+		}
+	}
+	p.refOnly = len(ru) - len(p.ref)
+	order := make([]int, len(p.ref))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		ra, rb := &ref[p.ref[a]], &ref[p.ref[b]]
+		return cmp.Or(cmp.Compare(ra.QuestionID, rb.QuestionID), cmp.Compare(ra.Repeat, rb.Repeat))
+	})
+	p.ref, p.cand = permute(p.ref, order), permute(p.cand, order)
+	return p
+}
+
+// uniqueKeys maps each key that occurs once among rows idx to its row, and
+// counts the rows of keys that occur more than once.
+func uniqueKeys(rows []results.QuestionRow, idx []int) (map[pairKey]int, int) {
+	seen := make(map[pairKey]int, len(idx))
+	dup := map[pairKey]int{}
+	for _, i := range idx {
+		k := pairKey{rows[i].QuestionID, rows[i].Repeat}
+		if _, ok := seen[k]; ok {
+			dup[k]++
+			continue
+		}
+		seen[k] = i
+	}
+	n := 0
+	for k, c := range dup {
+		n += c + 1
+		delete(seen, k)
+	}
+	return seen, n
+}
+
+// permute returns xs reordered by order.
+func permute(xs, order []int) []int {
+	out := make([]int, len(xs))
+	for i, o := range order {
+		out[i] = xs[o]
+	}
+	return out
+}
+
+// Compare compares the rows of a candidate arm with those of a reference
+// arm (one model × dataset each; the names come from their first rows):
+// correctness with ComparePaired, calls and tokens with PairedDiff, all from
+// one bootstrap resampling of the questions, and the minimum detectable
+// difference. Unmatched and duplicate rows are counted, not paired. HolmP is
+// NaN: a single comparison is not a family.
+func Compare(ref, cand []results.QuestionRow, opt Bootstrap) Comparison {
+	return compareIdx(ref, seq(len(ref)), cand, seq(len(cand)), opt)
+}
+
+// seq is 0, 1, …, n − 1.
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// compareIdx is Compare over the rows ri of ref and ci of cand.
+func compareIdx(ref []results.QuestionRow, ri []int, cand []results.QuestionRow, ci []int, opt Bootstrap) Comparison {
+	c := Comparison{HolmP: math.NaN(), MDD: math.NaN()}
+	if len(ri) > 0 {
+		c.Dataset, c.Model, c.Reference = ref[ri[0]].Dataset, ref[ri[0]].Model, ref[ri[0]].Arm
+	}
+	if len(ci) > 0 {
+		c.Candidate = cand[ci[0]].Arm
+	}
+	p := pairRows(ref, ri, cand, ci)
+	c.Matched, c.RefOnly, c.CandOnly, c.Duplicates = len(p.ref), p.refOnly, p.candOnly, p.dupRows
+	rc, cc := make([]bool, c.Matched), make([]bool, c.Matched)
+	d := [][]float64{make([]float64, c.Matched), make([]float64, c.Matched), make([]float64, c.Matched)}
+	for j := range p.ref {
+		a, b := &ref[p.ref[j]], &cand[p.cand[j]]
+		rc[j], cc[j] = isCorrect(a), isCorrect(b)
+		d[0][j] = b2f(cc[j]) - b2f(rc[j])
+		d[1][j] = float64(b.Calls) - float64(a.Calls)
+		d[2][j] = float64(b.PromptTokens+b.CompletionTokens) - float64(a.PromptTokens+a.CompletionTokens)
+	}
+	cl, g := clusterOf(ref, p.ref)
+	c.Questions = g
+	est := pairedEstimates(d, cl, g, opt)
+	c.Accuracy = binaryCounts(rc, cc)
+	c.Accuracy.Clusters, c.Accuracy.Delta = g, est[0]
+	c.Calls, c.Tokens = est[1], est[2]
+	c.MDD = comparisonMDD(c.Accuracy, d[0])
+	return c
+}
+
+// comparisonMDD is MinDetectableDiff at the default α and power for the
+// comparison's discordance and design-effect-corrected n.
+func comparisonMDD(pb PairedBinary, d []float64) float64 {
+	n := float64(pb.N)
+	if pb.N < 2 || pb.B+pb.C == 0 {
+		return math.NaN()
+	}
+	mean := pb.Delta.Value
+	ss := 0.0
+	for _, v := range d {
+		ss += (v - mean) * (v - mean)
+	}
+	iid := ss / (n - 1) / n
+	if deff := pb.Delta.SE * pb.Delta.SE / iid; deff > 1 {
+		n /= deff
+	}
+	return MinDetectableDiff(n, pb.Discordance, DefaultAlpha, DefaultPower)
+}
+
+// PairedMetric is the paired difference (candidate − reference) of any
+// per-row quantity — cost, latency, rounds — over the rows of two arms
+// paired by (question id, repeat) as in Compare, with its clustered Wald
+// and question-bootstrap intervals (PairedDiff), and the number of pairs.
+func PairedMetric(ref, cand []results.QuestionRow, metric func(*results.QuestionRow) float64, opt Bootstrap) (Estimate, int) {
+	p := pairRows(ref, seq(len(ref)), cand, seq(len(cand)))
+	d := make([]float64, len(p.ref))
+	for j := range p.ref {
+		d[j] = metric(&cand[p.cand[j]]) - metric(&ref[p.ref[j]])
+	}
+	cl, g := clusterOf(ref, p.ref)
+	return pairedEstimates([][]float64{d}, cl, g, opt)[0], len(d)
+}

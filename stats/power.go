@@ -1,0 +1,68 @@
+package stats
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Power defaults: a two-sided test at α = 0.05 with 80% power.
+const (
+	DefaultAlpha = 0.05
+	DefaultPower = 0.80
+)
+
+// powerZ returns the critical values z_{1−α/2} and z_{power}.
+func powerZ(alpha, power float64) (za, zb float64) {
+	return distuv.UnitNormal.Quantile(1 - alpha/2), distuv.UnitNormal.Quantile(power)
+}
+
+// PairsNeeded is the number of matched pairs a two-sided McNemar test at
+// level alpha needs to detect a paired difference delta (= p₁₀ − p₀₁, the
+// difference in accuracy) with the given power when a share psi
+// (= p₁₀ + p₀₁) of pairs is discordant. It is the normal approximation of
+// Connor (1987, Biometrics 43:207–211, p. 209):
+//
+//	n = ⌈ (z_{1−α/2}·√ψ + z_{1−β}·√(ψ − δ²))² / δ² ⌉
+//
+// Worked example (Connor's formula as powerandsamplesize.com states it):
+// p₀₁ = 0.45, p₁₀ = 0.05 (ψ = 0.5, δ = −0.4), α = 0.05, power 0.8 →
+// n = 22.01 → 23 pairs. ok is false when no n exists: δ = 0, |δ| > ψ,
+// ψ ∉ (0, 1], or alpha/power outside (0, 1).
+func PairsNeeded(delta, psi, alpha, power float64) (n int, ok bool) {
+	d := math.Abs(delta)
+	if !(d > 0 && d <= psi && psi <= 1 && alpha > 0 && alpha < 1 && power > 0 && power < 1) {
+		return 0, false
+	}
+	za, zb := powerZ(alpha, power)
+	s := za*math.Sqrt(psi) + zb*math.Sqrt(psi-d*d)
+	return int(math.Ceil(s * s / (d * d))), true
+}
+
+// MinDetectableDiff is the smallest paired difference |δ| that a two-sided
+// McNemar test at level alpha detects with the given power from n pairs of
+// which a share psi is discordant: Connor's (1987) equation solved for δ.
+// With A = z_{1−α/2}·√ψ and B = z_{1−β}, √n·δ − A = B·√(ψ − δ²) squares to a
+// quadratic in δ whose admissible (larger) root is
+//
+//	δ = (A·√n + B·√(ψ(n + B²) − A²)) / (n + B²)
+//
+// (admissible when n ≥ z²_{1−α/2}). Round trip: n = 22.01, ψ = 0.5 gives
+// δ = 0.4. NaN when no difference is detectable: ψ ∉ (0, 1], n < z²_{1−α/2},
+// or the root exceeds ψ (no δ with |δ| ≤ ψ reaches the power).
+func MinDetectableDiff(n, psi, alpha, power float64) float64 {
+	if !(psi > 0 && psi <= 1 && alpha > 0 && alpha < 1 && power > 0 && power < 1) {
+		return math.NaN()
+	}
+	za, zb := powerZ(alpha, power)
+	if n < za*za {
+		return math.NaN()
+	}
+	a := za * math.Sqrt(psi)
+	nb := n + zb*zb
+	d := (a*math.Sqrt(n) + zb*math.Sqrt(psi*nb-a*a)) / nb
+	if d > psi {
+		return math.NaN()
+	}
+	return d
+}
