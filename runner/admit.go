@@ -26,7 +26,7 @@ const admitTick = 2 * time.Millisecond
 type admission struct {
 	floor, ceiling int
 	running        atomic.Int64
-	peak           int // most units in flight at once (the scheduler's goroutine only)
+	peak           int           // most units in flight at once (the scheduler's goroutine only)
 	finished       chan struct{} // a token when a unit has finished since the last look
 }
 

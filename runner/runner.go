@@ -65,12 +65,12 @@ type Model struct {
 
 // Plan is what to run.
 type Plan struct {
-	RunID       string
-	Sets        []QuestionSet
-	Models      []Model
-	Arms        []Arm
-	Repeats     int
-	Seed        int64
+	RunID   string
+	Sets    []QuestionSet
+	Models  []Model
+	Arms    []Arm
+	Repeats int
+	Seed    int64
 	// Parallel is the units (question × arm × model × repeat) in flight at
 	// least; MaxParallel at most, more being started while the unit's model
 	// has spare capacity (Model.Spare). MaxParallel 0 fixes the units in

@@ -286,11 +286,11 @@ type tpServer struct {
 	// lateAll and lateRejected count the requests, and the 429s, after the
 	// run's first second.
 	lateAll, lateRejected atomic.Int64
-	requests atomic.Int64 // answered
-	active   atomic.Int64 // in the handler now (queued or served)
-	peak     atomic.Int64 // most in the handler at once
-	conns    atomic.Int64 // TCP connections accepted
-	busy     atomic.Int64 // total service time (ns): slot taken to answer written
+	requests              atomic.Int64 // answered
+	active                atomic.Int64 // in the handler now (queued or served)
+	peak                  atomic.Int64 // most in the handler at once
+	conns                 atomic.Int64 // TCP connections accepted
+	busy                  atomic.Int64 // total service time (ns): slot taken to answer written
 }
 
 func newTPServer(cap int, delay time.Duration) *tpServer {

@@ -178,7 +178,7 @@ type Cache struct {
 	pending map[string]Entry   // stored answers the writer has not committed yet
 
 	hits, shared, misses, writes, errs atomic.Int64
-	fileLookups, commits                atomic.Int64 // reads of the file; batches committed
+	fileLookups, commits               atomic.Int64 // reads of the file; batches committed
 }
 
 const schema = `
