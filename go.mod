@@ -3,6 +3,7 @@ module github.com/medteam-bench/medteam
 go 1.26.8
 
 require (
+	github.com/goccy/go-json v0.12.0
 	github.com/ollama/ollama v0.17.4
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/sashabaranov/go-openai v1.43.0

@@ -12,12 +12,16 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"time"
+
+	gojson "github.com/goccy/go-json"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver ("sqlite")
 
@@ -294,33 +298,109 @@ func (j *Journal) Each(fn func(q results.QuestionRow, calls []results.CallRow) e
 }
 
 // EachUnit calls fn for every committed unit in plan order, with its key
-// and position.
+// and position. The rows are decoded from JSON on every core (decoding is
+// most of an export's time), in batches handed back in order.
 func (j *Journal) EachUnit(fn func(key string, ord int64, q results.QuestionRow, calls []results.CallRow) error) error {
 	rows, err := j.db.Query("SELECT key, ord, question, calls FROM units ORDER BY ord")
 	if err != nil {
 		return fmt.Errorf("journal %s: %w", j.path, err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var key string
-		var ord int64
-		var qb, cb []byte
-		if err := rows.Scan(&key, &ord, &qb, &cb); err != nil {
-			return err
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	batches := make(chan chan decodedBatch, runtime.GOMAXPROCS(0)+1)
+	var scanErr error
+	go func() {
+		defer close(batches)
+		scanErr = j.scanBatches(ctx, rows, batches)
+	}()
+	for out := range batches {
+		b := <-out
+		if b.err != nil {
+			return b.err
 		}
-		var q results.QuestionRow
-		var calls []results.CallRow
-		if err := json.Unmarshal(qb, &q); err != nil {
-			return fmt.Errorf("journal %s: %w", j.path, err)
-		}
-		if err := json.Unmarshal(cb, &calls); err != nil {
-			return fmt.Errorf("journal %s: %w", j.path, err)
-		}
-		if err := fn(key, ord, q, calls); err != nil {
-			return err
+		for i := range b.units {
+			u := &b.units[i]
+			if err := fn(u.key, u.ord, u.q, u.calls); err != nil {
+				return err
+			}
 		}
 	}
+	if scanErr != nil {
+		return scanErr
+	}
 	return rows.Err()
+}
+
+// decodeBatch is how many units one decoding goroutine takes at a time.
+const decodeBatch = 64
+
+type rawUnit struct {
+	key    string
+	ord    int64
+	qb, cb []byte
+}
+
+type decodedUnit struct {
+	key   string
+	ord   int64
+	q     results.QuestionRow
+	calls []results.CallRow
+}
+
+type decodedBatch struct {
+	units []decodedUnit
+	err   error
+}
+
+// scanBatches reads rows in batches and starts decoding each on its own
+// goroutine, sending the channel of its result in order; the bounded
+// channel limits the batches in flight to about one per core.
+func (j *Journal) scanBatches(ctx context.Context, rows *sql.Rows, batches chan<- chan decodedBatch) error {
+	send := func(raw []rawUnit) bool {
+		out := make(chan decodedBatch, 1)
+		go func() { out <- j.decode(raw) }()
+		select {
+		case batches <- out:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	var raw []rawUnit
+	for rows.Next() {
+		var u rawUnit
+		if err := rows.Scan(&u.key, &u.ord, &u.qb, &u.cb); err != nil {
+			return err
+		}
+		if raw = append(raw, u); len(raw) == decodeBatch {
+			if !send(raw) {
+				return nil
+			}
+			raw = nil
+		}
+	}
+	if len(raw) > 0 {
+		send(raw)
+	}
+	return nil
+}
+
+func (j *Journal) decode(raw []rawUnit) decodedBatch {
+	b := decodedBatch{units: make([]decodedUnit, len(raw))}
+	for i, r := range raw {
+		u := &b.units[i]
+		u.key, u.ord = r.key, r.ord
+		if err := gojson.Unmarshal(r.qb, &u.q); err != nil {
+			b.err = fmt.Errorf("journal %s: unit %s: %w", j.path, r.key, err)
+			return b
+		}
+		if err := gojson.Unmarshal(r.cb, &u.calls); err != nil {
+			b.err = fmt.Errorf("journal %s: unit %s: %w", j.path, r.key, err)
+			return b
+		}
+	}
+	return b
 }
 
 // Export writes questions.parquet and calls.parquet into dir from the

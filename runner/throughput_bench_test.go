@@ -2,11 +2,7 @@ package runner_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"sync"
@@ -16,6 +12,7 @@ import (
 
 	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/llm/llmtest"
 	"github.com/medteam-bench/medteam/llm/openai"
 	"github.com/medteam-bench/medteam/llm/sim"
 	"github.com/medteam-bench/medteam/qa"
@@ -26,28 +23,10 @@ import (
 
 // Throughput benchmark settings.
 const (
-	tpQuestions   = 240                   // questions per run (one benchmark iteration)
-	tpDelay       = 20 * time.Millisecond // fixed service time of the fake server
-	tpRunTimeout  = 2 * time.Minute       // a run that takes longer fails the benchmark
-	tpCallTimeout = 10 * time.Second      // per-attempt timeout of the retry layer
-	// tpAnswer is the content of an agent's answer (predict, discuss, final),
-	// and of any request without a known schema.
-	tpAnswer = `{"reasoning":"r","ranking":["A","B","C","D"],"confidence":0.6,"facts":["f"]}`
+	tpQuestions  = 240                   // questions per run (one benchmark iteration)
+	tpDelay      = 20 * time.Millisecond // fixed service time of the fake server
+	tpRunTimeout = 2 * time.Minute       // a run that takes longer fails the benchmark
 )
-
-// tpAnswers are well-formed answers of the other call kinds (see
-// teamwork/FORMATS.md), by the schema name the request carries, so that every
-// call parses and the protocol takes its full path (monitoring included).
-var tpAnswers = map[string]string{
-	"medteam_assess":          `{"agents":3,"analysis":"a"}`,
-	"medteam_recruit":         `{"roles":[{"name":"Cardiologist","focus":"f"},{"name":"Internist","focus":"f"},{"name":"Pharmacologist","focus":"f"}]}`,
-	"medteam_synthesize":      `{"facts":["f"],"report":"r","quality":[0.8,0.6,0.7]}`,
-	"medteam_mediate":         `{"summary":"s","leaning":"A"}`,
-	"medteam_monitor_select":  `{"agent":2,"concern":"c"}`,
-	"medteam_monitor_respond": `{"response":"r","accepts":true,"ranking":["A","B","C","D"],"confidence":0.6}`,
-	"medteam_monitor_rate":    `{"quality":0.7,"debated_point":"d"}`,
-	"medteam_tiebreak":        `{"answer":"A","reasoning":"r"}`,
-}
 
 // BenchmarkThroughputHTTP measures how close a run with the CLI's default
 // settings gets to the throughput an OpenAI-compatible endpoint allows. One
@@ -95,29 +74,20 @@ func BenchmarkThroughputHTTP(b *testing.B) {
 	qs := tpQuestionsFor(b, tpQuestions)
 	arm := tpFullArm(b)
 	for _, c := range []int{4, 16, 64, 256} {
-		b.Run(fmt.Sprintf("C=%d", c), func(b *testing.B) { tpBenchHTTP(b, qs, arm, newTPServer(c, tpDelay)) })
+		b.Run(fmt.Sprintf("C=%d", c), func(b *testing.B) { tpBenchHTTP(b, qs, arm, llmtest.NewLatencyServer(c, tpDelay, false)) })
 	}
-	b.Run("429/C=16", func(b *testing.B) {
-		srv := newTPServer(16, tpDelay)
-		srv.reject = true
-		tpBenchHTTP(b, qs, arm, srv)
-	})
+	b.Run("429/C=16", func(b *testing.B) { tpBenchHTTP(b, qs, arm, llmtest.NewLatencyServer(16, tpDelay, true)) })
 	b.Run("overhead", func(b *testing.B) { tpBenchOverhead(b, qs, arm) })
 }
 
-func tpBenchHTTP(b *testing.B, qs []qa.Question, arm runner.Arm, srv *tpServer) {
-	c := cap(srv.slots)
+func tpBenchHTTP(b *testing.B, qs []qa.Question, arm runner.Arm, srv *llmtest.LatencyServer) {
 	ts := httptest.NewUnstartedServer(srv)
-	ts.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			srv.conns.Add(1)
-		}
-	}
+	ts.Config.ConnState = srv.ConnState
 	ts.Start()
 	b.Cleanup(ts.Close) // handlers return as soon as their client goes away
 
 	var wall, busy time.Duration
-	var calls, late, lateRejected int64
+	var calls, rejected, late, lateRejected int64
 	runs, limit, units := 0, 0, 0
 	for b.Loop() {
 		backend, err := openai.New(openai.Config{BaseURL: ts.URL + "/v1"})
@@ -125,39 +95,41 @@ func tpBenchHTTP(b *testing.B, qs []qa.Question, arm runner.Arm, srv *tpServer) 
 			b.Fatal(err)
 		}
 		client, lim := tpStack(backend, llm.DefaultLimitPolicy("openai"))
-		before, busy0, rej0 := srv.requests.Load(), srv.busy.Load(), srv.rejected.Load()
+		before, busy0, rej0 := srv.Requests.Load(), srv.Busy.Load(), srv.Rejected.Load()
+		lateRej0, lateAll0 := srv.LateRejected.Load(), srv.LateAll.Load()
 		start := time.Now()
-		srv.start.Store(start.UnixNano())
-		lateRej0, lateAll0 := srv.lateRejected.Load(), srv.lateAll.Load()
+		srv.Start()
 		st := tpRun(b, qs, arm, client, lim.Spare)
 		wall += time.Since(start)
-		busy += time.Duration(srv.busy.Load() - busy0)
-		got := srv.requests.Load() - before
-		if sent := st.Calls - st.Shared; got != sent && !srv.reject {
-			b.Fatalf("server answered %d requests, the run sent %d logical calls (retries?)", got, sent)
-		}
-		if srv.reject && srv.rejected.Load() == rej0 {
-			b.Logf("the 429 server rejected nothing: the cap stayed under its capacity")
+		busy += time.Duration(srv.Busy.Load() - busy0)
+		got := srv.Requests.Load() - before
+		if sent := st.Calls - st.Shared; got != sent {
+			b.Fatalf("server answered %d requests, the run sent %d logical calls", got, sent)
 		}
 		calls += got
-		late += srv.lateAll.Load() - lateAll0
-		lateRejected += srv.lateRejected.Load() - lateRej0
+		rejected += srv.Rejected.Load() - rej0
+		late += srv.LateAll.Load() - lateAll0
+		lateRejected += srv.LateRejected.Load() - lateRej0
 		limit, units = lim.Limit(), st.PeakUnits
 		runs++
 	}
+	c := srv.Cap()
 	rate := float64(calls) / wall.Seconds()
-	bound := float64(c) / tpDelay.Seconds()
+	bound := float64(c) / srv.Delay().Seconds()
 	b.ReportMetric(rate, "req/s")
 	b.ReportMetric(bound, "bound-req/s")
 	b.ReportMetric(rate/bound, "of-bound")
 	b.ReportMetric(busy.Seconds()*1000/float64(calls), "served-ms/req")
 	b.ReportMetric(busy.Seconds()/(float64(c)*wall.Seconds()), "server-util")
-	b.ReportMetric(float64(srv.peak.Load()), "peak-conc")
+	b.ReportMetric(float64(srv.Peak.Load()), "peak-conc")
 	b.ReportMetric(float64(limit), "cap")
 	b.ReportMetric(float64(units), "peak-units")
-	b.ReportMetric(1000*float64(srv.conns.Load())/float64(calls), "new-conns/1000req")
+	b.ReportMetric(1000*float64(srv.Conns.Load())/float64(calls+rejected), "new-conns/1000req")
 	b.ReportMetric(float64(calls)/float64(runs*len(qs)), "calls/question")
-	if srv.reject && late > 0 {
+	if rejected > 0 {
+		b.ReportMetric(float64(rejected)/float64(calls+rejected), "429-share")
+	}
+	if late > 0 {
 		b.ReportMetric(float64(lateRejected)/float64(late), "429-share-after-1s")
 	}
 }
@@ -167,9 +139,9 @@ func tpBenchOverhead(b *testing.B, qs []qa.Question, arm runner.Arm) {
 		if err := ctx.Err(); err != nil {
 			return llm.Response{}, &llm.Error{Class: llm.ClassCanceled, Err: err}
 		}
-		text := tpAnswer
+		text := llmtest.LatencyAnswer
 		if req.Schema != nil {
-			if a, ok := tpAnswers[req.Schema.Name]; ok {
+			if a, ok := llmtest.LatencyAnswers[req.Schema.Name]; ok {
 				text = a
 			}
 		}
@@ -191,7 +163,6 @@ func tpBenchOverhead(b *testing.B, qs []qa.Question, arm runner.Arm) {
 // cache: limiter ▸ retry ▸ backend, the retry holding a slot per attempt.
 func tpStack(backend llm.Client, lp llm.LimitPolicy) (llm.Client, *llm.Limiter) {
 	rp := llm.DefaultRetryPolicy()
-	rp.PerCallTimeout = tpCallTimeout
 	lim := llm.NewLimiter(nil, lp)
 	return llm.NewLimitedRetry(backend, rp, lim), lim
 }
@@ -270,149 +241,6 @@ func tpFullArm(b *testing.B) runner.Arm {
 	}
 	c.Agents = 3
 	return runner.Arm{Label: c.Label(), Protocol: teamwork.Arm{Config: c}}
-}
-
-// tpServer is a minimal OpenAI-compatible chat-completion endpoint: every
-// POST /v1/chat/completions is answered after delay with a well-formed answer
-// of the requested kind (tpAnswers, else tpAnswer) and token usage, at most
-// cap requests being served at once; the rest wait in the handler or, with
-// reject, are answered 429 with Retry-After: 1 at once.
-type tpServer struct {
-	delay    time.Duration
-	reject   bool
-	slots    chan struct{}
-	start    atomic.Int64 // run start (Unix ns), for the 429 share after the first second
-	rejected atomic.Int64 // 429s
-	// lateAll and lateRejected count the requests, and the 429s, after the
-	// run's first second.
-	lateAll, lateRejected atomic.Int64
-	requests              atomic.Int64 // answered
-	active                atomic.Int64 // in the handler now (queued or served)
-	peak                  atomic.Int64 // most in the handler at once
-	conns                 atomic.Int64 // TCP connections accepted
-	busy                  atomic.Int64 // total service time (ns): slot taken to answer written
-}
-
-func newTPServer(cap int, delay time.Duration) *tpServer {
-	return &tpServer{delay: delay, slots: make(chan struct{}, cap)}
-}
-
-type tpRequest struct {
-	Model    string `json:"model"`
-	Messages []struct {
-		Role    string `json:"role"`
-		Content string `json:"content"`
-	} `json:"messages"`
-	ResponseFormat *struct {
-		JSONSchema *struct {
-			Name string `json:"name"`
-		} `json:"json_schema"`
-	} `json:"response_format"`
-}
-
-type tpCompletion struct {
-	ID      string     `json:"id"`
-	Object  string     `json:"object"`
-	Created int64      `json:"created"`
-	Model   string     `json:"model"`
-	Choices []tpChoice `json:"choices"`
-	Usage   tpUsage    `json:"usage"`
-}
-
-type tpChoice struct {
-	Index        int       `json:"index"`
-	Message      tpMessage `json:"message"`
-	FinishReason string    `json:"finish_reason"`
-}
-
-type tpMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
-
-type tpUsage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	TotalTokens      int `json:"total_tokens"`
-}
-
-func (s *tpServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
-		http.Error(w, `{"error":{"message":"not found","type":"invalid_request_error"}}`, http.StatusNotFound)
-		return
-	}
-	n := s.active.Add(1)
-	defer s.active.Add(-1)
-	for p := s.peak.Load(); n > p && !s.peak.CompareAndSwap(p, n); p = s.peak.Load() {
-	}
-	var req tpRequest
-	body, err := io.ReadAll(r.Body)
-	if err == nil {
-		err = json.Unmarshal(body, &req)
-	}
-	if err != nil || len(req.Messages) == 0 {
-		http.Error(w, `{"error":{"message":"bad request","type":"invalid_request_error"}}`, http.StatusBadRequest)
-		return
-	}
-	late := time.Since(time.Unix(0, s.start.Load())) > time.Second
-	if late {
-		s.lateAll.Add(1)
-	}
-	if !s.take(r) {
-		if late {
-			s.lateRejected.Add(1)
-		}
-		s.rejected.Add(1)
-		w.Header().Set("Retry-After", "1")
-		http.Error(w, `{"error":{"message":"Rate limit reached: too many requests in flight","type":"requests","code":"rate_limit_exceeded"}}`, http.StatusTooManyRequests)
-		return
-	}
-	taken := time.Now()
-	defer func() {
-		s.busy.Add(int64(time.Since(taken)))
-		<-s.slots
-	}()
-	t := time.NewTimer(s.delay)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-r.Context().Done():
-		return
-	}
-	content := tpAnswer
-	if f := req.ResponseFormat; f != nil && f.JSONSchema != nil {
-		if a, ok := tpAnswers[f.JSONSchema.Name]; ok {
-			content = a
-		}
-	}
-	prompt := len(body) / 4
-	out, _ := json.Marshal(tpCompletion{
-		ID: "chatcmpl-bench", Object: "chat.completion", Created: 1, Model: req.Model,
-		Choices: []tpChoice{{Message: tpMessage{Role: "assistant", Content: content}, FinishReason: "stop"}},
-		Usage:   tpUsage{PromptTokens: prompt, CompletionTokens: len(content) / 4, TotalTokens: prompt + len(content)/4},
-	})
-	s.requests.Add(1) // before the answer leaves, so a finished run has counted it
-	w.Header().Set("Content-Type", "application/json")
-	w.Write(out)
-}
-
-// take waits for a service slot (without reject) or takes a free one; it
-// reports false when none was taken (rejected, or the client went away).
-func (s *tpServer) take(r *http.Request) bool {
-	if s.reject {
-		select {
-		case s.slots <- struct{}{}:
-			return true
-		default:
-			return false
-		}
-	}
-	select {
-	case s.slots <- struct{}{}:
-		return true
-	case <-r.Context().Done():
-		return false
-	}
 }
 
 // BenchmarkExecuteMemory measures the runner's own memory on a large run:
