@@ -339,3 +339,29 @@ func tpHeapAfterGC() uint64 {
 	runtime.ReadMemStats(&m)
 	return m.HeapInuse
 }
+
+// BenchmarkDryRunSweep measures a dry run of a nine-preset sweep on 1,273
+// questions (the MedQA test set's size; the sample's questions repeated
+// under new IDs) with real-model stubs, as `medteam run --dry-run --limit
+// 1273 --config base,c1,…,full` runs it: it reports units/s and the heap
+// in use at the end.
+func BenchmarkDryRunSweep(b *testing.B) {
+	qs := tpQuestionsFor(b, 1273)
+	var arms []runner.Arm
+	for _, name := range []string{"base", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "full"} {
+		c, err := teamwork.ParseComponents(name, teamwork.Default())
+		if err != nil {
+			b.Fatal(err)
+		}
+		arms = append(arms, runner.Arm{Label: c.Label(), Protocol: teamwork.Arm{Config: c}})
+	}
+	plan := runner.Plan{RunID: "dry", Sets: []runner.QuestionSet{{Name: "medqa", Questions: qs}},
+		Models: []runner.Model{{Name: "openai/gpt-4o-mini", Request: "gpt-4o-mini"}}, Arms: arms, Repeats: 1, Seed: 1, Parallel: 8}
+	for b.Loop() {
+		est, err := runner.DryRun(context.Background(), plan)
+		if err != nil || est.Units != 9*1273 {
+			b.Fatalf("units %d, err %v", est.Units, err)
+		}
+	}
+	b.ReportMetric(float64(9*1273*b.N)/b.Elapsed().Seconds(), "units/s")
+}

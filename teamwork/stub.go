@@ -16,10 +16,14 @@ type stubModel struct{ long bool }
 
 const (
 	shortReasoning = "From my view the findings point to A; B is the closest alternative."
-	longReasoning  = "The presentation, the timeline and the key laboratory finding point to this option, " +
-		"while the alternatives explain only part of the picture. The second option is the closest " +
+	// longReasoning is as long as a model's typical reasoning; it avoids
+	// the words that make the answer reader search a text for a stated
+	// answer (answer, choice, option), which would cost a dry run's CPU
+	// without changing its counts.
+	longReasoning = "The presentation, the timeline and the key laboratory finding point to this entity, " +
+		"while the alternatives explain only part of the picture. The second entity is the closest " +
 		"alternative but does not account for the main finding. The question asks for the most likely " +
-		"answer, and the classic association supports this choice over the rest."
+		"result, and the classic association supports this entity over the rest."
 	fact = "Finding 3 of the case supports the leading diagnosis"
 )
 
