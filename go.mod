@@ -3,6 +3,7 @@ module github.com/medteam-bench/medteam
 go 1.26.8
 
 require (
+	codeberg.org/go-fonts/liberation v0.5.0
 	github.com/ollama/ollama v0.17.4
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/sashabaranov/go-openai v1.43.0
@@ -19,7 +20,6 @@ require (
 )
 
 require (
-	codeberg.org/go-fonts/liberation v0.5.0 // indirect
 	codeberg.org/go-latex/latex v0.2.0 // indirect
 	codeberg.org/go-pdf/fpdf v0.11.1 // indirect
 	git.sr.ht/~sbinet/gg v0.7.0 // indirect

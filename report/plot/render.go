@@ -34,7 +34,7 @@ func render(kind, aria string, w, h vg.Length, paint func(c draw.Canvas)) (out [
 			out, err = nil, fmt.Errorf("plot %s: drawing failed: %v", kind, r)
 		}
 	}()
-	cv := vgsvg.NewWith(vgsvg.UseWH(w, h), vgsvg.EmbedFonts(true))
+	cv := vgsvg.NewWith(vgsvg.UseWH(w, h))
 	c := draw.New(cv)
 	c.SetColor(white)
 	c.Fill(c.Rectangle.Path())
@@ -55,12 +55,13 @@ func rewriteRoot(doc []byte, kind, aria string, w, h vg.Length) ([]byte, error) 
 	}
 	body := doc[i+len(rootEnd):]
 	var b bytes.Buffer
-	b.Grow(len(body) + 256)
+	b.Grow(len(body) + len(fontDefs()) + 256)
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" width="100%%"`,
 		num(w.Points()), num(h.Points()))
 	fmt.Fprintf(&b, ` preserveAspectRatio="xMidYMid meet" role="img" aria-label="%s" data-plot="%s"`,
 		html.EscapeString(cleanLabel(aria, 200)), html.EscapeString(kind))
 	b.WriteString(">\n")
+	b.WriteString(fontDefs())
 	b.Write(body)
 	return b.Bytes(), nil
 }

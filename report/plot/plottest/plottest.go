@@ -4,6 +4,10 @@
 package plottest
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+
 	"github.com/medteam-bench/medteam/report/plot"
 )
 
@@ -143,4 +147,33 @@ func All() ([]Figure, error) {
 		out = append(out, Figure{Kind: j.kind, Caption: j.caption, SVG: svg})
 	}
 	return out, nil
+}
+
+// Normalize replaces every base64 payload of a data: URL (the embedded
+// fonts, half a megabyte each) by a short digest of it, so that golden files
+// stay small and still change when the payload does.
+func Normalize(svg []byte) []byte {
+	const marker = "base64,"
+	var out bytes.Buffer
+	rest := svg
+	for {
+		i := bytes.Index(rest, []byte(marker))
+		if i < 0 {
+			out.Write(rest)
+			return out.Bytes()
+		}
+		i += len(marker)
+		out.Write(rest[:i])
+		j := i
+		for j < len(rest) && isBase64(rest[j]) {
+			j++
+		}
+		sum := sha256.Sum256(rest[i:j])
+		fmt.Fprintf(&out, "[%d bytes, sha256 %x]", j-i, sum[:8])
+		rest = rest[j:]
+	}
+}
+
+func isBase64(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '='
 }
