@@ -190,7 +190,7 @@ func TestText(t *testing.T) {
 	for _, c := range cases {
 		page := string(render(t, htmlpage.Page{Sections: []htmlpage.Section{{Heading: "H", Text: c.in}}}))
 		start := strings.Index(page, "<h2>H</h2>\n") + len("<h2>H</h2>\n")
-		end := strings.Index(page, "\n</section>")
+		end := strings.Index(page, "\n</div>\n</section>")
 		if got := page[start:max(start, end)]; got != c.want {
 			t.Errorf("%q:\ngot  %q\nwant %q", c.in, got, c.want)
 		}

@@ -323,3 +323,31 @@ func TestCaps(t *testing.T) {
 		t.Error("the forest plot does not say it left rows out")
 	}
 }
+
+// TestConcurrent: figures may be drawn from several goroutines at once
+// (run with -race).
+func TestConcurrent(t *testing.T) {
+	want, err := plottest.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			got, err := plottest.All()
+			if err == nil {
+				for i := range got {
+					if !bytes.Equal(got[i].SVG, want[i].SVG) {
+						err = fmt.Errorf("%s differs when drawn concurrently", got[i].Kind)
+					}
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -175,14 +175,7 @@ type seen struct {
 func (v seen) check(o options) []string {
 	var problems []string
 	fmt.Printf("e2e-report: %d figures, %d <svg> elements, page %.0f px tall\n", len(v.Figures), v.SVGs, v.Height)
-	good := map[string]int{}
-	for _, f := range v.Figures {
-		fmt.Printf("  %-14s %4.0f×%-5.0f px  %4d paths  %3d texts (%d rendered)%s\n",
-			f.Kind, f.Width, f.Height, f.Paths, f.Texts, f.Inked, map[bool]string{true: "  [no data]"}[f.Empty])
-		if !f.Empty && f.SVG && f.Width > 50 && f.Height > 20 && f.Paths > 0 && f.Inked > 0 {
-			good[f.Kind]++
-		}
-	}
+	good := v.drawn()
 	for _, k := range o.kinds {
 		if good[k] == 0 {
 			problems = append(problems, fmt.Sprintf("no non-empty %q figure", k))
@@ -202,6 +195,20 @@ func (v seen) check(o options) []string {
 		problems = append(problems, "the page is wider than the window (horizontal scrolling)")
 	}
 	return problems
+}
+
+// drawn prints every figure and counts, per kind, those that drew
+// something: not the "no data" figure, an SVG with a size, paths and text.
+func (v seen) drawn() map[string]int {
+	good := map[string]int{}
+	for _, f := range v.Figures {
+		fmt.Printf("  %-14s %4.0f×%-5.0f px  %4d paths  %3d texts (%d rendered)%s\n",
+			f.Kind, f.Width, f.Height, f.Paths, f.Texts, f.Inked, map[bool]string{true: "  [no data]"}[f.Empty])
+		if !f.Empty && f.SVG && f.Width > 50 && f.Height > 20 && f.Paths > 0 && f.Inked > 0 {
+			good[f.Kind]++
+		}
+	}
+	return good
 }
 
 func containsStr(list []string, s string) bool {
