@@ -14,6 +14,7 @@ import (
 	"html/template"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // Page is a whole report.
@@ -121,14 +122,17 @@ type (
 )
 
 func build(p Page) (pageView, error) {
-	v := pageView{Title: p.Title, Run: p.Run, Footer: p.Footer}
+	v := pageView{Title: clean(p.Title), Footer: clean(p.Footer)}
+	for _, kv := range p.Run {
+		v.Run = append(v.Run, KV{Key: clean(kv.Key), Value: clean(kv.Value)})
+	}
 	if v.Title == "" {
 		v.Title = "medteam report"
 	}
 	css := styleCSS
 	fonts := false
 	for i, s := range p.Sections {
-		sv := sectionView{ID: "s" + strconv.Itoa(i+1), Heading: s.Heading, Blocks: parseText(s.Text)}
+		sv := sectionView{ID: "s" + strconv.Itoa(i+1), Heading: clean(s.Heading), Blocks: parseText(clean(s.Text))}
 		for _, t := range s.Tables {
 			sv.Tables = append(sv.Tables, buildTable(t))
 		}
@@ -147,4 +151,22 @@ func build(p Page) (pageView, error) {
 	}
 	v.CSS = template.CSS(css)
 	return v, nil
+}
+
+// clean makes caller text safe to put in the page: invalid UTF-8 becomes
+// U+FFFD and control characters other than tab and newline are dropped
+// (HTML and XML both forbid most of them). Escaping is html/template's.
+func clean(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n':
+			return r
+		case r == '\r':
+			return '\n'
+		case r < 0x20 || r >= 0x7f && r < 0xa0 || r == 0xFFFE || r == 0xFFFF:
+			return -1
+		}
+		return r
+	}, s)
 }

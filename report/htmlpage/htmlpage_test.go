@@ -221,3 +221,25 @@ func TestAlignment(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWrite: whatever text the caller gives, the page stays well-formed
+// and the text never becomes markup.
+func FuzzWrite(f *testing.F) {
+	f.Add("title", "para\n\n- item `code`\n```\nx\n```", "cell", "12.5%")
+	f.Add("<b>", "<script>x</script>\x00\x0b\r\n\xff", "&amp;", "]]>")
+	f.Fuzz(func(t *testing.T, title, text, cell, num string) {
+		page := render(t, htmlpage.Page{
+			Title: title, Run: []htmlpage.KV{{Key: cell, Value: num}}, Footer: text,
+			Sections: []htmlpage.Section{{Heading: title, Text: text,
+				Tables: []htmlpage.Table{{Caption: text, Header: []string{cell, num}, Rows: [][]string{{num, cell}, {cell}}}}}},
+		})
+		checkXML(t, page)
+		if n := bytes.Count(page, []byte("<")); n != bytes.Count(render(t, htmlpage.Page{
+			Title: "t", Run: []htmlpage.KV{{Key: "c", Value: "n"}}, Footer: text,
+			Sections: []htmlpage.Section{{Heading: "t", Text: text,
+				Tables: []htmlpage.Table{{Caption: text, Header: []string{"c", "n"}, Rows: [][]string{{"n", "c"}, {"c"}}}}}},
+		}), []byte("<")) {
+			t.Errorf("text in the title, run, header or cells changed the markup (%d tags)", n)
+		}
+	})
+}

@@ -35,7 +35,7 @@ func buildFigure(f Figure) (v figureView, hadFont bool, err error) {
 		Kind:    kind,
 		Empty:   empty,
 		SVG:     template.HTML(svg), // checked above: an SVG drawing with no active content
-		Caption: f.Caption,
+		Caption: clean(f.Caption),
 	}, hadFont, nil
 }
 

@@ -35,7 +35,7 @@ func parseText(s string) []block {
 			items = nil
 		}
 	}
-	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	lines := strings.Split(s, "\n")
 	for i := 0; i < len(lines); i++ {
 		line := strings.TrimRightFunc(lines[i], unicode.IsSpace)
 		trimmed := strings.TrimSpace(line)
@@ -110,7 +110,7 @@ func buildTable(t Table) tableView {
 	for j := range class {
 		class[j] = columnClass(t, j)
 	}
-	v := tableView{Caption: t.Caption}
+	v := tableView{Caption: clean(t.Caption)}
 	if len(t.Header) > 0 {
 		for j := 0; j < cols; j++ {
 			v.Header = append(v.Header, cellView{Text: at(t.Header, j), Class: class[j]})
@@ -128,7 +128,7 @@ func buildTable(t Table) tableView {
 
 func at(s []string, i int) string {
 	if i < len(s) {
-		return s[i]
+		return clean(s[i])
 	}
 	return ""
 }

@@ -65,9 +65,8 @@ func drawConfusion(c draw.Canvas, names []string, counts [][]int, cell vg.Length
 	p := newPlot("predicted", "reference")
 	cols := make([]string, n)
 	rows := make([]string, n)
-	colRunes := max(3, int(cell/4.5))
 	for i, l := range names {
-		cols[i] = cleanLabel(l, colRunes)
+		cols[i] = fitLabel(l, 24, p.X.Tick.Label, cell-3)
 		rows[n-1-i] = cleanLabel(l, 24)
 	}
 	var cells rects

@@ -224,3 +224,15 @@ func niceStep(raw float64) (step float64, decimals int) {
 	}
 	return 10 * base, decimals
 }
+
+// fitLabel is cleanLabel(s, max) cut further, with an ellipsis, until it
+// is no wider than w in sty.
+func fitLabel(s string, max int, sty text.Style, w vg.Length) string {
+	out := cleanLabel(s, max)
+	n := utf8.RuneCountInString(out)
+	for n > 2 && sty.Width(out) > w {
+		n--
+		out = cleanLabel(s, n)
+	}
+	return out
+}
