@@ -119,8 +119,9 @@ func drawFrontier(c draw.Canvas, costLabel string, points []CostPoint) {
 	p.Add(grid(true, true), line, ws, ms, ls)
 	setRange(&p.X, xs, 0.08)
 	setRange(&p.Y, ys, 0.08)
-	drawWithLegend(c, p, []legendItem{
-		{name: "Pareto frontier", clr: palette[0], shape: draw.CircleGlyph{}, line: true},
-		{name: "dominated", clr: color.Color(darkGray), shape: draw.RingGlyph{}},
-	})
+	items := []legendItem{{name: "Pareto frontier", clr: palette[0], shape: draw.CircleGlyph{}, line: true}}
+	if len(ms) > len(front) {
+		items = append(items, legendItem{name: "dominated", clr: color.Color(darkGray), shape: draw.RingGlyph{}})
+	}
+	drawWithLegend(c, p, items)
 }
