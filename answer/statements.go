@@ -129,7 +129,7 @@ func (c *cueWords) at(text string, i int, b byte) bool {
 func statements(text string, os *Set) []commit {
 	var out []commit
 	if mayBeEnglish(text) {
-		for _, m := range os.capped(reAnswerMarker.FindAllStringIndex(text, maxCommits+1)) {
+		for _, m := range os.capped(findAnswerMarkers(text, maxCommits+1)) {
 			out = statementAt(text, m[0], m[1], os, out)
 		}
 	}

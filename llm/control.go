@@ -40,9 +40,14 @@ const (
 //     drift independent of the cap.
 //   - AIMD on 429: a 429 ends slow start and cuts the cap by the policy's
 //     Decrease (×0.8; several 429s from calls issued under the same cap count
-//     once); then the cap grows by one per RecoverAfter successes (default
-//     4 × the cap, about one step per four round trips), probing the rate
-//     limit slowly instead of doubling into it again.
+//     once) and remembers the cap below the one refused as the endpoint's
+//     ceiling; then the cap grows by one per RecoverAfter successes: by
+//     default one per round trip (the cap's worth of successes) back up to
+//     that ceiling, as TCP CUBIC returns quickly to its last maximum, and one
+//     per four round trips beyond it, probing slowly. A 429 at or above the
+//     ceiling only steps back by one (the ceiling held, or the endpoint freed
+//     a slot a moment late); a 429 below it means the endpoint's capacity
+//     fell, and cuts again.
 //
 // The cap never grows while fewer than half of its slots are used (the
 // harness, not the endpoint, is then the limit).
@@ -50,8 +55,9 @@ type controller struct {
 	p           LimitPolicy
 	limit       float64
 	avoid       bool // slow start is over (queueing or a 429 was seen)
-	limited     bool // a 429 was seen: additive growth
-	successes   int  // since the last additive step
+	limited     bool    // a 429 was seen: additive growth
+	successes   int     // since the last additive step
+	lastMax     float64 // the cap the last 429 cut (TCP CUBIC's W_max)
 	samples     int
 	short, long float64 // latency EWMAs, seconds
 }
@@ -92,6 +98,9 @@ func (c *controller) success(rtt time.Duration, inFlight int) bool {
 		after := c.p.RecoverAfter
 		if after == 0 {
 			after = 4 * before
+			if c.limit < c.lastMax { // back to where the 429 came quickly, beyond it slowly
+				after = before
+			}
 		}
 		if c.successes >= after && busy {
 			c.successes = 0
@@ -127,17 +136,26 @@ func (c *controller) gradient(s float64) float64 {
 }
 
 // rateLimited records a 429; cut says whether it is the first of its burst
-// (issued under the current cap), which alone cuts the cap. It reports
-// whether the cap changed.
+// (issued under the current cap), which alone changes the cap. A 429 at or
+// above the known ceiling (the cap below the one a 429 last refused) steps
+// back by one; one below it cuts by Decrease. It reports whether the cap
+// changed.
 func (c *controller) rateLimited(cut bool) bool {
 	if !cut || c.fixed() {
 		return false
 	}
 	before := c.cap()
+	probing := c.limited && c.lastMax > 0 && float64(before) >= c.lastMax
 	c.avoid, c.limited, c.successes = true, true, 0
-	c.limit = math.Floor(c.limit * c.p.Decrease)
-	if int(c.limit) >= before {
+	if probing {
 		c.limit = float64(before - 1)
+		c.lastMax = c.limit
+	} else {
+		c.lastMax = float64(before - 1)
+		c.limit = math.Floor(c.limit * c.p.Decrease)
+		if int(c.limit) >= before {
+			c.limit = float64(before - 1)
+		}
 	}
 	c.limit = max(c.limit, float64(c.p.Min))
 	return c.cap() != before

@@ -55,7 +55,7 @@ func TestControllerFixed(t *testing.T) {
 
 // TestControllerRateLimited: a 429 cuts by Decrease (at least one), a
 // later 429 of the same burst does not, and growth is then additive: one
-// step per 4 × cap successes.
+// step per cap successes up to the cap that was cut, one per 4 × cap beyond.
 func TestControllerRateLimited(t *testing.T) {
 	c := newController(LimitPolicy{Initial: 20, Max: 64}.withDefaults())
 	if !c.rateLimited(true) || c.cap() != 16 {
@@ -64,15 +64,27 @@ func TestControllerRateLimited(t *testing.T) {
 	if c.rateLimited(false) || c.cap() != 16 {
 		t.Fatalf("cap %d after a second 429 of the burst, want 16", c.cap())
 	}
-	for range 63 {
-		c.success(20*time.Millisecond, 16)
+	// Back to the ceiling (19, below the refused 20) at one step per round
+	// trip (the cap's worth of successes), beyond it at one per four.
+	steps := []struct{ successes, cap int }{{15, 16}, {1, 17}, {17, 18}, {18, 19}, {75, 19}, {1, 20}}
+	for _, st := range steps {
+		for range st.successes {
+			c.success(20*time.Millisecond, c.cap())
+		}
+		if c.cap() != st.cap {
+			t.Fatalf("cap %d after %d more successes, want %d", c.cap(), st.successes, st.cap)
+		}
 	}
-	if c.cap() != 16 {
-		t.Fatalf("cap %d after 63 successes, want 16", c.cap())
+	// A 429 on the probe above the ceiling, or at it, steps back by one;
+	// one below the ceiling means capacity fell: a cut.
+	for _, want := range []int{19, 18} {
+		if c.rateLimited(true); c.cap() != want {
+			t.Fatalf("cap %d after a 429 at the ceiling, want %d", c.cap(), want)
+		}
 	}
-	c.success(20*time.Millisecond, 16)
-	if c.cap() != 17 {
-		t.Fatalf("cap %d after 64 successes, want 17", c.cap())
+	c.limit = 15
+	if c.rateLimited(true); c.cap() != 12 {
+		t.Fatalf("cap %d after a 429 at 15 under the ceiling 17, want 12", c.cap())
 	}
 	small := newController(LimitPolicy{Initial: 2, Min: 1}.withDefaults())
 	small.rateLimited(true)

@@ -30,6 +30,10 @@ type LimitPolicy struct {
 // Unlimited is the cap DefaultLimitPolicy gives the simulator.
 const Unlimited = 1 << 20
 
+// wallCuts is how many cuts in a row, with no success between them, make a
+// rate-limit wall: the limiter then pauses new calls for the Retry-After.
+const wallCuts = 3
+
 // DefaultMaxInFlight is the default ceiling of the cap for hosted
 // OpenAI-compatible endpoints (--max-in-flight).
 const DefaultMaxInFlight = 512
@@ -106,9 +110,9 @@ type LimiterStats struct {
 // controller's; see its doc). Waiting for a slot is FIFO and honours ctx.
 //
 // A 429's Retry-After is honoured by the retry of the request that got it.
-// It pauses every new call only when 429s persist: a second cut with no
-// success since the first (a rate-limit wall, where cutting concurrency
-// does not help), until the Retry-After passes.
+// It pauses every new call only when 429s persist: a third cut in a row
+// with no success between them (a rate-limit wall, where cutting
+// concurrency does not help), until the Retry-After passes.
 //
 // Wiring: cache ▸ meter ▸ limiter ▸ retry ▸ backend, built as
 // NewLimitedRetry(backend, retryPolicy, NewLimiter(nil, limitPolicy)): the
@@ -130,7 +134,7 @@ type Limiter struct {
 	inFlight    int
 	queue       []*waiter
 	epoch       uint64 // incremented at each cut
-	okSinceCut  bool   // a success since the last cut
+	dryCuts     int    // cuts since the last success
 	pausedUntil time.Time
 	timer       *time.Timer
 	stats       LimiterStats
@@ -148,7 +152,7 @@ type waiter struct {
 func NewLimiter(next Client, p LimitPolicy) *Limiter {
 	p = p.withDefaults()
 	ctl := newController(p)
-	return &Limiter{next: next, p: p, now: time.Now, ctl: ctl, limit: ctl.cap(), okSinceCut: true}
+	return &Limiter{next: next, p: p, now: time.Now, ctl: ctl, limit: ctl.cap()}
 }
 
 // Spare is how many more calls the limiter would let through at once now:
@@ -289,18 +293,18 @@ func (l *Limiter) observe(err error, rtt time.Duration, epoch uint64) {
 	l.stats.Attempts++
 	switch ClassOf(err) {
 	case "": // success
-		l.okSinceCut = true
+		l.dryCuts = 0
 		if l.ctl.success(rtt, l.inFlight) {
 			l.setLimitLocked()
 		}
 	case ClassRateLimited:
 		l.stats.RateLimited++
 		cut := epoch == l.epoch // later 429s of the same burst don't cut again
-		wall := cut && !l.okSinceCut
 		if cut {
 			l.epoch++
-			l.okSinceCut = false
+			l.dryCuts++
 		}
+		wall := cut && l.dryCuts >= wallCuts
 		if l.ctl.rateLimited(cut) {
 			l.setLimitLocked()
 		}

@@ -152,23 +152,25 @@ func TestLimiterRecovers(t *testing.T) {
 }
 
 func TestLimiterRetryAfterPause(t *testing.T) {
-	// The first 429 only cuts the cap (its own retry honours Retry-After);
-	// a second cut with no success in between is a rate-limit wall: new
+	// A 429 only cuts the cap (its own retry honours Retry-After); a third
+	// cut in a row with no success between them is a rate-limit wall: new
 	// calls wait for its Retry-After.
 	const pause = 150 * time.Millisecond
 	be := &tracker{result: func(n int64) error {
-		if n <= 2 {
+		if n <= 3 {
 			return rateLimited(pause)
 		}
 		return nil
 	}}
-	l := llm.NewLimiter(be, llm.LimitPolicy{Initial: 4, Max: 4})
+	l := llm.NewLimiter(be, llm.LimitPolicy{Initial: 5, Max: 5})
 	start := time.Now()
-	if _, err := l.Chat(context.Background(), llm.Request{}); llm.ClassOf(err) != llm.ClassRateLimited {
-		t.Fatalf("err %v", err)
-	}
-	if st := l.Stats(); st.Pauses != 0 || st.Cuts != 1 || st.Limit != 3 {
-		t.Fatalf("after one 429: stats %+v, want a cut and no pause", st)
+	for i, want := range []int{4, 3} {
+		if _, err := l.Chat(context.Background(), llm.Request{}); llm.ClassOf(err) != llm.ClassRateLimited {
+			t.Fatalf("err %v", err)
+		}
+		if st := l.Stats(); st.Pauses != 0 || st.Cuts != i+1 || st.Limit != want {
+			t.Fatalf("after %d 429s: stats %+v, want a cut to %d and no pause", i+1, st, want)
+		}
 	}
 	if _, err := l.Chat(context.Background(), llm.Request{}); llm.ClassOf(err) != llm.ClassRateLimited {
 		t.Fatalf("err %v", err)
@@ -191,7 +193,7 @@ func TestLimiterRetryAfterPause(t *testing.T) {
 	if first < pause-5*time.Millisecond { // timers may be a hair early on coarse clocks
 		t.Fatalf("a call finished %v after the 429, want ≥ %v", first, pause)
 	}
-	if st := l.Stats(); st.Pauses != 1 || st.Cuts != 2 || st.Limit != 2 {
+	if st := l.Stats(); st.Pauses != 1 || st.Cuts != 3 || st.Limit != 2 {
 		t.Fatalf("stats %+v", st)
 	}
 }

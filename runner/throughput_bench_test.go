@@ -30,8 +30,9 @@ const (
 
 // BenchmarkThroughputHTTP measures how close a run with the CLI's default
 // settings gets to the throughput an OpenAI-compatible endpoint allows. One
-// iteration is one whole run: 240 questions (the 50 of datasets.Sample,
-// repeated under new IDs) × the full preset with a fixed team of 3 agents
+// iteration is one whole run: max(240, 20·C) questions — 800 against the
+// 429 server — (the 50 of datasets.Sample, repeated under new IDs), so that
+// a run lasts about 5 s at the bound, × the full preset with a fixed team of 3 agents
 // (17 calls per question, 15 of them in sequence), through the CLI's default
 // client stack (limiter ▸ retry ▸ openai client, llm.DefaultLimitPolicy
 // ("openai"): the adaptive cap starting at 8) with the runner following the
@@ -71,13 +72,14 @@ const (
 // aggregation and result rows, amortized over the calls — without the HTTP
 // transport.
 func BenchmarkThroughputHTTP(b *testing.B) {
-	qs := tpQuestionsFor(b, tpQuestions)
 	arm := tpFullArm(b)
 	for _, c := range []int{4, 16, 64, 256} {
+		qs := tpQuestionsFor(b, max(tpQuestions, 20*c))
 		b.Run(fmt.Sprintf("C=%d", c), func(b *testing.B) { tpBenchHTTP(b, qs, arm, llmtest.NewLatencyServer(c, tpDelay, false)) })
 	}
+	qs := tpQuestionsFor(b, 800)
 	b.Run("429/C=16", func(b *testing.B) { tpBenchHTTP(b, qs, arm, llmtest.NewLatencyServer(16, tpDelay, true)) })
-	b.Run("overhead", func(b *testing.B) { tpBenchOverhead(b, qs, arm) })
+	b.Run("overhead", func(b *testing.B) { tpBenchOverhead(b, tpQuestionsFor(b, tpQuestions), arm) })
 }
 
 func tpBenchHTTP(b *testing.B, qs []qa.Question, arm runner.Arm, srv *llmtest.LatencyServer) {
@@ -89,6 +91,7 @@ func tpBenchHTTP(b *testing.B, qs []qa.Question, arm runner.Arm, srv *llmtest.La
 	var wall, busy time.Duration
 	var calls, rejected, late, lateRejected int64
 	runs, limit, units := 0, 0, 0
+	var ls llm.LimiterStats
 	for b.Loop() {
 		backend, err := openai.New(openai.Config{BaseURL: ts.URL + "/v1"})
 		if err != nil {
@@ -110,7 +113,7 @@ func tpBenchHTTP(b *testing.B, qs []qa.Question, arm runner.Arm, srv *llmtest.La
 		rejected += srv.Rejected.Load() - rej0
 		late += srv.LateAll.Load() - lateAll0
 		lateRejected += srv.LateRejected.Load() - lateRej0
-		limit, units = lim.Limit(), st.PeakUnits
+		limit, units, ls = lim.Limit(), st.PeakUnits, lim.Stats()
 		runs++
 	}
 	c := srv.Cap()
@@ -127,6 +130,9 @@ func tpBenchHTTP(b *testing.B, qs []qa.Question, arm runner.Arm, srv *llmtest.La
 	b.ReportMetric(1000*float64(srv.Conns.Load())/float64(calls+rejected), "new-conns/1000req")
 	b.ReportMetric(float64(calls)/float64(runs*len(qs)), "calls/question")
 	if rejected > 0 {
+		b.ReportMetric(float64(ls.Cuts), "cuts")
+		b.ReportMetric(float64(ls.Pauses), "pauses")
+		b.ReportMetric(ls.SlotTime.Seconds()/wall.Seconds()*float64(runs), "mean-in-flight")
 		b.ReportMetric(float64(rejected)/float64(calls+rejected), "429-share")
 	}
 	if late > 0 {
