@@ -54,7 +54,7 @@ const (
 type controller struct {
 	p           LimitPolicy
 	limit       float64
-	avoid       bool // slow start is over (queueing or a 429 was seen)
+	avoid       bool    // slow start is over (queueing or a 429 was seen)
 	limited     bool    // a 429 was seen: additive growth
 	successes   int     // since the last additive step
 	lastMax     float64 // the cap the last 429 cut (TCP CUBIC's W_max)
