@@ -40,6 +40,11 @@ type Protocol struct {
 	// response, for dry runs; long asks for answers of a language model's
 	// length rather than the simulator's.
 	Stub func(long bool) llm.Client
+	// Prompts, when set, returns the hash of the prompt set the protocol
+	// renders its requests from; a plan that runs the protocol records it,
+	// so a changed prompt is a different plan. (teamwork's prompt set is the
+	// plan's prompt_set_hash and leaves this nil.)
+	Prompts func() string
 }
 
 // Settings are the plan settings every arm of a run shares.
