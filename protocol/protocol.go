@@ -127,3 +127,40 @@ func (r Registry) Presets() []string {
 	}
 	return out
 }
+
+// JoinSpecs rejoins arm specs that a comma-separated list (--config a,b, a
+// YAML flow list) split inside one arm's options. An arm spec is a name or a
+// teamwork combination, optionally followed by ":" and comma-separated
+// options; a token that is a whole number or key=value continues the arm
+// before it when that arm has options: "debate:3", "2" → "debate:3,2";
+// "vote:weighted", "n=5" → "vote:weighted,n=5". Any other token starts a
+// new arm, so teamwork lists ("base", "smm+l") are unchanged.
+func JoinSpecs(tokens []string) []string {
+	var out []string
+	for _, t := range tokens {
+		s := strings.TrimSpace(t)
+		if n := len(out); n > 0 && strings.Contains(out[n-1], ":") && continuesSpec(s) {
+			out[n-1] += "," + s
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// continuesSpec reports whether an option token (a number or key=value)
+// cannot be an arm of its own.
+func continuesSpec(s string) bool {
+	if strings.Contains(s, "=") {
+		return true
+	}
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
