@@ -314,12 +314,8 @@ func (s *scanner) read(k markerKind, rest string) {
 		s.reasoning(rest)
 	case markResponse:
 		pr.resp = decodeTier(rest) + 1
-	case markStrategy:
-		pr.strategy = strategyOf(trimSpace(rest))
-	case markPeerRank:
-		s.peerRank(rest)
-	case markLabelReasoning:
-		s.labelReasoning(rest)
+	default:
+		s.readProtocol(k, rest)
 	}
 }
 

@@ -9,6 +9,18 @@ import (
 // labelled answers for a council reviewer, the chairman's peer ranking and
 // strategy.
 
+// readProtocol reads the rest of a marker line of the protocols' kinds.
+func (s *scanner) readProtocol(k markerKind, rest string) {
+	switch k {
+	case markStrategy:
+		s.pr.strategy = strategyOf(trimSpace(rest))
+	case markPeerRank:
+		s.peerRank(rest)
+	case markLabelReasoning:
+		s.labelReasoning(rest)
+	}
+}
+
 // addLabel records the answer shown under label name (a later line for the
 // same label replaces its position).
 func (pr *prompt) addLabel(name string, pos position, has bool) {

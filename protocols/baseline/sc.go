@@ -60,9 +60,10 @@ func parseSC(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
 
 func scAccounting(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "arm\tk\tanswer\ttotal\t(formula: k)")
+	fmt.Fprintln(w, "calls = k (k sampled first answers)")
+	fmt.Fprintln(tw, "arm\tk\tanswer\ttotal")
 	for _, k := range []int{1, 3, 5, 10} {
-		fmt.Fprintf(tw, "sc:k=%d\t%d\t%d\t%d\t\n", k, k, k, k)
+		fmt.Fprintf(tw, "sc:k=%d\t%d\t%d\t%d\n", k, k, k, k)
 	}
 	return tw.Flush()
 }

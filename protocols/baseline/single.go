@@ -48,7 +48,7 @@ func singleProtocol(kind, doc string) *protocol.Protocol {
 		return single{p: p, kind: kind, structured: s.Structured, maxTokens: s.MaxTokens}, true, nil
 	}
 	p.Accounting = func(w io.Writer) error {
-		_, err := fmt.Fprintf(w, "arm\tcalls\n%s\t1\n", kind)
+		_, err := fmt.Fprintf(w, "calls = 1\narm       answer  total\n%-8s  1       1\n", kind)
 		return err
 	}
 	return p

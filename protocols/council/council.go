@@ -112,10 +112,11 @@ func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
 
 func writeAccounting(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "arm\tN\tanswer\treview\tchairman\ttotal\t(formula: 2N+1)")
+	fmt.Fprintln(w, "calls = 2N+1 (N first answers, N peer reviews, 1 chairman)")
+	fmt.Fprintln(tw, "arm\tN\tanswer\treview\tchairman\ttotal")
 	for _, arm := range presets() {
 		for _, n := range []int{2, 3, 4, 5} {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t1\t%d\t\n", arm, n, n, n, 2*n+1)
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t1\t%d\n", arm, n, n, n, 2*n+1)
 		}
 	}
 	return tw.Flush()

@@ -76,10 +76,11 @@ func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
 
 func writeAccounting(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "arm\tn\tr\tanswer\tdebate\ttotal\t(formula: n·(r+1))")
+	fmt.Fprintln(w, "calls = n·(r+1) (n first answers, n revisions per round)")
+	fmt.Fprintln(tw, "arm\tn\tr\tanswer\tdebate\ttotal")
 	for _, n := range []int{2, 3, 4} {
 		for _, r := range []int{0, 1, 2, 3} {
-			fmt.Fprintf(tw, "debate:n=%d,r=%d\t%d\t%d\t%d\t%d\t%d\t\n", n, r, n, r, n, n*r, n*(r+1))
+			fmt.Fprintf(tw, "debate:n=%d,r=%d\t%d\t%d\t%d\t%d\t%d\n", n, r, n, r, n, n*r, n*(r+1))
 		}
 	}
 	return tw.Flush()

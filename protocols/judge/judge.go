@@ -82,9 +82,10 @@ func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
 
 func writeAccounting(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "arm\tN\tanswer\tdecision\ttotal\t(formula: N+1)")
+	fmt.Fprintln(w, "calls = N+1 (N first answers, 1 judge)")
+	fmt.Fprintln(tw, "arm\tN\tanswer\tjudge\ttotal")
 	for _, n := range []int{2, 3, 4, 5} {
-		fmt.Fprintf(tw, "judge\t%d\t%d\t1\t%d\t\n", n, n, n+1)
+		fmt.Fprintf(tw, "judge\t%d\t%d\t1\t%d\n", n, n, n+1)
 	}
 	return tw.Flush()
 }

@@ -61,9 +61,10 @@ func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
 
 func writeAccounting(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "arm\tN\tanswer\ttotal\t(formula: N)")
+	fmt.Fprintln(w, "calls = N (N first answers)")
+	fmt.Fprintln(tw, "arm\tN\tanswer\ttotal")
 	for _, n := range []int{2, 3, 4, 5} {
-		fmt.Fprintf(tw, "veto\t%d\t%d\t%d\t\n", n, n, n)
+		fmt.Fprintf(tw, "veto\t%d\t%d\t%d\n", n, n, n)
 	}
 	return tw.Flush()
 }

@@ -61,10 +61,11 @@ func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
 
 func writeAccounting(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "arm\tN\tanswer\ttotal\t(formula: N)")
+	fmt.Fprintln(w, "calls = N (N first answers)")
+	fmt.Fprintln(tw, "arm\tN\tanswer\ttotal")
 	for _, arm := range []string{"vote", "vote:weighted"} {
 		for _, n := range []int{2, 3, 4, 5} {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\n", arm, n, n, n)
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\n", arm, n, n, n)
 		}
 	}
 	return tw.Flush()
