@@ -92,7 +92,7 @@ func (a single) Run(ctx context.Context, c llm.Client, item qa.Item, u protocol.
 	votes := []string{ans.First()}
 	dec := aggregator.Plurality(item.Letters(), votes)
 	if ans.First() == "" {
-		s.SafeDefault(dec, RuleSingle, "no_answer: "+ans.Err)
+		s.SafeDefault(dec, RuleSingle, ans.Reason+": "+ans.Err)
 		return s.Out, nil
 	}
 	s.Commit(dec, RuleSingle)

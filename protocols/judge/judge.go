@@ -168,7 +168,7 @@ func (a Arm) decide(s *kit.Session, j Judgement, answers []answer.Answer) {
 	d := vote.Decision
 	det := Details{N: a.N, ExpertVotes: kit.VoteMap(letters, d.Scores), JudgeAnswer: j.Answer, JudgeParse: string(j.Method),
 		StatedAverageConfidence: j.AverageConfidence, ComputedMeanConfidence: vote.MeanConfidence,
-		AgreesWithPlurality: j.Answer != "" && j.Answer == d.Winner}
+		AgreesWithPlurality: j.Answer != "" && j.Answer == aggregator.Plurality(letters, kit.Firsts(answers)).Winner}
 	low := vote.MeanConfidence < aggregator.MinMeanConfidence-aggregator.TieEpsilon
 	if j.LowConfidenceRead {
 		flag, consistent := j.LowConfidence, j.LowConfidence == low

@@ -2,6 +2,7 @@ package kit
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/medteam-bench/medteam/answer"
@@ -67,11 +68,15 @@ func pickFromJSON(body string, set *answer.Set) (Pick, bool) {
 	return Pick{}, false
 }
 
-// pickFromLabel reads an ANSWER line naming one option.
+// pickFromLabel reads an ANSWER line naming one option; answer lines
+// naming different options are ambiguous (no pick).
 func pickFromLabel(body string, set *answer.Set, labels map[string]string) (Pick, bool) {
 	v, ok := answer.Sections(body, labels)["answer"]
 	if !ok {
 		return Pick{}, false
+	}
+	if ls := answerLines(body, set, labels); len(ls) > 1 {
+		return Pick{Method: answer.MethodNone, Reason: answer.ReasonAmbiguous, Err: "answer lines name " + JoinAnd(ls)}, true
 	}
 	l, ok := set.ReadLead(v)
 	switch {
@@ -101,4 +106,24 @@ func pickFromText(body string, set *answer.Set) Pick {
 		err = v.Err
 	}
 	return Pick{Method: answer.MethodNone, Reason: reason, Err: err}
+}
+
+// answerLines returns the distinct options the answer-labelled lines of
+// body name, in the order named.
+func answerLines(body string, set *answer.Set, labels map[string]string) []string {
+	var out []string
+	for _, line := range strings.Split(body, "\n") {
+		head, val, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		label := strings.ToUpper(strings.Join(strings.Fields(strings.Trim(head, "*#_ \t")), " "))
+		if labels[label] != "answer" {
+			continue
+		}
+		if l, ok := set.ReadLead(val); ok && l.Letter != "" && !slices.Contains(out, l.Letter) {
+			out = append(out, l.Letter)
+		}
+	}
+	return out
 }

@@ -208,11 +208,14 @@ func Numbered(idx []int) []int {
 	return out
 }
 
-// Itoa formats numbers for messages.
-func Itoa(ns []int) []string {
-	out := make([]string, len(ns))
-	for i, n := range ns {
-		out[i] = strconv.Itoa(n)
+// AgentList names 0-based agents in a message: "agent 3", "agents 1 and 3".
+func AgentList(idx []int) string {
+	nums := make([]string, len(idx))
+	for i, k := range idx {
+		nums[i] = strconv.Itoa(k + 1)
 	}
-	return out
+	if len(nums) == 1 {
+		return "agent " + nums[0]
+	}
+	return "agents " + JoinAnd(nums)
 }

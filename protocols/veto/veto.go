@@ -131,9 +131,9 @@ func (a Arm) Run(ctx context.Context, c llm.Client, item qa.Item, u protocol.Uni
 func fallbackReason(v aggregator.VetoConsensus, letters []string) string {
 	switch v.Branch {
 	case aggregator.BranchVeto:
-		return "veto: vetoed by agent " + kit.JoinAnd(kit.Itoa(kit.Numbered(v.Vetoes)))
+		return "veto: vetoed by " + kit.AgentList(v.Vetoes)
 	case aggregator.BranchParseFailure:
-		return "parse_failure: the answer or veto flag of agent " + kit.JoinAnd(kit.Itoa(kit.Numbered(v.Failures))) + " could not be read"
+		return "parse_failure: the answer or veto flag of " + kit.AgentList(v.Failures) + " could not be read"
 	}
 	return fmt.Sprintf("split: agreement %.0f%% < 2/3 (%s)", 100*v.Agreement, kit.Describe(letters, v.Decision.Scores))
 }
