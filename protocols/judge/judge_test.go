@@ -57,9 +57,9 @@ func TestDecisions(t *testing.T) {
 // confidence and reasoning, an unreadable expert as such.
 func TestJudgeSees(t *testing.T) {
 	s := &kittest.Script{Answers: map[string]string{
-		kittest.Key(kit.KindFirst, 0, 0): kittest.First("B", 0.8, 0.2, false),
-		kittest.Key(kit.KindFirst, 0, 1): "Hmm.",
-		kittest.Key(kit.KindFirst, 0, 2): kittest.First("A", 0.6, 0.4, false),
+		kittest.Key(kit.KindFirst, 0, 0):  kittest.First("B", 0.8, 0.2, false),
+		kittest.Key(kit.KindFirst, 0, 1):  "Hmm.",
+		kittest.Key(kit.KindFirst, 0, 2):  kittest.First("A", 0.6, 0.4, false),
 		kittest.Key(kit.KindJudge, 0, -1): `{"answer":"B","average_confidence":0.7,"low_confidence":false}`,
 	}}
 	out := kittest.Run(t, Protocol, "judge", kittest.Settings(3), s)
