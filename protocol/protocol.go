@@ -134,7 +134,8 @@ func (r Registry) Presets() []string {
 // options; a token that is a whole number or key=value continues the arm
 // before it when that arm has options: "debate:3", "2" → "debate:3,2";
 // "vote:weighted", "n=5" → "vote:weighted,n=5". Any other token starts a
-// new arm, so teamwork lists ("base", "smm+l") are unchanged.
+// new arm, so teamwork lists ("base", "smm+l") are unchanged, and joining
+// joined specs changes nothing.
 func JoinSpecs(tokens []string) []string {
 	var out []string
 	for _, t := range tokens {
@@ -151,11 +152,11 @@ func JoinSpecs(tokens []string) []string {
 // continuesSpec reports whether an option token (a number or key=value)
 // cannot be an arm of its own.
 func continuesSpec(s string) bool {
-	if strings.Contains(s, "=") {
-		return true
-	}
-	if s == "" {
+	switch {
+	case s == "" || strings.ContainsAny(s, ":,+"): // an arm, or already joined
 		return false
+	case strings.Contains(s, "="):
+		return true
 	}
 	for _, r := range s {
 		if r < '0' || r > '9' {
