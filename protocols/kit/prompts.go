@@ -133,15 +133,9 @@ func HashOf(sets ...*Prompts) func() string {
 	}
 }
 
-// Schema builds the strict JSON schema of an answer object: every property
-// required, no others.
+// Schema builds the strict JSON schema of an answer object (ObjectOf).
 func Schema(name string, props map[string]any) *llm.Schema {
-	req := make([]string, 0, len(props))
-	for k := range props {
-		req = append(req, k)
-	}
-	sort.Strings(req)
-	b, err := json.Marshal(map[string]any{"type": "object", "properties": props, "required": req, "additionalProperties": false})
+	b, err := json.Marshal(ObjectOf(props))
 	if err != nil {
 		panic(err)
 	}
@@ -160,7 +154,7 @@ var (
 // ArrayOf is an array schema of items.
 func ArrayOf(items any) map[string]any { return map[string]any{"type": "array", "items": items} }
 
-// ObjectOf is a strict object schema.
+// ObjectOf is a strict object schema: every property required, no others.
 func ObjectOf(props map[string]any) map[string]any {
 	req := make([]string, 0, len(props))
 	for k := range props {
