@@ -1,6 +1,10 @@
 // Package aggregator holds the pure decision rules that turn individual
 // answers into a team decision. Every rule returns a Decision carrying its
 // evidence: the scores, whether the top was tied, and which rule was applied.
+// Borda (plain, weighted) serves teamwork; plurality, seed 000's vote rule
+// and seed 004's veto rule serve the panel protocols and say, besides the
+// winner, when the caller's safe default applies (Consensus); MeanRanks
+// aggregates peer rankings. All take the options in their order.
 //
 // Nothing here calls a model or draws from shared randomness; a tie draw
 // takes its seed as an argument.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/medteam-bench/medteam/protocols"
 	"github.com/medteam-bench/medteam/results"
 )
 
@@ -102,9 +103,17 @@ func TestCallsTable(t *testing.T) {
 	if code != 0 {
 		t.Fatal(code)
 	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
+	// Every registered protocol prints its table under its name; teamwork's
+	// is last.
+	for _, p := range protocols.All() {
+		if !strings.Contains(out, "# "+p.Name+"\n") {
+			t.Fatalf("no table for protocol %s:\n%s", p.Name, out)
+		}
+	}
+	_, teamworkTable, _ := strings.Cut(out, "# teamwork\n")
+	lines := strings.Split(strings.TrimSpace(teamworkTable), "\n")
 	if len(lines) != 1+9*2*3 {
-		t.Fatalf("%d lines, want header + 54", len(lines))
+		t.Fatalf("teamwork: %d lines, want header + 54", len(lines))
 	}
 	// full, N=3, T=2: 3 + 3 + 6 + 2 + 3 = 17 (+1 on a tie).
 	found := false

@@ -15,6 +15,7 @@ import (
 	"github.com/medteam-bench/medteam/llm/cache"
 	"github.com/medteam-bench/medteam/llm/sim"
 	"github.com/medteam-bench/medteam/plan"
+	"github.com/medteam-bench/medteam/protocols"
 	"github.com/medteam-bench/medteam/runner"
 	"github.com/medteam-bench/medteam/teamwork"
 )
@@ -106,7 +107,7 @@ func registerSpec(fl *pflag.FlagSet, p *plan.Spec) {
 	fl.StringVar(&p.Shard, "shard", "", "run shard i/n of the plan (1 ≤ i ≤ n, by question-id hash); join shards with 'medteam merge'")
 	fl.BoolVar(&p.ShuffleOptions, "shuffle-options", false, "permute each question's options with a seeded permutation (gold remapped; the order is kept in option_order) to measure position bias")
 	fl.StringArrayVar(&p.Models, "model", []string{"sim/default"}, "model as provider/name: sim/<profile> ("+strings.Join(sim.Profiles(), ", ")+"), ollama/<model>, openai/<model> (any OpenAI-compatible endpoint); repeat for several")
-	fl.StringSliceVar(&p.Configs, "config", []string{"full"}, "teamwork configurations, comma-separated: presets "+strings.Join(teamwork.PresetNames(), ", ")+" or components joined by '+' (smm, l, to, t, mm)")
+	fl.StringSliceVar(&p.Configs, "config", []string{"full"}, "arms, comma-separated: teamwork presets "+strings.Join(teamwork.PresetNames(), ", ")+" or components joined by '+' (smm, l, to, t, mm), or the other protocols' arms ("+otherArms()+"; options such as n=5 follow their arm)")
 	fl.IntVar(&p.Turns, "turns", 2, "discussion turns (2 or 3)")
 	fl.IntVar(&p.Agents, "agents", 0, "team size 2–4; 0 lets the recruiter decide (dynamic)")
 	fl.StringVar(&p.Discussion, "discussion", string(teamwork.RoundRobin), "discussion order: round_robin or parallel")
@@ -119,6 +120,17 @@ func registerSpec(fl *pflag.FlagSet, p *plan.Spec) {
 	fl.Float64Var(&p.AgentTemp, "agent-temperature", 0.7, "sampling temperature of the agents")
 	fl.Float64Var(&p.LeaderTemp, "leader-temperature", 0.5, "sampling temperature of the recruiter and leader")
 	fl.IntVar(&p.MaxTokens, "max-tokens", 0, "completion token cap per call (0 = backend default)")
+}
+
+// otherArms lists the named arms of the protocols besides teamwork.
+func otherArms() string {
+	var out []string
+	for _, p := range protocols.All() {
+		if p != teamwork.Protocol {
+			out = append(out, p.Presets...)
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // spec returns the plan to run and, for a resume, its directory.

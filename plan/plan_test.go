@@ -132,6 +132,8 @@ func TestLoadSweepErrorsNameFileLineAndKey(t *testing.T) {
 		{"arms: [base, nope]\n", `x.yaml:1: arm "nope"`},
 		{"arms: [base]\ntemperature: {agent: 9}\n", "temperature.agent: 9"},
 		{"arms: [base]\nlimit: many\n", "limit must be an integer"},
+		{"arms:\n  - base\n  - sc:0\n", `x.yaml:3: arm "sc:0"`},
+		{"arms: [vote, debate:3, 1, council:reckless]\n", `x.yaml:1: arm "council:reckless": council: unknown strategy`},
 	} {
 		path := dir + "/x.yaml"
 		if err := writeFile(path, tc.yaml); err != nil {
@@ -146,3 +148,38 @@ func TestLoadSweepErrorsNameFileLineAndKey(t *testing.T) {
 }
 
 func writeFile(path, s string) error { return os.WriteFile(path, []byte(s), 0o600) }
+
+// TestProtocolArms: the other protocols' arms load from a sweep file (flow
+// lists split at option commas are joined again) and from --config tokens,
+// and a plan that runs them records their prompt sets; a teamwork plan's
+// document is unchanged (TestPlanHashKnownAnswers).
+func TestProtocolArms(t *testing.T) {
+	path := t.TempDir() + "/p.yaml"
+	if err := writeFile(path, "arms: [zeroshot, sc:5, debate:3,2, vote:weighted, n=5, base]\nagents: 3\n"); err != nil {
+		t.Fatal(err)
+	}
+	s := defaultSpec()
+	if err := LoadSweep(path, &s); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(s.Configs, "|"); got != "zeroshot|sc:5|debate:3,2|vote:weighted,n=5|base" {
+		t.Fatalf("configs %q", got)
+	}
+	c := defaultSpec()
+	c.Configs = []string{"debate:3", "2", "vote", "full"} // as --config debate:3,2,vote,full splits
+	want := []string{"zeroshot|sc:k=5|debate:n=3,r=2|vote:weighted,n=5|base/n3", "debate:n=3,r=2|vote|full"}
+	for i, spec := range []Spec{s, c} {
+		r, err := Resolve(context.Background(), spec, simOpener)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var labels []string
+		for _, a := range r.Arms {
+			labels = append(labels, a.Label)
+		}
+		doc := r.Document()
+		if strings.Join(labels, "|") != want[i] || doc.ProtocolPrompts["vote"] == "" || doc.ProtocolPrompts["teamwork"] != "" {
+			t.Fatalf("arms %q, prompts %v", labels, doc.ProtocolPrompts)
+		}
+	}
+}

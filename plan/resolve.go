@@ -8,6 +8,7 @@ import (
 	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/llm/cache"
+	"github.com/medteam-bench/medteam/protocol"
 	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/runner"
@@ -80,6 +81,7 @@ func (r *Resolved) Questions() int {
 // Resolve checks s, loads and samples its datasets, opens its models with
 // open and builds the plan document. On error nothing stays open.
 func Resolve(ctx context.Context, s Spec, open Opener) (*Resolved, error) {
+	s.Configs = protocol.JoinSpecs(s.Configs) // "debate:3,2" split by --config's commas
 	arms, err := s.Arms()
 	if err != nil {
 		return nil, err
@@ -146,11 +148,28 @@ func (r *Resolved) Document() Doc {
 		d.Path, d.Files, d.FileSHA256 = "", nil, nil
 		sets[i] = d
 	}
-	doc := Doc{Spec: s, Datasets: sets, PromptSetHash: teamwork.PromptSetHash(), ProtocolVersion: ProtocolVersion, Arms: ArmRefs(r.Arms)}
+	doc := Doc{Spec: s, Datasets: sets, PromptSetHash: teamwork.PromptSetHash(), ProtocolVersion: ProtocolVersion, Arms: ArmRefs(r.Arms),
+		ProtocolPrompts: protocolPrompts(r.Arms)}
 	for _, ep := range r.Endpoints {
 		doc.Models = append(doc.Models, ep.Ref)
 	}
 	return doc
+}
+
+// protocolPrompts is the prompt-set hash of each protocol of the arms that
+// declares one (teamwork's is the document's prompt_set_hash); nil when
+// none does, so a teamwork plan's document is what it always was.
+func protocolPrompts(arms []runner.Arm) map[string]string {
+	var m map[string]string
+	for _, a := range arms {
+		if p := a.Protocol.Protocol(); p.Prompts != nil {
+			if m == nil {
+				m = map[string]string{}
+			}
+			m[p.Name] = p.Prompts()
+		}
+	}
+	return m
 }
 
 // Source turns a dataset value (registry name, file or folder) and the

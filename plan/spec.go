@@ -58,6 +58,9 @@ type Doc struct {
 	PromptSetHash   string               `json:"prompt_set_hash"`
 	ProtocolVersion int                  `json:"protocol_version"`
 	Arms            []results.ArmRef     `json:"arms"`
+	// ProtocolPrompts is the prompt-set hash of each protocol besides
+	// teamwork that the arms run (omitted when none).
+	ProtocolPrompts map[string]string `json:"protocol_prompt_sets,omitempty"`
 }
 
 // Encode returns the document's stored form and its hash (hex SHA-256).

@@ -8,6 +8,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/medteam-bench/medteam/protocol"
+	"github.com/medteam-bench/medteam/protocols"
 	"github.com/medteam-bench/medteam/teamwork"
 )
 
@@ -39,7 +41,7 @@ type sweepFile struct {
 var sweepKeys = []struct{ key, want string }{
 	{"datasets", "a list of dataset names or paths, e.g. [medqa]"},
 	{"models", "a list of models, e.g. [sim/default]"},
-	{"arms", "a list of presets or component lists, e.g. [base, smm+l+to]"},
+	{"arms", "a list of arms, e.g. [base, smm+l+to, sc:k=5]"},
 	{"turns", "an integer, 2 or 3"},
 	{"agents", "an integer, 0 (dynamic) or 2 to 4"},
 	{"discussion", "round_robin or parallel"},
@@ -219,21 +221,35 @@ func (f *sweepFile) check(path string, lines map[string]int) error {
 	return nil
 }
 
-// arms returns the file's arms, each checked.
+// arms returns the file's arms, each checked with the registered protocols
+// (a spec a flow list split at its option commas is joined again).
 func (f *sweepFile) arms(path string) ([]string, error) {
 	if f.Arms.Kind != yaml.SequenceNode || len(f.Arms.Content) == 0 {
 		line := max(f.Arms.Line, 1)
-		return nil, Inputf("%s:%d: arms must be a non-empty list of presets (%s) or component lists such as smm+l+to", path, line, strings.Join(teamwork.PresetNames(), ", "))
+		return nil, Inputf("%s:%d: arms must be a non-empty list of arms, e.g. [%s]", path, line, strings.Join(protocols.All().Presets(), ", "))
 	}
-	var out []string
+	var vals []string
+	lines := map[string]int{}
 	for _, n := range f.Arms.Content {
 		if n.Kind != yaml.ScalarNode {
-			return nil, Inputf("%s:%d: each arm is a preset name or a component list such as smm+l+to", path, n.Line)
+			return nil, Inputf("%s:%d: each arm is a preset name, a component list such as smm+l+to, or a protocol spec such as sc:k=5", path, n.Line)
 		}
-		if _, err := teamwork.ParseComponents(n.Value, teamwork.Default()); err != nil {
-			return nil, Inputf("%s:%d: arm %q: %v", path, n.Line, n.Value, err)
+		vals = append(vals, n.Value)
+		if _, ok := lines[n.Value]; !ok {
+			lines[n.Value] = n.Line
 		}
-		out = append(out, n.Value)
+	}
+	out := protocol.JoinSpecs(vals)
+	check := protocol.Settings{Turns: 2, Discussion: string(teamwork.RoundRobin), Structured: true, AgentTemp: 0.7, LeaderTemp: 0.5}
+	for _, v := range out {
+		if _, err := protocols.All().Parse(v, check); err != nil {
+			line, ok := lines[v]
+			if !ok {
+				head, _, _ := strings.Cut(v, ",")
+				line = lines[head]
+			}
+			return nil, Inputf("%s:%d: arm %q: %v", path, line, v, err)
+		}
 	}
 	return out, nil
 }

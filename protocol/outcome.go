@@ -71,6 +71,12 @@ type Outcome struct {
 	AbstainReason string
 
 	Parses []ParseNote
+
+	// Details is the protocol's own record of how it decided (the inputs of
+	// its rule, a vote breakdown, peer rankings, attributions): a value that
+	// encodes as a JSON object, stored in the row's protocol_json column.
+	// nil when the protocol keeps nothing beyond the fields above.
+	Details any
 }
 
 // Final returns the last round.

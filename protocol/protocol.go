@@ -40,6 +40,11 @@ type Protocol struct {
 	// response, for dry runs; long asks for answers of a language model's
 	// length rather than the simulator's.
 	Stub func(long bool) llm.Client
+	// Prompts, when set, returns the hash of the prompt set the protocol
+	// renders its requests from; a plan that runs the protocol records it,
+	// so a changed prompt is a different plan. (teamwork's prompt set is the
+	// plan's prompt_set_hash and leaves this nil.)
+	Prompts func() string
 }
 
 // Settings are the plan settings every arm of a run shares.
@@ -121,4 +126,42 @@ func (r Registry) Presets() []string {
 		out = append(out, p.Presets...)
 	}
 	return out
+}
+
+// JoinSpecs rejoins arm specs that a comma-separated list (--config a,b, a
+// YAML flow list) split inside one arm's options. An arm spec is a name or a
+// teamwork combination, optionally followed by ":" and comma-separated
+// options; a token that is a whole number or key=value continues the arm
+// before it when that arm has options: "debate:3", "2" → "debate:3,2";
+// "vote:weighted", "n=5" → "vote:weighted,n=5". Any other token starts a
+// new arm, so teamwork lists ("base", "smm+l") are unchanged, and joining
+// joined specs changes nothing.
+func JoinSpecs(tokens []string) []string {
+	var out []string
+	for _, t := range tokens {
+		s := strings.TrimSpace(t)
+		if n := len(out); n > 0 && strings.Contains(out[n-1], ":") && continuesSpec(s) {
+			out[n-1] += "," + s
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// continuesSpec reports whether an option token (a number or key=value)
+// cannot be an arm of its own.
+func continuesSpec(s string) bool {
+	switch {
+	case s == "" || strings.ContainsAny(s, ":,+"): // an arm, or already joined
+		return false
+	case strings.Contains(s, "="):
+		return true
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

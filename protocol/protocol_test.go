@@ -40,3 +40,20 @@ func TestRegistryParse(t *testing.T) {
 		t.Error("Lookup")
 	}
 }
+
+func TestJoinSpecs(t *testing.T) {
+	for _, tc := range []struct{ in, want []string }{
+		{[]string{"base", "smm+l", "full"}, []string{"base", "smm+l", "full"}},
+		{[]string{"debate:3", "2", "vote"}, []string{"debate:3,2", "vote"}},
+		{[]string{"debate:n=3", "r=2", "sc:5", "base"}, []string{"debate:n=3,r=2", "sc:5", "base"}},
+		{[]string{"vote:weighted", "n=5", "council:novelty", " n=4"}, []string{"vote:weighted,n=5", "council:novelty,n=4"}},
+		{[]string{"3", "vote"}, []string{"3", "vote"}},                                             // nothing to continue
+		{[]string{"vote", "n=5"}, []string{"vote", "n=5"}},                                         // "vote" has no options to continue
+		{[]string{"sc:5", "weighted"}, []string{"sc:5", "weighted"}},                               // a word starts a new arm
+		{[]string{"debate:3,2", "vote:weighted,n=5"}, []string{"debate:3,2", "vote:weighted,n=5"}}, // idempotent
+	} {
+		if got := protocol.JoinSpecs(tc.in); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("JoinSpecs(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

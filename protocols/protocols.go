@@ -4,6 +4,12 @@ package protocols
 
 import (
 	"github.com/medteam-bench/medteam/protocol"
+	"github.com/medteam-bench/medteam/protocols/baseline"
+	"github.com/medteam-bench/medteam/protocols/council"
+	"github.com/medteam-bench/medteam/protocols/debate"
+	"github.com/medteam-bench/medteam/protocols/judge"
+	"github.com/medteam-bench/medteam/protocols/veto"
+	"github.com/medteam-bench/medteam/protocols/vote"
 	"github.com/medteam-bench/medteam/teamwork"
 )
 
@@ -11,6 +17,14 @@ import (
 // tried; teamwork reads every spec no other protocol claimed, so it is last.
 func All() protocol.Registry {
 	return protocol.Registry{
+		baseline.ZeroShot,
+		baseline.CoT,
+		baseline.SC,
+		debate.Protocol,
+		vote.Protocol,
+		veto.Protocol,
+		judge.Protocol,
+		council.Protocol,
 		teamwork.Protocol,
 	}
 }

@@ -102,8 +102,9 @@ func fullQuestion(i int) QuestionRow {
 		Tries:             2,
 		ParseFailures:     1,
 
-		Error:      "timeout: 上游",
-		ErrorClass: "timeout",
+		Error:        "timeout: 上游",
+		ErrorClass:   "timeout",
+		ProtocolJSON: `{"rule":"strong_majority","agreement_pct":66.7,"votes":{"A":2,"B":1},"note":"ü"}`,
 	}
 }
 

@@ -3,7 +3,7 @@
 package results
 
 // SchemaVersion is bumped on any incompatible change to QuestionRow or CallRow.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // QuestionRow is one row of questions.parquet: one question × arm × repeat.
 //
@@ -113,6 +113,15 @@ type QuestionRow struct {
 
 	Error      string `parquet:"error"`
 	ErrorClass string `parquet:"error_class"`
+
+	// ProtocolJSON is the protocol's own record of how it decided, a JSON
+	// object whose fields each protocol documents (vote: the breakdown and
+	// mean confidence; veto: agreement, max risk, vetoes, rule; judge: the
+	// judge's flag beside the computed mean; council: labels, peer rankings,
+	// standings, the chairman's attribution; sc and debate: the vote and any
+	// seeded draw); "" for protocols that keep none (teamwork). Added in
+	// schema version 3.
+	ProtocolJSON string `parquet:"protocol_json"`
 }
 
 // CallRow is one row of calls.parquet: one logical model call.

@@ -46,7 +46,21 @@ func QuestionRow(m RowMeta, q qa.Question, out *protocol.Outcome, err error) res
 	roundColumns(&r, out, q.Gold)
 	confidenceColumns(&r, out.Final())
 	teamColumns(&r, out)
+	r.ProtocolJSON = detailsJSON(out.Details)
 	return r
+}
+
+// detailsJSON encodes a protocol's Details for the protocol_json column
+// ("" when it keeps none).
+func detailsJSON(d any) string {
+	if d == nil {
+		return ""
+	}
+	b, err := json.Marshal(d)
+	if err != nil { // a protocol's bug, kept visible in the row
+		b, _ = json.Marshal(map[string]string{"error": err.Error()})
+	}
+	return string(b)
 }
 
 // baseRow is the row's identity, the arm's description and the question's

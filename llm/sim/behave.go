@@ -46,17 +46,33 @@ type answer struct {
 	agent    int
 	concern  *[2]string
 	q        float64
+
+	// The kinds of protocols/: a first answer's risk and veto flag; a
+	// review's ranking of the labels shown (indexes into prompt.labels, best
+	// first) and the perceived quality of each; a chairman's contributors
+	// (agent numbers, weights summing to 1); a judge's stated average
+	// confidence and low-confidence flag.
+	risk     float64
+	veto     bool
+	review   [maxPeers]int8
+	rscore   [maxPeers]float64
+	nreview  int
+	contrib  [maxPeers]int
+	cweight  [maxPeers]float64
+	ncontrib int
+	avgConf  float64
+	low      bool
 }
 
 // respond computes the answer and formats it (possibly malformed).
 func (c *call) respond() string {
 	self, judge := 0, false
 	switch c.req.Meta.Kind {
-	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond:
+	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst, kindZeroShot, kindCoT, kindRevise:
 		if c.req.Meta.Agent >= 0 {
 			self = c.req.Meta.Agent + 1
 		}
-	case kindSynthesize, kindMediate, kindMonitorSelect, kindMonitorRate, kindTieBreak:
+	case kindSynthesize, kindMediate, kindMonitorSelect, kindMonitorRate, kindTieBreak, kindPeerReview, kindChairman, kindJudge:
 		judge = true
 	}
 	scanPrompt(c.req, c.it, self, judge, &c.pr)
@@ -67,7 +83,7 @@ func (c *call) respond() string {
 	switch a.kind {
 	case kindPredict:
 		c.predict(&a)
-	case kindDiscuss, kindFinal, kindMonitorRespond:
+	case kindDiscuss, kindFinal, kindMonitorRespond, kindRevise:
 		c.discuss(&a)
 	case kindAssess:
 		c.assess(&a)
@@ -83,6 +99,8 @@ func (c *call) respond() string {
 		c.monitorRate(&a)
 	case kindTieBreak:
 		c.tiebreak(&a)
+	default:
+		c.protocolKind(&a)
 	}
 	return c.format(&a)
 }

@@ -85,6 +85,23 @@
 // and breaks ties toward, the first choice of the agent it perceives as
 // best. Knowing, it leans to and breaks ties toward the gold.
 //
+// # The protocols' kinds
+//
+// The kinds of protocols/ use the same mechanisms. A first answer is an
+// independent answer (as predict, without facts) that also states a risk,
+// 1 − confidence plus RiskNoise, and a veto when the risk is 0.5 or more;
+// zeroshot and cot are independent answers. A debate revision (revise) is
+// discuss. A peer review ranks the answers it is shown under anonymous
+// labels ("POSITION response Alpha: …") by the quality it perceives in their
+// reasoning plus ReviewAgreement for an answer it agrees with. A chairman
+// and a judge answer the gold when they know it (their own skill), else by
+// rule over what they are shown: the chairman by its STRATEGY line and the
+// PEER RANK lines (balanced: the most held answer; risk-averse: the most
+// held among confident, well-ranked experts; goal-seeking: the best-ranked
+// expert's; novelty: the least held), crediting the experts behind its
+// answer; the judge by perceived quality × stated confidence, flagging an
+// average confidence under 0.70. llm/sim/README.md has the tables.
+//
 // # Output
 //
 // With Schema set the answer is one compact JSON object with the keys of
@@ -131,7 +148,8 @@
 // AnalysisBonus 0.04, FactsBonus 0.10, ErrorCorrelation 0.5, RankSignal
 // 0.5, ConfidenceNoise 0.6, LeaderInfluence 1, ConfidenceWeighted true,
 // ConcernEffect 0.25, QualitySkill 3, QualitySignal 0.5, DistractorFluency
-// 0, QualityNoise 0.8, QualityResistance 1 — except misled, which also sets
+// 0, QualityNoise 0.8, QualityResistance 1, RiskNoise 0.15, ReviewAgreement
+// 0.25 — except misled, which also sets
 // QualitySignal 0, DistractorFluency 2, LeaderInfluence 2, ConcernEffect 0.8
 // and AgentCorrelation 0.3: a team whose fluent distractor misleads a leader
 // that judges by reading, so that leadership lowers its accuracy.

@@ -1,9 +1,10 @@
 package sim
 
 // The call kinds and phases the simulator answers: teamwork's labels (see
-// teamwork/FORMATS.md), which reach a model only as request metadata. They
+// teamwork/FORMATS.md) and those of the protocols under protocols/ (see
+// protocols/FORMATS.md), which reach a model only as request metadata. They
 // are spelled out here, as a test server spells out the wire protocol it
-// speaks, because the protocol's tests use the simulator.
+// speaks, because the protocols' tests use the simulator.
 const (
 	kindAssess         = "assess"
 	kindRecruit        = "recruit"
@@ -16,6 +17,15 @@ const (
 	kindMonitorRespond = "monitor_respond"
 	kindMonitorRate    = "monitor_rate"
 	kindTieBreak       = "tiebreak"
+
+	// The protocols of protocols/ (protocols/kit/kinds.go, FORMATS.md there).
+	kindFirst      = "first"
+	kindZeroShot   = "zeroshot"
+	kindCoT        = "cot"
+	kindRevise     = "revise"
+	kindPeerReview = "peer_review"
+	kindChairman   = "chairman"
+	kindJudge      = "judge"
 
 	phaseRecruitment = "recruitment"
 	phasePrediction  = "prediction"

@@ -45,7 +45,7 @@ const (
 func (c *call) malformed(full []byte, a *answer, r *stream) string {
 	letter := a.letter
 	switch a.kind {
-	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond:
+	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst, kindZeroShot, kindCoT, kindRevise:
 		letter = a.rank.first()
 	}
 	shape := r.intn(nShapes)
@@ -110,6 +110,8 @@ func (c *call) writeJSON(b []byte, a *answer) []byte {
 		b = append(b, `,"reasoning":`...)
 		b = c.appendSentence(b, a, true)
 		b = append(b, '}')
+	default:
+		b = c.protocolJSON(b, a)
 	}
 	return b
 }
@@ -220,6 +222,8 @@ func (c *call) writePlain(b []byte, a *answer) []byte {
 		b = append(b, it.letters[a.letter]...)
 		b = append(b, "\nREASONING: "...)
 		b = c.appendSentence(b, a, false)
+	default:
+		b = c.protocolPlain(b, a)
 	}
 	return b
 }

@@ -128,6 +128,17 @@ type Profile struct {
 	// lowest) and weighs the positions it leans to when it does not know.
 	PerceptionNoise float64
 
+	// RiskNoise is the standard deviation of an agent's stated risk around
+	// 1 − its confidence (kind first): risk = clamp(1 − confidence +
+	// RiskNoise·N(0,1), 0.01, 0.99); the agent raises a veto when its risk is
+	// 0.5 or more, as the prompt asks.
+	RiskNoise float64
+	// ReviewAgreement is what a council reviewer (kind peer_review) adds to
+	// its perceived quality of an answer whose first choice is the one it
+	// would give itself (its own independent draw): reviewers favour answers
+	// they agree with.
+	ReviewAgreement float64
+
 	// FenceRate is the probability that a JSON answer is wrapped in ```json
 	// fences after a short preface.
 	FenceRate float64
@@ -171,6 +182,8 @@ func defaultProfile() Profile {
 		QualityNoise:       0.8,
 		QualityResistance:  1,
 		PerceptionNoise:    0.1,
+		RiskNoise:          0.15,
+		ReviewAgreement:    0.25,
 		FenceRate:          0.02,
 		MalformedRate:      0.01,
 	}

@@ -57,6 +57,9 @@ const (
 	tagLatency
 	tagQualityAgent
 	tagReasoning
+	tagRisk
+	tagReview
+	tagChair
 )
 
 // stream is a splitmix64 sequence; a value, never shared.

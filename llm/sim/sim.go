@@ -272,6 +272,27 @@ func kindCode(k string) (uint64, bool) {
 	case kindTieBreak:
 		return 11, true
 	}
+	return protocolKindCode(k)
+}
+
+// protocolKindCode codes the kinds of the protocols under protocols/.
+func protocolKindCode(k string) (uint64, bool) {
+	switch k {
+	case kindFirst:
+		return 12, true
+	case kindZeroShot:
+		return 13, true
+	case kindCoT:
+		return 14, true
+	case kindRevise:
+		return 15, true
+	case kindPeerReview:
+		return 16, true
+	case kindChairman:
+		return 17, true
+	case kindJudge:
+		return 18, true
+	}
 	return 0, false
 }
 

@@ -1,0 +1,186 @@
+package aggregator
+
+// Consensus rules of seeds 000 (vote) and 004 (veto). Each is a pure
+// function of the options in their order and the agents' ballots; it either
+// commits to an option or says that the caller's safe default applies, and
+// why (Branch). What the safe default is belongs to the caller and the item
+// kind: abstention on a multiple-choice item; the most urgent level on an
+// ordinal triage item, whose options are ordered by urgency.
+
+// Branches of the consensus rules (Consensus.Branch). The first group
+// commits to the winner, the second applies the safe default.
+const (
+	BranchPlurality         = RulePlurality
+	BranchWeightedPlurality = RuleWeightedPlurality
+	BranchUnanimous         = "unanimous"
+	BranchStrongMajority    = "strong_majority"
+
+	BranchNoVotes       = "no_votes"       // no ballot names an option
+	BranchTie           = "tie"            // the top count is shared (seed 000)
+	BranchLowConfidence = "low_confidence" // the mean confidence is under the threshold (seed 000)
+	BranchVeto          = "veto"           // an agent vetoed (seed 004)
+	BranchParseFailure  = "parse_failure"  // a ballot could not be read (seed 004)
+	BranchSplit         = "split"          // agreement under two thirds (seed 004)
+)
+
+// MinMeanConfidence is seed 000's threshold: a council whose mean confidence
+// is below it does not commit to its plurality choice.
+const MinMeanConfidence = 0.70
+
+// HighRisk is seed 004's highlight threshold: a stated risk above it is
+// flagged in the record even when outvoted.
+const HighRisk = 0.75
+
+// Consensus is what a consensus rule decided.
+type Consensus struct {
+	// Decision is the vote: the counts (or weights) in option order, the
+	// tie. Its Winner is set only when the rule commits (Fallback false).
+	Decision Decision
+	// Branch names the branch of the rule that decided (Branch constants).
+	Branch string
+	// Fallback is true when the caller's safe default applies.
+	Fallback bool
+	// Agreement is the top count over the number of ballots (seed 004's
+	// agreement percentage / 100; abstaining or unreadable ballots count in
+	// the denominator).
+	Agreement float64
+	// MeanConfidence is the rule's mean confidence; -1 when the rule has none.
+	MeanConfidence float64
+}
+
+// VoteRule is seed 000's consensus: the plurality of the agents' choices
+// (confidence-weighted when weighted), where a tie for the top and a mean
+// confidence under MinMeanConfidence both fall back to the safe default.
+// confidences[i] is agent i's stated confidence in [0,1], or negative when
+// it stated none; a missing confidence counts 0 in the mean (the rule's safe
+// direction) and weighs 0 in the weighted vote. The mean is over all agents,
+// as the seed divides by the number of outputs; a mean within TieEpsilon of
+// the threshold reaches it (0.7+0.7+0.7 over 3 is not "below 0.70"). Branch precedence follows
+// the seed's steps: no votes, tie (step 3.1), low confidence (step 4).
+func VoteRule(options, votes []string, confidences []float64, weighted bool) (Consensus, error) {
+	conf := make([]float64, len(votes))
+	sum := 0.0
+	for i := range votes {
+		if i < len(confidences) && confidences[i] > 0 {
+			conf[i] = min(confidences[i], 1)
+		}
+		sum += conf[i]
+	}
+	c := Consensus{MeanConfidence: -1}
+	if len(votes) > 0 {
+		c.MeanConfidence = sum / float64(len(votes))
+	}
+	var err error
+	if weighted {
+		c.Decision, err = WeightedPlurality(options, votes, conf)
+		c.Branch = BranchWeightedPlurality
+	} else {
+		c.Decision = Plurality(options, votes)
+		c.Branch = BranchPlurality
+	}
+	if err != nil {
+		return c, err
+	}
+	c.Agreement = agreement(options, votes)
+	switch {
+	case c.Decision.Voters == 0:
+		c.Branch = BranchNoVotes
+	case c.Decision.Tie:
+		c.Branch = BranchTie
+	case c.MeanConfidence < MinMeanConfidence-TieEpsilon:
+		c.Branch = BranchLowConfidence
+	}
+	c.fallback()
+	return c, nil
+}
+
+// fallback clears the winner when the branch applies the safe default.
+func (c *Consensus) fallback() {
+	switch c.Branch {
+	case BranchPlurality, BranchWeightedPlurality, BranchUnanimous, BranchStrongMajority:
+		return
+	}
+	c.Fallback = true
+	c.Decision.Winner = ""
+}
+
+// agreement is the most common choice's count over the number of votes.
+func agreement(options, votes []string) float64 {
+	if len(votes) == 0 {
+		return 0
+	}
+	d := Plurality(options, votes)
+	best := 0.0
+	for _, s := range d.Scores {
+		best = max(best, s)
+	}
+	return best / float64(len(votes))
+}
+
+// VetoBallot is one agent's final vote in seed 004's rule.
+type VetoBallot struct {
+	Choice     string  // the option it votes for; "" when its answer could not be read
+	Veto       bool    // it vetoed committing to any option
+	Unreadable bool    // its answer or veto flag could not be read (a parse failure)
+	Risk       float64 // stated risk in [0,1]; negative when none
+	Confidence float64 // stated confidence in [0,1]; negative when none
+}
+
+// VetoConsensus is seed 004's decision with its record.
+type VetoConsensus struct {
+	Consensus
+	Vetoes   []int   // indexes of the vetoing ballots
+	Failures []int   // indexes of the unreadable ballots
+	MaxRisk  float64 // the highest stated risk; -1 when none was stated
+	HighRisk bool    // MaxRisk > HighRisk (highlighted even when outvoted)
+}
+
+// VetoRule is seed 004's decision rule over N ballots, in its order of
+// precedence: any veto → safe default (veto); any unreadable ballot → safe
+// default (parse_failure, where the seed's agent "defaults to REFUSE");
+// all agree → the answer (unanimous); at least two thirds agree → the
+// answer (strong_majority; 3·top ≥ 2·N, exactly); otherwise → safe default
+// (split). MeanConfidence is over the ballots that stated one (-1 if none).
+func VetoRule(options []string, ballots []VetoBallot) VetoConsensus {
+	v := VetoConsensus{MaxRisk: -1}
+	votes := make([]string, len(ballots))
+	sum, n := 0.0, 0
+	for i, b := range ballots {
+		votes[i] = b.Choice
+		if b.Veto {
+			v.Vetoes = append(v.Vetoes, i)
+		}
+		if b.Unreadable || b.Choice == "" {
+			v.Failures = append(v.Failures, i)
+		}
+		if b.Risk >= 0 {
+			v.MaxRisk = max(v.MaxRisk, b.Risk)
+		}
+		if b.Confidence >= 0 {
+			sum += b.Confidence
+			n++
+		}
+	}
+	v.HighRisk = v.MaxRisk > HighRisk
+	v.MeanConfidence = -1
+	if n > 0 {
+		v.MeanConfidence = sum / float64(n)
+	}
+	v.Decision = Plurality(options, votes)
+	v.Agreement = agreement(options, votes)
+	top := v.Agreement * float64(len(ballots))
+	switch {
+	case len(v.Vetoes) > 0:
+		v.Branch = BranchVeto
+	case len(v.Failures) > 0 || len(ballots) == 0:
+		v.Branch = BranchParseFailure
+	case v.Decision.Winner != "" && int(top+0.5) == len(ballots):
+		v.Branch = BranchUnanimous
+	case v.Decision.Winner != "" && 3*int(top+0.5) >= 2*len(ballots):
+		v.Branch = BranchStrongMajority
+	default:
+		v.Branch = BranchSplit
+	}
+	v.fallback()
+	return v
+}

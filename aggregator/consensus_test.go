@@ -1,0 +1,195 @@
+package aggregator
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+func TestPlurality(t *testing.T) {
+	tests := []struct {
+		name   string
+		votes  []string
+		scores []float64
+		winner string
+		tied   []string
+		voters int
+	}{
+		{"clear winner", []string{"B", "B", "A"}, []float64{1, 2, 0, 0}, "B", nil, 3},
+		{"two-way tie", []string{"A", "C", "A", "C"}, []float64{2, 0, 2, 0}, "", []string{"A", "C"}, 4},
+		{"three-way tie", []string{"D", "B", "A"}, []float64{1, 1, 0, 1}, "", []string{"A", "B", "D"}, 3},
+		{"abstainers and unknown letters do not vote", []string{"", "E", "C"}, []float64{0, 0, 1, 0}, "C", nil, 1},
+		{"nobody votes", []string{"", ""}, []float64{0, 0, 0, 0}, "", nil, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := Plurality(abcd, tt.votes)
+			if !approxEq(d.Scores, tt.scores) || d.Winner != tt.winner || !slices.Equal(d.Tied, tt.tied) ||
+				d.Tie != (len(tt.tied) > 0) || d.Voters != tt.voters || d.Rule != RulePlurality {
+				t.Fatalf("Plurality = %+v", d)
+			}
+		})
+	}
+}
+
+func TestWeightedPlurality(t *testing.T) {
+	// One confident vote outweighs two hesitant ones.
+	d, err := WeightedPlurality(abcd, []string{"A", "B", "B"}, []float64{0.9, 0.4, 0.4})
+	if err != nil || d.Winner != "A" || !approxEq(d.Scores, []float64{0.9, 0.8, 0, 0}) || d.Rule != RuleWeightedPlurality {
+		t.Fatalf("weighted = %+v, %v", d, err)
+	}
+	// Voters of weight 0 name the options in contention; unvoted options never tie.
+	d, _ = WeightedPlurality(abcd, []string{"A", "C"}, []float64{0, 0})
+	if !d.Tie || !slices.Equal(d.Tied, []string{"A", "C"}) {
+		t.Fatalf("zero weights = %+v", d)
+	}
+	for _, bad := range [][]float64{{1}, {1, -0.1, 1}, {1, math.NaN(), 1}, {math.Inf(1), 1, 1}} {
+		if _, err := WeightedPlurality(abcd, []string{"A", "B", "C"}, bad); err == nil {
+			t.Errorf("weights %v: want error", bad)
+		}
+	}
+}
+
+func TestPluralityWithDraw(t *testing.T) {
+	d, drawn := PluralityWithDraw(abcd, []string{"B", "B", "C"}, 7)
+	if drawn || d.Winner != "B" {
+		t.Fatalf("no tie: %+v drawn=%v", d, drawn)
+	}
+	seen := map[string]bool{}
+	for s := uint64(0); s < 64; s++ {
+		d, drawn := PluralityWithDraw(abcd, []string{"A", "C", "", "D"}, s)
+		if !drawn || !d.Tie || !slices.Contains([]string{"A", "C", "D"}, d.Winner) {
+			t.Fatalf("seed %d: %+v drawn=%v", s, d, drawn)
+		}
+		if again, _ := PluralityWithDraw(abcd, []string{"A", "C", "", "D"}, s); again.Winner != d.Winner {
+			t.Fatalf("seed %d: draw not reproducible", s)
+		}
+		seen[d.Winner] = true
+	}
+	if len(seen) != 3 {
+		t.Fatalf("a seeded draw reaches every tied option over seeds, got %v", seen)
+	}
+}
+
+// TestVoteRule is seed 000's consensus, case by case.
+func TestVoteRule(t *testing.T) {
+	tests := []struct {
+		name     string
+		votes    []string
+		conf     []float64
+		weighted bool
+		branch   string
+		winner   string
+		mean     float64
+	}{
+		{"majority, confident", []string{"B", "B", "A"}, []float64{0.8, 0.7, 0.9}, false, BranchPlurality, "B", 0.8},
+		{"exactly 0.70 commits", []string{"B", "B", "A"}, []float64{0.7, 0.7, 0.7}, false, BranchPlurality, "B", 0.7},
+		{"mean under 0.70 falls back", []string{"B", "B", "A"}, []float64{0.7, 0.6, 0.7}, false, BranchLowConfidence, "", 2.0 / 3},
+		{"a tie falls back", []string{"A", "B", "C"}, []float64{0.9, 0.9, 0.9}, false, BranchTie, "", 0.9},
+		{"tie and low confidence: the tie is named (seed order)", []string{"A", "B"}, []float64{0.1, 0.1}, false, BranchTie, "", 0.1},
+		{"a missing confidence counts 0 in the mean", []string{"B", "B", "B"}, []float64{0.9, 0.9, -1}, false, BranchLowConfidence, "", 0.6},
+		{"an abstainer counts in the mean", []string{"B", "B", ""}, []float64{0.95, 0.95, 0.3}, false, BranchPlurality, "B", 2.2 / 3},
+		{"nobody votes", []string{"", ""}, []float64{0.9, 0.9}, false, BranchNoVotes, "", 0.9},
+		{"weighted: one confident vote beats two", []string{"A", "B", "B"}, []float64{0.99, 0.45, 0.45}, true, BranchLowConfidence, "", 1.89 / 3},
+		{"weighted: two votes beat one", []string{"A", "B", "B"}, []float64{0.95, 0.6, 0.6}, true, BranchWeightedPlurality, "B", 2.15 / 3},
+		{"weighted winner", []string{"A", "A", "B"}, []float64{0.8, 0.7, 0.9}, true, BranchWeightedPlurality, "A", 0.8},
+		{"weighted tie falls back", []string{"A", "B", "C"}, []float64{0.8, 0.8, 0.8}, true, BranchTie, "", 0.8},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := VoteRule(abcd, tt.votes, tt.conf, tt.weighted)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Branch != tt.branch || c.Decision.Winner != tt.winner || c.Fallback != (tt.winner == "") || math.Abs(c.MeanConfidence-tt.mean) > 1e-9 {
+				t.Fatalf("VoteRule = branch %q winner %q fallback %v mean %v; want %q %q %v", c.Branch, c.Decision.Winner, c.Fallback, c.MeanConfidence, tt.branch, tt.winner, tt.mean)
+			}
+		})
+	}
+}
+
+// TestVetoRule is seed 004's decision matrix, mapped to option votes.
+func TestVetoRule(t *testing.T) {
+	b := func(choice string, conf float64) VetoBallot {
+		return VetoBallot{Choice: choice, Risk: 1 - conf, Confidence: conf}
+	}
+	tests := []struct {
+		name      string
+		ballots   []VetoBallot
+		branch    string
+		winner    string
+		agreement float64
+	}{
+		{"3/0/0 unanimous", []VetoBallot{b("A", 0.9), b("A", 0.9), b("A", 0.9)}, BranchUnanimous, "A", 1},
+		{"2/1/0 strong majority", []VetoBallot{b("A", 0.8), b("A", 0.7), b("B", 0.6)}, BranchStrongMajority, "A", 2.0 / 3},
+		{"0/2/1 strong majority", []VetoBallot{b("C", 0.8), b("B", 0.7), b("B", 0.6)}, BranchStrongMajority, "B", 2.0 / 3},
+		{"1/1/1 split", []VetoBallot{b("A", 0.8), b("B", 0.7), b("C", 0.6)}, BranchSplit, "", 1.0 / 3},
+		{"any veto overrides unanimity", []VetoBallot{b("A", 0.9), b("A", 0.9), {Choice: "A", Veto: true, Risk: 0.85, Confidence: 0.05}}, BranchVeto, "", 1},
+		{"a parse failure falls back", []VetoBallot{b("A", 0.9), b("A", 0.9), {Unreadable: true, Risk: -1, Confidence: -1}}, BranchParseFailure, "", 2.0 / 3},
+		{"an unreadable veto flag is a parse failure", []VetoBallot{b("A", 0.9), b("A", 0.9), {Choice: "A", Unreadable: true, Risk: -1, Confidence: -1}}, BranchParseFailure, "", 1},
+		{"veto precedes parse failure", []VetoBallot{{Veto: true, Choice: "B", Risk: 0.6}, {Unreadable: true, Risk: -1}}, BranchVeto, "", 0.5},
+		{"N=5: 4/5 is a strong majority", []VetoBallot{b("A", 0.9), b("A", 0.9), b("A", 0.9), b("A", 0.9), b("B", 0.9)}, BranchStrongMajority, "A", 0.8},
+		{"N=5: 3/5 is a split", []VetoBallot{b("A", 0.9), b("A", 0.9), b("A", 0.9), b("B", 0.9), b("C", 0.9)}, BranchSplit, "", 0.6},
+		{"N=4: 3/4 is a strong majority", []VetoBallot{b("D", 0.9), b("D", 0.9), b("D", 0.9), b("B", 0.9)}, BranchStrongMajority, "D", 0.75},
+		{"N=4: 2/2 is a split", []VetoBallot{b("D", 0.9), b("D", 0.9), b("B", 0.9), b("B", 0.9)}, BranchSplit, "", 0.5},
+		{"N=2: 2/2 is unanimous", []VetoBallot{b("C", 0.9), b("C", 0.9)}, BranchUnanimous, "C", 1},
+		{"no ballots", nil, BranchParseFailure, "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := VetoRule(abcd, tt.ballots)
+			if v.Branch != tt.branch || v.Decision.Winner != tt.winner || v.Fallback != (tt.winner == "") || math.Abs(v.Agreement-tt.agreement) > 1e-9 {
+				t.Fatalf("VetoRule = branch %q winner %q fallback %v agreement %v; want %q %q %v", v.Branch, v.Decision.Winner, v.Fallback, v.Agreement, tt.branch, tt.winner, tt.agreement)
+			}
+		})
+	}
+}
+
+func TestVetoRuleRecord(t *testing.T) {
+	v := VetoRule(abcd, []VetoBallot{
+		{Choice: "A", Risk: 0.2, Confidence: 0.8},
+		{Choice: "A", Risk: 0.8, Confidence: 0.5},
+		{Choice: "B", Veto: true, Risk: 0.9, Confidence: -1},
+		{Unreadable: true, Risk: -1, Confidence: -1},
+	})
+	if !slices.Equal(v.Vetoes, []int{2}) || !slices.Equal(v.Failures, []int{3}) || v.MaxRisk != 0.9 || !v.HighRisk ||
+		math.Abs(v.MeanConfidence-0.65) > 1e-12 || !approxEq(v.Decision.Scores, []float64{2, 1, 0, 0}) {
+		t.Fatalf("record = %+v", v)
+	}
+	v = VetoRule(abcd, []VetoBallot{{Choice: "A", Risk: -1, Confidence: -1}})
+	if v.MaxRisk != -1 || v.HighRisk || v.MeanConfidence != -1 || v.Branch != BranchUnanimous {
+		t.Fatalf("nothing stated = %+v", v)
+	}
+	// Seed 004: risk above 75% is highlighted even when outvoted; 75 itself is not above.
+	v = VetoRule(abcd, []VetoBallot{{Choice: "A", Risk: 0.75}, {Choice: "A", Risk: 0.1}})
+	if v.HighRisk {
+		t.Fatal("0.75 is not above the highlight threshold")
+	}
+}
+
+func TestMeanRanks(t *testing.T) {
+	// Three candidates, three reviewers, each ranking only the others.
+	s := MeanRanks(3, [][]int{{1, 2}, {2, 0}, {1, 0}})
+	want := []RankStanding{{0, 2, 2}, {1, 1, 2}, {2, 1.5, 2}}
+	if !slices.Equal(s, want) {
+		t.Fatalf("MeanRanks = %+v, want %+v", s, want)
+	}
+	order := OrderStandings(s)
+	if got := []int{order[0].Candidate, order[1].Candidate, order[2].Candidate}; !slices.Equal(got, []int{1, 2, 0}) {
+		t.Fatalf("order = %v", got)
+	}
+	// Out-of-range and repeated entries are ignored; unranked candidates come last.
+	s = MeanRanks(4, [][]int{{2, 2, 9, -1, 0}, {}, nil})
+	if s[2] != (RankStanding{2, 1, 1}) || s[0] != (RankStanding{0, 2, 1}) || s[1].Count != 0 || s[3].Count != 0 {
+		t.Fatalf("ignored entries: %+v", s)
+	}
+	order = OrderStandings(s)
+	if got := []int{order[0].Candidate, order[1].Candidate, order[2].Candidate, order[3].Candidate}; !slices.Equal(got, []int{2, 0, 1, 3}) {
+		t.Fatalf("order = %v", got)
+	}
+	// Equal mean ranks: the candidate placed by more rankings first.
+	order = OrderStandings(MeanRanks(3, [][]int{{0}, {1}, {1}}))
+	if order[0].Candidate != 1 {
+		t.Fatalf("tie on mean rank: %+v", order)
+	}
+}

@@ -1,0 +1,165 @@
+package sim
+
+import (
+	"math"
+)
+
+// Behaviour of the call kinds of the protocols under protocols/ (besides
+// revise, a debate revision, which behaves as discuss: the agent starts from
+// its "POSITION you" line and the peers' majority pulls it with probability
+// Persuadability × share × susceptibility). As everywhere in the simulator,
+// the gold enters only through an agent's own knowledge (the correctness
+// draw, know) and the quality of its reasoning; what a call is shown moves
+// it only through the mechanisms below.
+
+// vetoRisk is the risk at which an agent raises a veto: the first-answer
+// prompt asks for a veto "when that risk is 0.5 or more".
+const vetoRisk = 0.5
+
+// protocolKind answers the kinds of protocols/ other than revise.
+func (c *call) protocolKind(a *answer) {
+	switch a.kind {
+	case kindFirst, kindZeroShot, kindCoT:
+		c.independent(a)
+	case kindPeerReview:
+		c.peerReview(a)
+	case kindChairman:
+		c.chairman(a)
+	case kindJudge:
+		c.judge(a)
+	}
+}
+
+// independent is an agent's independent answer, as predict (ranking,
+// confidence, reasoning with its quality cue; no facts). A first answer also
+// states a risk — 1 − confidence plus RiskNoise — and raises a veto when the
+// risk is vetoRisk or more.
+func (c *call) independent(a *answer) {
+	skill := c.skill()
+	a.rank = c.drawRanking(skill)
+	cr := c.rng(tagConf)
+	a.conf = c.confidence(a.rank.first() == c.it.gold, &cr)
+	tr := c.rng(tagText)
+	c.rankSentence(a, &tr)
+	a.setCue(c.latentQuality(skill, a.rank.first(), c.reasoningNoise()), &tr)
+	if a.kind == kindFirst {
+		rr := c.rng(tagRisk)
+		a.risk = round2(clamp(1-a.conf+c.p.RiskNoise*rr.normal(), 0.01, 0.99))
+		a.veto = a.risk >= vetoRisk
+	}
+}
+
+// peerReview ranks the answers shown under labels by the reviewer's
+// perceived quality of their reasoning (the cue it reads, PerceptionNoise)
+// plus ReviewAgreement when an answer's first choice is the reviewer's own
+// (an independent draw of its knowledge); labels without a readable answer
+// come last, in the order shown.
+func (c *call) peerReview(a *answer) {
+	view := c.drawRanking(c.skill())
+	own := view.first()
+	r := c.rng(tagReview)
+	n := c.pr.nlabel
+	for k := 0; k < n; k++ {
+		l := &c.pr.labels[k]
+		a.review[k] = int8(k)
+		a.rscore[k] = math.Inf(-1)
+		if !l.has {
+			continue
+		}
+		a.rscore[k] = c.perceive(l.tier-1, &r)
+		if l.pos.rank.first() == own {
+			a.rscore[k] += c.p.ReviewAgreement
+		}
+	}
+	a.nreview = n
+	// Stable insertion sort by score, best first.
+	for i := 1; i < n; i++ {
+		for j := i; j > 0 && a.rscore[a.review[j]] > a.rscore[a.review[j-1]]; j-- {
+			a.review[j], a.review[j-1] = a.review[j-1], a.review[j]
+		}
+	}
+}
+
+// judge decides: the gold when the judge knows it (probability know, its
+// own skill), else the option with the most perceived support — each
+// expert's first choice weighted by the quality the judge perceives in its
+// reasoning times its stated confidence (0.5 when none). It reports the
+// average of the confidences shown and flags it when under 0.70, as the
+// prompt asks.
+func (c *call) judge(a *answer) {
+	c.sortPeers()
+	r := c.rng(tagLeader)
+	if r.float() < c.know(c.skill()) {
+		a.letter = c.it.gold
+	} else {
+		a.letter = c.weighedChoice(&r)
+	}
+	sum, n := 0.0, 0
+	for k := 0; k < c.pr.npeer; k++ {
+		if conf := c.pr.peers[k].conf; conf >= 0 {
+			sum += conf
+			n++
+		}
+	}
+	if n > 0 {
+		a.avgConf = round2(sum / float64(n))
+	}
+	a.low = a.avgConf < 0.70
+	c.verdictSentence(a, &judgeSentences)
+}
+
+// weighedChoice is the option with the greatest Σ perceived quality ×
+// confidence of its backers (ties: a seeded draw); the distractor when no
+// expert answered.
+func (c *call) weighedChoice(r *stream) int8 {
+	var w [maxLetters]float64
+	seen := false
+	for k := 0; k < c.pr.npeer; k++ {
+		p := &c.pr.peers[k]
+		conf := p.conf
+		if conf < 0 {
+			conf = 0.5
+		}
+		w[p.rank.first()] += max(0, c.seen(p.num, r)) * conf
+		seen = true
+	}
+	if !seen {
+		return c.it.distractor
+	}
+	return c.argmax(&w, r)
+}
+
+// argmax returns the option of the greatest weight, a seeded draw among
+// equal ones.
+func (c *call) argmax(w *[maxLetters]float64, r *stream) int8 {
+	var tied [maxLetters]int8
+	nt, best := 0, math.Inf(-1)
+	for i := 0; i < c.n; i++ {
+		switch {
+		case w[i] > best:
+			best, nt = w[i], 0
+			fallthrough
+		case w[i] == best:
+			tied[nt] = int8(i)
+			nt++
+		}
+	}
+	return tied[r.intn(nt)]
+}
+
+// verdictSentence writes a decider's sentence: its choice, and the most
+// common other first choice (or any other option) as the alternative.
+func (c *call) verdictSentence(a *answer, sents *[2][3]string) {
+	tr := c.rng(tagText)
+	a.sent = &sents[tr.intn(len(sents))]
+	a.l1 = a.letter
+	l1, l2 := c.mostCommonFirsts()
+	switch {
+	case l1 >= 0 && l1 != a.letter:
+		a.l2 = l1
+	case l2 >= 0 && l2 != a.letter:
+		a.l2 = l2
+	default:
+		a.l2 = int8((int(a.letter) + 1) % c.n)
+	}
+}

@@ -1,0 +1,50 @@
+package kit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/medteam-bench/medteam/protocol"
+)
+
+// Panel is what the panel protocols (vote, veto, judge, council) share: a
+// team of N agents that give the shared first answer, and the settings
+// their calls are made with.
+type Panel struct {
+	N          int
+	AgentTemp  float64 // the first answers (and peer reviews)
+	LeaderTemp float64 // the judge, the chairman
+	Structured bool
+	MaxTokens  int
+	shared     int // the team size without an n option
+}
+
+// NewPanel reads the team size (option n, else --agents, else
+// DefaultAgents; at least 2) and the shared settings.
+func NewPanel(sp Spec, s protocol.Settings) (Panel, error) {
+	n, err := sp.TeamSize(s, 2)
+	if err != nil {
+		return Panel{}, err
+	}
+	return Panel{N: n, AgentTemp: s.AgentTemp, LeaderTemp: s.LeaderTemp, Structured: s.Structured, MaxTokens: s.MaxTokens,
+		shared: SharedTeam(s)}, nil
+}
+
+// Label is the arm's canonical label: name, then opts, then n=N when the
+// team differs from the plan's (so "vote" and "vote:n=3" under --agents 3
+// are the same arm).
+func (p Panel) Label(name string, opts ...string) string {
+	if p.N != p.shared {
+		opts = append(opts, fmt.Sprintf("n=%d", p.N))
+	}
+	if len(opts) == 0 {
+		return name
+	}
+	return name + ":" + strings.Join(opts, ",")
+}
+
+// Info describes an arm of the panel for rows and the manifest.
+func (p Panel) Info(proto *protocol.Protocol, label string) protocol.ArmInfo {
+	return protocol.ArmInfo{Label: label, Protocol: proto.Name, AgentPolicy: fmt.Sprintf("fixed:%d", p.N),
+		Structured: p.Structured, AgentTemp: p.AgentTemp, LeaderTemp: p.LeaderTemp}
+}

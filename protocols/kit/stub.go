@@ -1,0 +1,75 @@
+package kit
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/medteam-bench/medteam/llm"
+)
+
+// Stub is a model that answers every call kind of the protocols here with a
+// typical well-formed answer, for dry runs (expected calls and tokens without
+// calling a model). long asks for answers of a language model's length
+// rather than the simulator's. Usage counts characters / 4, as the
+// simulator does.
+func Stub(long bool) llm.Client { return stub{long: long} }
+
+type stub struct{ long bool }
+
+const (
+	stubShort = "The key findings point to A; B is the closest alternative."
+	stubLong  = "The presentation, the timeline and the key laboratory finding point to this option, " +
+		"while the alternatives explain only part of the picture. The second option is the closest " +
+		"alternative but does not account for the main finding. The question asks for the most likely " +
+		"answer, and the classic association supports this choice over the rest."
+)
+
+var labelLine = regexp.MustCompile(`(?m)^POSITION response ([A-Za-z]+):`)
+
+func (m stub) Chat(_ context.Context, req llm.Request) (llm.Response, error) {
+	r := stubShort
+	if m.long {
+		r = stubLong
+	}
+	var text string
+	switch req.Meta.Kind {
+	case KindZeroShot:
+		text = `{"answer":"A"}`
+	case KindCoT:
+		text = `{"reasoning":"` + r + `","answer":"A"}`
+	case KindFirst:
+		text = `{"reasoning":"` + r + `","ranking":["A","B","D","C"],"confidence":0.72,"risk":0.25,"veto":false}`
+	case KindRevise:
+		text = `{"reasoning":"` + r + `","ranking":["A","B","D","C"],"confidence":0.74}`
+	case KindPeerReview:
+		text = stubReview(req, r)
+	case KindChairman:
+		text = `{"answer":"A","reasoning":"` + r + `","contributors":[{"id":1,"weight":0.6,"reason":"` + r + `"},{"id":2,"weight":0.4,"reason":"` + r + `"}]}`
+	case KindJudge:
+		text = `{"reasoning":"` + r + `","answer":"A","average_confidence":0.72,"low_confidence":false}`
+	}
+	n := 0
+	for _, msg := range req.Messages {
+		n += len(msg.Content)
+	}
+	return llm.Response{Text: text, Usage: llm.Usage{PromptTokens: ceilDiv(n, 4) + 4*len(req.Messages), CompletionTokens: ceilDiv(len(text), 4)}, Attempts: 1}, nil
+}
+
+// stubReview reviews every label the prompt shows, ranking them in the
+// order shown.
+func stubReview(req llm.Request, r string) string {
+	var labels []string
+	for _, msg := range req.Messages {
+		for _, m := range labelLine.FindAllStringSubmatch(msg.Content, -1) {
+			labels = append(labels, `"Response `+m[1]+`"`)
+		}
+	}
+	var reviews []string
+	for _, l := range labels {
+		reviews = append(reviews, `{"response":`+l+`,"strengths":"`+r+`","weaknesses":"`+r+`"}`)
+	}
+	return `{"reviews":[` + strings.Join(reviews, ",") + `],"final_ranking":[` + strings.Join(labels, ",") + `]}`
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }

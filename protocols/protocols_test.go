@@ -1,0 +1,294 @@
+package protocols_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/llm/sim"
+	"github.com/medteam-bench/medteam/protocol"
+	"github.com/medteam-bench/medteam/protocols"
+	"github.com/medteam-bench/medteam/protocols/kit"
+	"github.com/medteam-bench/medteam/protocols/kit/kittest"
+	"github.com/medteam-bench/medteam/runner"
+)
+
+func settings(agents int, structured bool) protocol.Settings {
+	s := kittest.Settings(agents)
+	s.Structured = structured
+	return s
+}
+
+// TestSharedFirstAnswers: agent i's first-answer request is byte-identical
+// (llm.RequestHash) in vote, vote:weighted, veto, judge, every council
+// strategy, sc sample i and debate round 0, whatever the team size, in JSON
+// and in text mode; and it differs between agents.
+func TestSharedFirstAnswers(t *testing.T) {
+	specs := []string{"vote", "vote:weighted", "veto", "judge", "council:balanced", "council:risk-averse",
+		"council:goal-seeking", "council:novelty", "sc:k=5", "debate:n=3,r=1", "vote:n=5", "judge:n=4", "council:novelty,n=5"}
+	for _, structured := range []bool{true, false} {
+		hashes := map[int]map[string]string{} // agent → hash → spec
+		for _, spec := range specs {
+			s := &kittest.Script{Default: stubText}
+			a, err := protocols.All().Parse(spec, settings(3, structured))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := a.Run(context.Background(), s, kittest.Item, kittest.Unit(a.Info().Label)); err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for i := 0; ; i++ {
+				req, ok := s.Reqs[kittest.Key(kit.KindFirst, 0, i)]
+				if !ok {
+					break
+				}
+				n++
+				if hashes[i] == nil {
+					hashes[i] = map[string]string{}
+				}
+				hashes[i][llm.RequestHash(req)] += spec + " "
+			}
+			if n < 3 {
+				t.Fatalf("%s: %d first answers", spec, n)
+			}
+		}
+		seen := map[string]bool{}
+		for i, hs := range hashes {
+			if len(hs) != 1 {
+				t.Fatalf("structured=%v: agent %d's first answer differs between arms: %v", structured, i, hs)
+			}
+			for h := range hs {
+				if seen[h] {
+					t.Fatalf("agents share a request: %v", hashes)
+				}
+				seen[h] = true
+			}
+		}
+	}
+}
+
+// stubText answers like the dry-run stub.
+func stubText(req llm.Request) string {
+	resp, _ := kit.Stub(false).Chat(context.Background(), req)
+	return resp.Text
+}
+
+// simPlan runs arms on the simulator (profile) over the sample's first n
+// questions.
+func simPlan(t *testing.T, arms []runner.Arm, n int, profile string) (runner.Plan, *sim.Model) {
+	t.Helper()
+	qs, err := datasets.Sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs = qs[:n]
+	items := map[string]sim.Item{}
+	for _, q := range qs {
+		items[q.ID] = sim.Item{Letters: q.Letters(), Gold: q.Gold}
+	}
+	p, err := sim.LookupProfile(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sim.New(p, items)
+	return runner.Plan{RunID: "t", Sets: []runner.QuestionSet{{Name: "sample", Questions: qs}}, Arms: arms,
+		Models: []runner.Model{{Name: "sim/" + profile, Request: "sim", Client: m}}, Repeats: 1, Seed: 1, Parallel: 4}, m
+}
+
+// formula is the accounting of each protocol, per phase, written out here
+// independently of the packages: spec → phase → calls.
+func formula(spec string, agents int) map[string]int {
+	n := agents
+	if i := strings.Index(spec, "n="); i >= 0 {
+		fmt.Sscanf(spec[i+2:], "%d", &n)
+	}
+	switch name, _, _ := strings.Cut(spec, ":"); name {
+	case "zeroshot", "cot":
+		return map[string]int{kit.PhaseAnswer: 1}
+	case "sc":
+		var k int
+		fmt.Sscanf(spec, "sc:k=%d", &k)
+		return map[string]int{kit.PhaseAnswer: k}
+	case "debate":
+		var r int
+		fmt.Sscanf(spec[strings.Index(spec, "r="):], "r=%d", &r)
+		if r == 0 {
+			return map[string]int{kit.PhaseAnswer: n}
+		}
+		return map[string]int{kit.PhaseAnswer: n, kit.PhaseDebate: n * r}
+	case "vote", "veto":
+		return map[string]int{kit.PhaseAnswer: n}
+	case "judge":
+		return map[string]int{kit.PhaseAnswer: n, kit.PhaseDecision: 1}
+	case "council":
+		return map[string]int{kit.PhaseAnswer: n, kit.PhaseReview: n, kit.PhaseDecision: 1}
+	}
+	panic(spec)
+}
+
+// grid is every protocol over a parameter grid: k ∈ {1,3,5}, n ∈ {2,3},
+// r ∈ {0,1,2}, N ∈ {3,5}.
+func grid() []string {
+	out := []string{"zeroshot", "cot", "sc:k=1", "sc:k=3", "sc:k=5"}
+	for _, n := range []int{2, 3} {
+		for _, r := range []int{0, 1, 2} {
+			out = append(out, fmt.Sprintf("debate:n=%d,r=%d", n, r))
+		}
+	}
+	for _, n := range []string{"", "n=5"} {
+		for _, p := range []string{"vote", "vote:weighted", "veto", "judge", "council:balanced", "council:risk-averse", "council:goal-seeking", "council:novelty"} {
+			out = append(out, joinOpt(p, n))
+		}
+	}
+	return out
+}
+
+func joinOpt(spec, opt string) string {
+	switch {
+	case opt == "":
+		return spec
+	case strings.Contains(spec, ":"):
+		return spec + "," + opt
+	}
+	return spec + ":" + opt
+}
+
+// TestCallsEqualFormula: on the simulator, the calls of every question —
+// in total and per phase — are each protocol's formula, for the parameter
+// grid, with JSON and text answers, and with the noisy profile's malformed
+// answers (an unreadable answer never changes the calls).
+func TestCallsEqualFormula(t *testing.T) {
+	for _, tc := range []struct {
+		profile    string
+		structured bool
+	}{{"default", true}, {"noisy", false}} {
+		var arms []runner.Arm
+		for _, spec := range grid() {
+			a, err := protocols.All().Parse(spec, settings(3, tc.structured))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Info().Label != strings.TrimSuffix(strings.TrimSuffix(spec, ",n=3"), ":n=3") {
+				t.Fatalf("%s labelled %q", spec, a.Info().Label)
+			}
+			arms = append(arms, runner.Arm{Label: a.Info().Label, Protocol: a})
+		}
+		plan, _ := simPlan(t, arms, 12, tc.profile)
+		res, err := runner.Run(context.Background(), plan, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		perPhase := map[string]map[string]int{} // question/arm → phase → calls
+		for _, c := range res.Calls {
+			k := c.QuestionID + "/" + c.Arm
+			if perPhase[k] == nil {
+				perPhase[k] = map[string]int{}
+			}
+			perPhase[k][c.Phase]++
+		}
+		for _, q := range res.Questions {
+			want := formula(q.Arm, 3)
+			total := 0
+			for _, v := range want {
+				total += v
+			}
+			calls, _ := findArm(arms, q.Arm).Calls(0)
+			if q.Error != "" || int(q.Calls) != total || calls != total || fmt.Sprint(perPhase[q.QuestionID+"/"+q.Arm]) != fmt.Sprint(want) {
+				t.Fatalf("%s %s %s: %d calls %v (error %q), formula %d %v, Calls() %d", tc.profile, q.Arm, q.QuestionID, q.Calls, perPhase[q.QuestionID+"/"+q.Arm], q.Error, total, want, calls)
+			}
+		}
+	}
+}
+
+func findArm(arms []runner.Arm, label string) protocol.Arm {
+	for _, a := range arms {
+		if a.Label == label {
+			return a.Protocol
+		}
+	}
+	return nil
+}
+
+// TestSweepSharesFirstAnswers: in one run, the first answers shared by vote,
+// veto, judge, the council strategies, sc and debate reach the simulator
+// once per question and agent; the summary's logical calls exceed the
+// requests sent by exactly the shared ones.
+func TestSweepSharesFirstAnswers(t *testing.T) {
+	var arms []runner.Arm
+	for _, spec := range []string{"sc:k=5", "debate:n=3,r=2", "vote", "veto", "judge", "council:balanced", "council:novelty"} {
+		a, err := protocols.All().Parse(spec, settings(3, true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		arms = append(arms, runner.Arm{Label: a.Info().Label, Protocol: a})
+	}
+	const n = 10
+	plan, m := simPlan(t, arms, n, "default")
+	plan.Parallel = 1
+	res, err := runner.Run(context.Background(), plan, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := map[string]int{} // request hash → times it reached the simulator
+	logical, firstSent := 0, 0
+	for _, c := range res.Calls {
+		logical++
+		if !c.Cached {
+			sent[c.RequestHash]++
+			if c.Kind == kit.KindFirst {
+				firstSent++
+			}
+		}
+	}
+	// Distinct first answers: agents 0–4 (sc's five samples cover the
+	// panels' three) per question. Distinct other calls: debate 6, council
+	// 3 reviews (shared by both strategies) + 2 chairmen, judge 1.
+	if firstSent != 5*n || int(m.Requests()) != len(sent) || int(m.Requests()) != n*(5+6+3+2+1) {
+		t.Fatalf("first answers sent %d (want %d); simulator served %d, distinct requests %d, want %d", firstSent, 5*n, m.Requests(), len(sent), n*17)
+	}
+	for h, k := range sent {
+		if k != 1 {
+			t.Fatalf("request %s sent %d times", h, k)
+		}
+	}
+	if want := n * (5 + 9 + 3 + 3 + 4 + 7 + 7); logical != want {
+		t.Fatalf("%d logical calls, want %d", logical, want)
+	}
+}
+
+// TestArmsRoundTrip: every preset parses and is claimed by its own protocol
+// (never by teamwork, which comes last); the labels of the protocols here
+// parse back to the same arm.
+func TestArmsRoundTrip(t *testing.T) {
+	reg := protocols.All()
+	if reg[len(reg)-1].Name != "teamwork" {
+		t.Fatal("teamwork, the catch-all, is not last")
+	}
+	for _, p := range reg {
+		if p.Doc == "" || p.Accounting == nil || p.Stub == nil || p.Parse == nil {
+			t.Fatalf("%s: incomplete protocol", p.Name)
+		}
+		for _, spec := range p.Presets {
+			for _, agents := range []int{0, 3, 4} {
+				a, err := reg.Parse(spec, settings(agents, true))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p.Name == "teamwork" {
+					continue // its labels ("base/n3") are not specs
+				}
+				b, err := reg.Parse(a.Info().Label, settings(agents, true))
+				if err != nil {
+					t.Fatalf("%s (agents %d): label %q: %v", spec, agents, a.Info().Label, err)
+				}
+				if a.Protocol() != p || b.Info() != a.Info() {
+					t.Fatalf("%s (agents %d): %+v vs %+v", spec, agents, a.Info(), b.Info())
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,143 @@
+// Package vote is seed 000's voting council as a protocol.Protocol ("vote",
+// "vote:weighted", with ",n=5" for another team size): N agents give their
+// independent first answers at once (the shared first answer of package
+// firstanswer), and aggregator.VoteRule decides — the plurality of their
+// first choices, where a tie for the top falls back to the safe default (the
+// seed's "General Practice", here abstention) and so does a council whose
+// mean confidence is below 0.70 (the seed's final confidence check; a
+// missing confidence counts 0). "vote:weighted" weighs each vote by its
+// stated confidence (the seed weighs urgency that way); the same two checks
+// apply. Calls: N. The team defaults to --agents, else 3 (the seed's council
+// of three).
+package vote
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/medteam-bench/medteam/aggregator"
+	"github.com/medteam-bench/medteam/answer"
+	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/protocol"
+	"github.com/medteam-bench/medteam/protocols/firstanswer"
+	"github.com/medteam-bench/medteam/protocols/kit"
+	"github.com/medteam-bench/medteam/qa"
+)
+
+// Protocol is seed 000's vote.
+var Protocol = &protocol.Protocol{
+	Name: "vote",
+	Doc: "Seed 000's council vote: N independent first answers, decided by plurality (vote:weighted: " +
+		"confidence-weighted); a tie or a mean confidence under 0.70 falls back to the safe default (abstention).",
+	Parse:      parseArm,
+	Presets:    []string{"vote", "vote:weighted"},
+	Accounting: writeAccounting,
+	Stub:       kit.Stub,
+	Prompts:    kit.HashOf(firstanswer.Prompts),
+}
+
+func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
+	sp, ok, err := kit.ParseSpec(spec, "vote")
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	if err := sp.Check("n"); err != nil {
+		return nil, true, err
+	}
+	a := Arm{}
+	for _, b := range sp.Bare {
+		if b != "weighted" || a.Weighted {
+			return nil, true, fmt.Errorf("vote: unknown option %q (options: weighted, n=N)", b)
+		}
+		a.Weighted = true
+	}
+	if a.Panel, err = kit.NewPanel(sp, s); err != nil {
+		return nil, true, err
+	}
+	return a, true, nil
+}
+
+func writeAccounting(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "calls = N (N first answers)")
+	fmt.Fprintln(tw, "arm\tN\tanswer\ttotal")
+	for _, arm := range []string{"vote", "vote:weighted"} {
+		for _, n := range []int{2, 3, 4, 5} {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\n", arm, n, n, n)
+		}
+	}
+	return tw.Flush()
+}
+
+// Arm is one vote configuration.
+type Arm struct {
+	kit.Panel
+	Weighted bool
+}
+
+// Protocol is vote's Protocol.
+func (a Arm) Protocol() *protocol.Protocol { return Protocol }
+
+// Info describes the arm.
+func (a Arm) Info() protocol.ArmInfo {
+	var opts []string
+	if a.Weighted {
+		opts = append(opts, "weighted")
+	}
+	info := a.Panel.Info(Protocol, a.Label("vote", opts...))
+	info.LeaderTemp = 0 // no judge or chairman
+	return info
+}
+
+// Calls is N.
+func (a Arm) Calls(int) (int, int) { return a.N, 0 }
+
+// Details is vote's record (protocol_json).
+type Details struct {
+	N              int                `json:"n"`
+	Weighted       bool               `json:"weighted"`
+	Votes          map[string]float64 `json:"votes"` // count (weighted: summed confidence) per option that got a vote
+	Tie            bool               `json:"tie"`
+	Tied           []string           `json:"tied,omitempty"`
+	MeanConfidence float64            `json:"mean_confidence"` // over all N agents, a missing confidence as 0
+	Threshold      float64            `json:"threshold"`
+	Rule           string             `json:"rule"`
+}
+
+// Run asks the panel and applies seed 000's rule.
+func (a Arm) Run(ctx context.Context, c llm.Client, item qa.Item, u protocol.Unit) (*protocol.Outcome, error) {
+	s := kit.NewSession(c, item, u, a.Structured, a.MaxTokens)
+	fa, err := firstanswer.Ask(ctx, s, a.N, a.AgentTemp)
+	if err != nil {
+		return nil, err
+	}
+	answers := firstanswer.Answers(fa)
+	s.Out.N, s.Out.Roles, s.Out.Rounds = a.N, kit.Roles(a.N), [][]answer.Answer{answers}
+	letters := item.Letters()
+	cons, err := aggregator.VoteRule(letters, kit.Firsts(answers), kit.Confidences(answers), a.Weighted)
+	if err != nil {
+		return nil, err
+	}
+	d := cons.Decision
+	s.Out.Details = Details{N: a.N, Weighted: a.Weighted, Votes: kit.VoteMap(letters, d.Scores), Tie: d.Tie, Tied: d.Tied,
+		MeanConfidence: cons.MeanConfidence, Threshold: aggregator.MinMeanConfidence, Rule: cons.Branch}
+	if !cons.Fallback {
+		s.Commit(d, cons.Branch)
+		return s.Out, nil
+	}
+	s.SafeDefault(d, cons.Branch, fallbackReason(cons, letters))
+	return s.Out, nil
+}
+
+// fallbackReason says why the rule fell back: "code: detail".
+func fallbackReason(c aggregator.Consensus, letters []string) string {
+	switch c.Branch {
+	case aggregator.BranchNoVotes:
+		return "no_votes: no agent gave a readable answer"
+	case aggregator.BranchTie:
+		return fmt.Sprintf("tie: %s share the top vote (%s)", kit.JoinAnd(c.Decision.Tied), kit.Describe(letters, c.Decision.Scores))
+	}
+	return fmt.Sprintf("low_confidence: mean confidence %.2f < %.2f", c.MeanConfidence, aggregator.MinMeanConfidence)
+}
