@@ -11,7 +11,9 @@
 # a temporary HOME and models dir, (e) the model registered as "tiny", (f) smoke
 # tests of /api/chat and /v1/chat/completions, (g) medteam runs through both
 # endpoints, (h) scripts/e2echeck on the run directories (replaying calls to
-# the server), (i) the server stopped (always, by the EXIT trap).
+# the server), (h2) every protocol of configs/protocols.yaml on
+# MEDTEAM_E2E_PROTO_LIMIT (5) questions through the native API, checked the
+# same way, (i) the server stopped (always, by the EXIT trap).
 #
 # CI=true: any missing piece is a failure. Otherwise a missing prerequisite
 # (build dependencies, the Ollama build, a server that does not come up) fails
@@ -25,6 +27,7 @@ CACHE=${MEDTEAM_E2E_CACHE:-$HOME/.cache/medteam-e2e}
 NUM_CTX=${MEDTEAM_E2E_NUM_CTX:-16384}
 MODEL_CTX=${MEDTEAM_E2E_MODEL_CTX:-32768}
 LIMIT=${MEDTEAM_E2E_LIMIT:-10}
+PROTO_LIMIT=${MEDTEAM_E2E_PROTO_LIMIT:-5}
 CONFIGS=${MEDTEAM_E2E_CONFIGS:-base,full}
 MAX_TOKENS=${MEDTEAM_E2E_MAX_TOKENS:-48}
 PARALLEL=${MEDTEAM_E2E_PARALLEL:-4}
@@ -390,6 +393,23 @@ IFS=, read -r -a arms <<<"$CONFIGS"
 if ! go run ./scripts/e2echeck --server "$BASE" --num-ctx "$NUM_CTX" --max-tokens "$MAX_TOKENS" \
 	--rows $((LIMIT * ${#arms[@]})) --replay "$REPLAY" "$TMP"/runs/* | sed 's/^/   /'; then
 	fail "e2echeck found violations (or could not run)"
+fi
+
+# ---- (h2) every protocol of configs/protocols.yaml on the real server ----
+step "(h2) the protocol family (configs/protocols.yaml) on $PROTO_LIMIT questions"
+t=$EPOCHREALTIME
+if ! bin/medteam sweep configs/protocols.yaml --model ollama/tiny --base-url "$BASE" --dataset "$DATASET" \
+	--limit "$PROTO_LIMIT" --num-ctx "$NUM_CTX" --max-tokens "$MAX_TOKENS" --transcripts --cache off \
+	--out "$TMP/protocols" >"$TMP/protocols.log" 2>&1; then
+	sed 's/^/   /' "$TMP/protocols.log" >&2
+	fail "medteam sweep configs/protocols.yaml failed"
+fi
+sed 's/^/   /' "$TMP/protocols.log" | tail -n 20
+echo "   (protocols: $(ms_since "$t"))"
+n_arms=$(sed -n '/^arms:/,/^[a-z]/p' configs/protocols.yaml | grep -c '^  - ')
+if ! go run ./scripts/e2echeck --server "$BASE" --num-ctx "$NUM_CTX" --max-tokens "$MAX_TOKENS" \
+	--rows $((PROTO_LIMIT * n_arms)) --replay "$REPLAY" "$TMP"/protocols/* | sed 's/^/   /'; then
+	fail "e2echeck found violations in the protocol sweep (or could not run)"
 fi
 
 step "(i) stop the server"
