@@ -230,6 +230,10 @@ func (f *sweepFile) arms(path string) ([]string, error) {
 		if n.Kind != yaml.ScalarNode {
 			return nil, Inputf("%s:%d: each arm is a preset name or a component list such as smm+l+to", path, n.Line)
 		}
+		if strings.EqualFold(strings.TrimSpace(n.Value), teamwork.FactorialName) {
+			out = append(out, n.Value)
+			continue
+		}
 		if _, err := teamwork.ParseComponents(n.Value, teamwork.Default()); err != nil {
 			return nil, Inputf("%s:%d: arm %q: %v", path, n.Line, n.Value, err)
 		}
