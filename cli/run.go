@@ -31,6 +31,7 @@ type RunOptions struct {
 	BudgetUSD            float64
 	Prices               string
 	RetryErrors          bool
+	NoReport             bool // skip summary.parquet and report.md at the end
 	MaxErrorRate         float64
 	MaxOutage            time.Duration
 	OutageProbe          time.Duration
@@ -47,7 +48,8 @@ func NewCmdRun(f *Factory, runF func(context.Context, *RunOptions) error) *cobra
 		Use:   "run",
 		Short: "Run teamwork arms over a dataset and write parquet results (resumable)",
 		Long: `Runs every question of a dataset through each teamwork configuration (arm) and
-writes results/<run-name>/{journal.db,questions.parquet,calls.parquet,manifest.json}.
+writes results/<run-name>/{journal.db,questions.parquet,calls.parquet,manifest.json} and, once
+every unit is done, summary.parquet and report.md (see 'medteam report'; --no-report skips them).
 
 Each finished question is committed to the journal as it completes. Rerunning the same
 command (or run --resume DIR) continues where an interrupted run stopped; a different plan
@@ -89,6 +91,7 @@ func (o *RunOptions) register(fl *pflag.FlagSet) {
 	fl.Int64Var(&o.BudgetTokens, "budget-tokens", 0, "stop cleanly (resumable) before this invocation exceeds this many prompt+completion tokens")
 	fl.Float64Var(&o.BudgetUSD, "budget-usd", 0, "stop cleanly (resumable) before this invocation exceeds this cost (needs --prices)")
 	fl.StringVar(&o.Prices, "prices", "", "price table (YAML, see configs/prices.yaml) for cost estimates and --budget-usd")
+	fl.BoolVar(&o.NoReport, "no-report", false, "do not write summary.parquet and report.md at the end of the run ('medteam report DIR' writes them at any time)")
 	fl.BoolVar(&o.RetryErrors, "retry-errors", true, "on resume, run again the units that ended in a retryable error (5xx, 429, timeout, network, malformed); their earlier calls stay in calls.parquet")
 	fl.Float64Var(&o.MaxErrorRate, "max-error-rate", 0, "share of units (0–1) that may end in error before the run exits "+fmt.Sprint(exitUnitErrors))
 	fl.DurationVar(&o.MaxOutage, "max-outage", runner.DefaultBreakerPolicy().MaxOutage, "how long an unreachable endpoint is waited for before the run stops (resumable, exit "+fmt.Sprint(exitUnavailable)+"); 0 = the default, negative = forever")

@@ -89,6 +89,9 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 	if err := summarize(f.Out, r, rows, st, budget, run.Dir); err != nil {
 		return err
 	}
+	if !o.NoReport && st.StoppedBy == "" && runErr == nil && st.Abandoned == 0 {
+		endOfRunReport(f, run.Dir, rows, o.Prices)
+	}
 	if st.StoppedBy != "" || runErr != nil || st.Abandoned > 0 {
 		why := st.StoppedBy
 		if why == "" {

@@ -83,7 +83,8 @@ func deffOf(pb stats.PairedBinary) float64 {
 	mean := pb.Delta.Value
 	ss := float64(pb.B+pb.C) - n*mean*mean
 	iid := ss / (n - 1) / n
-	if d := pb.Delta.SE * pb.Delta.SE / iid; d > 1 && !math.IsInf(d, 0) {
+	// Without repeats the ratio is 1 up to rounding: not a design effect.
+	if d := pb.Delta.SE * pb.Delta.SE / iid; d > 1+1e-9 && !math.IsInf(d, 0) {
 		return d
 	}
 	return 1

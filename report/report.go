@@ -42,6 +42,8 @@ type Options struct {
 	// PowerDeltas are the differences (as proportions) the power section
 	// gives the pairs needed for; nil = DefaultPowerDeltas.
 	PowerDeltas []float64
+	// Notes are shown first among the report's notes (Pool's).
+	Notes []string
 }
 
 // DefaultPowerDeltas are the differences the power section plans for.
@@ -141,6 +143,7 @@ func Build(rows []results.QuestionRow, opt Options) (*Report, error) {
 	if r.PowerDeltas == nil {
 		r.PowerDeltas = DefaultPowerDeltas
 	}
+	r.Notes = slices.Clone(opt.Notes)
 	r.describeRows(rows, opt)
 	var err error
 	if r.Reference, err = resolveArm(opt.Reference, r.Arms); err != nil {

@@ -177,7 +177,8 @@ func (r *Report) comparisonSection() *Section {
 		"p is the exact McNemar test on the discordant pairs b (%s right, arm wrong) and c (%s wrong, arm right); "+
 		"Holm p adjusts it over the arms compared on the dataset × model, arms with identical outcomes counted once (see note). "+
 		"MDE is the minimum detectable |Δ| at α = 0.05 (two-sided) and 80%% power for these pairs' size and discordance (the design effect of repeats included): "+
-		"a |Δ| below it is not evidence of no effect. Δ calls and Δ tokens per question row with bootstrap intervals.",
+		"a |Δ| below it is not evidence of no effect, and — means no difference is detectable at this size and discordance. "+
+		"Δ calls and Δ tokens per question row with bootstrap intervals.",
 		r.Reference, r.Reference, r.Reps, r.Seed, r.Reference, r.Reference)
 	return &Section{ID: SecComparisons, Heading: "Comparisons with " + r.Reference, Text: text, Tables: []Table{t}}
 }
