@@ -50,7 +50,12 @@ several models on one dataset, each arm is also compared across models against -
 		Example: `  medteam report results/run-3f2a9c1b0d4e
   medteam report results/run-3f2a9c1b0d4e --reference c2 --prices configs/prices.yaml
   medteam report results/run-llama results/run-qwen --out results/compare --reference-model ollama/qwen2.5:7b`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("report: give at least one run directory, e.g. medteam report results/run-3f2a9c1b0d4e")
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Runs = args
 			if runF != nil {

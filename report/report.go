@@ -19,8 +19,9 @@ const DefaultReference = "base"
 type Options struct {
 	// Reference is the arm every other arm is compared with on each dataset
 	// × model; "" means DefaultReference when present, else the first arm.
-	// An arm relabelled ARM@RUN (Pool) is also found by its plain name: the
-	// copy of the first run that has it.
+	// An arm is also found by its configuration's name: "base" finds
+	// "base/n3" (a label with settings) and "base@RUN" (relabelled by Pool),
+	// the first in arm order.
 	Reference string
 	// ReferenceModel is the model every other model is compared with, arm
 	// by arm, when the rows hold several models on one dataset; "" = the
@@ -250,8 +251,10 @@ func hasSubjects(rows []results.QuestionRow) bool {
 }
 
 // resolveArm finds the reference arm: want (or DefaultReference, or the
-// first arm when want is "" and there is no DefaultReference), exactly or
-// as the first ARM@RUN copy.
+// first arm when want is "" and there is no DefaultReference). An arm
+// matches want when its label is want, or is want with "@RUN" (Pool)
+// or with settings ("base/n3", Label) appended; the first match in arm
+// order wins, an exact label first.
 func resolveArm(want string, arms []string) (string, error) {
 	name := want
 	if name == "" {
@@ -261,7 +264,9 @@ func resolveArm(want string, arms []string) (string, error) {
 		return name, nil
 	}
 	for _, a := range arms {
-		if strings.HasPrefix(a, name+"@") {
+		label, _, _ := strings.Cut(a, "@")
+		config, _, _ := strings.Cut(label, "/")
+		if label == name || config == name {
 			return a, nil
 		}
 	}
