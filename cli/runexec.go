@@ -89,15 +89,15 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 	if err := summarize(f.Out, r, rows, st, budget, run.Dir); err != nil {
 		return err
 	}
-	if !o.NoReport && st.StoppedBy == "" && runErr == nil && st.Abandoned == 0 {
-		endOfRunReport(f, run.Dir, rows, o.Prices)
-	}
 	if st.StoppedBy != "" || runErr != nil || st.Abandoned > 0 {
 		why := st.StoppedBy
 		if why == "" {
 			why = "signal"
 		}
 		return stoppedError{why: why, done: len(run.Done) + st.Finished, of: p.Units(), dir: run.Dir}
+	}
+	if !o.NoReport {
+		endOfRunReport(f, run.Dir, rows, o.Prices)
 	}
 	return checkErrorRate(rows, o.MaxErrorRate, run.Dir)
 }
