@@ -113,9 +113,6 @@ func writeFileAtomic(path string, write func(*os.File) error) error {
 	}
 	err = write(tmp)
 	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if err == nil {
 		err = tmp.Sync()
 	}
 	if cerr := tmp.Close(); err == nil {
