@@ -134,7 +134,7 @@ func writePowerTable(w io.Writer, r *report.Report, rows []report.PowerRow) erro
 		if lead != "" {
 			fmt.Fprintf(tw, "%s\t%s\t", p.Dataset, p.Model)
 		}
-		need, q := "—", "—"
+		need, q := "none", "none"
 		if n := p.Needed[0]; n.OK {
 			need, q = fmt.Sprint(n.Pairs), fmt.Sprint(n.Questions)
 		}
@@ -143,7 +143,7 @@ func writePowerTable(w io.Writer, r *report.Report, rows []report.PowerRow) erro
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "pairs needed are effective pairs; questions needed include this run's repeats and their design effect. — : not detectable at this discordance.")
+	fmt.Fprintln(w, "pairs needed are effective pairs; questions needed include this run's repeats and their design effect; none: no size reaches the power at this discordance.")
 	return nil
 }
 
@@ -158,10 +158,11 @@ func fmtNum(x float64, prec int) string {
 	return fmt.Sprintf("%.*f", prec, x)
 }
 
-// mdeText is a minimum detectable difference in percentage points.
+// mdeText is a minimum detectable difference in percentage points, "none"
+// when no difference is detectable.
 func mdeText(x float64) string {
 	if math.IsNaN(x) {
-		return "—"
+		return "none"
 	}
 	return fmtPP(x) + " pp"
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/medteam-bench/medteam/stats"
@@ -177,7 +178,7 @@ func (r *Report) comparisonSection() *Section {
 		"p is the exact McNemar test on the discordant pairs b (%s right, arm wrong) and c (%s wrong, arm right); "+
 		"Holm p adjusts it over the arms compared on the dataset × model, arms with identical outcomes counted once (see note). "+
 		"MDE is the minimum detectable |Δ| at α = 0.05 (two-sided) and 80%% power for these pairs' size and discordance (the design effect of repeats included): "+
-		"a |Δ| below it is not evidence of no effect, and — means no difference is detectable at this size and discordance. "+
+		"a |Δ| below it is not evidence of no effect; \"none\" means no difference reaches that power at this size and discordance. "+
 		"Δ calls and Δ tokens per question row with bootstrap intervals.",
 		r.Reference, r.Reference, r.Reps, r.Seed, r.Reference, r.Reference)
 	return &Section{ID: SecComparisons, Heading: "Comparisons with " + r.Reference, Text: text, Tables: []Table{t}}
@@ -191,8 +192,17 @@ func comparisonCells(name string, c stats.Comparison) []string {
 		note = "identical to " + c.IdenticalTo
 	}
 	return []string{name, fmt.Sprint(c.Matched), pct(pb.RefRate) + " → " + pct(pb.CandRate), pp(pb.Delta.Value), ivPP(pb.Delta.Boot),
-		pval(pb.McNemarP), pval(c.HolmP), mde(c.MDD), fmt.Sprintf("%d / %d", pb.B, pb.C),
+		pval(pb.McNemarP), pval(c.HolmP), mdeCell(c), fmt.Sprintf("%d / %d", pb.B, pb.C),
 		estNum(c.Calls, 2), estNum(c.Tokens, 0), note}
+}
+
+// mdeCell is a comparison's MDE, "none" when its pairs are too few or too
+// rarely discordant for any difference to reach the power.
+func mdeCell(c stats.Comparison) string {
+	if math.IsNaN(c.MDD) && c.Matched > 0 {
+		return "none"
+	}
+	return mde(c.MDD)
 }
 
 // modelSection is every model against the reference model, arm by arm.

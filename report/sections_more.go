@@ -143,7 +143,7 @@ func (r *Report) componentSection() *Section {
 	for _, e := range r.Components {
 		c := e.Comparison
 		t.Rows = append(t.Rows, r.lead(c.Dataset, c.Model, e.Component, c.Reference+" → "+c.Candidate, fmt.Sprint(c.Matched),
-			pp(c.Accuracy.Delta.Value), ivPP(c.Accuracy.Delta.Boot), pval(c.Accuracy.McNemarP), pval(c.HolmP), mde(c.MDD),
+			pp(c.Accuracy.Delta.Value), ivPP(c.Accuracy.Delta.Boot), pval(c.Accuracy.McNemarP), pval(c.HolmP), mdeCell(c),
 			fmt.Sprintf("%d / %d", c.Accuracy.B, c.Accuracy.C), estNum(c.Calls, 2)))
 	}
 	text := "Every pair of arms that differ in exactly one component (smm, l, to, t, mm) with all else equal: that component's paired effect " +

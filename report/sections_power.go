@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -78,6 +79,14 @@ func subjectFamilies(gs []stats.Group) []subjectFamily {
 	return out
 }
 
+// mdeOrNone is a power row's MDE, "none" when nothing is detectable.
+func mdeOrNone(p PowerRow) string {
+	if math.IsNaN(p.MDE) && p.Pairs > 0 {
+		return "none"
+	}
+	return mde(p.MDE)
+}
+
 // powerSection plans the size of each comparison.
 func (r *Report) powerSection() *Section {
 	if len(r.Power) == 0 {
@@ -89,7 +98,7 @@ func (r *Report) powerSection() *Section {
 	}
 	t := Table{Header: r.lead("dataset", "model", h...)}
 	for _, p := range r.Power {
-		row := []string{p.Candidate, fmt.Sprint(p.Pairs), fmt.Sprint(p.Questions), pct(p.Discordance) + "%", fnum(p.Deff, 2), mde(p.MDE)}
+		row := []string{p.Candidate, fmt.Sprint(p.Pairs), fmt.Sprint(p.Questions), pct(p.Discordance) + "%", fnum(p.Deff, 2), mdeOrNone(p)}
 		for _, n := range p.Needed {
 			cell := dash
 			if n.OK {
