@@ -59,7 +59,7 @@ func mdCell(s string) string {
 }
 
 // numericColumn reports whether every cell of column i starts like a
-// number (or is a dash), so that it is right-aligned.
+// number (or is a dash or "none"), so that it is right-aligned.
 func numericColumn(t Table, i int) bool {
 	for _, row := range t.Rows {
 		if i >= len(row) || !numeric(row[i]) {
@@ -71,7 +71,7 @@ func numericColumn(t Table, i int) bool {
 
 // numeric reports whether s starts like a number.
 func numeric(s string) bool {
-	if s == dash || s == "" {
+	if s == dash || s == "" || s == "none" {
 		return true
 	}
 	s = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(s, "−"), "+"), "$")

@@ -100,7 +100,7 @@ func (r *Report) powerSection() *Section {
 	for _, p := range r.Power {
 		row := []string{p.Candidate, fmt.Sprint(p.Pairs), fmt.Sprint(p.Questions), pct(p.Discordance) + "%", fnum(p.Deff, 2), mdeOrNone(p)}
 		for _, n := range p.Needed {
-			cell := dash
+			cell := "none"
 			if n.OK {
 				cell = fmt.Sprint(n.Questions)
 			}
@@ -110,6 +110,7 @@ func (r *Report) powerSection() *Section {
 	}
 	text := fmt.Sprintf("For each comparison with `%s`: the share of pairs on which the two arms disagree (discordance), the design effect of repeats, "+
 		"the minimum detectable difference (MDE) at α = 0.05 two-sided and 80%% power for the run's size, and the questions needed to detect a "+
-		"difference of the size shown at the observed discordance (McNemar, Connor 1987). `medteam power --delta D --run RUN` plans other sizes.", r.Reference)
+		"difference of the size shown at the observed discordance (McNemar, Connor 1987); none: no size reaches the power, because the difference "+
+		"exceeds the discordance or the pairs are too few. `medteam power --delta D --run RUN` plans other sizes.", r.Reference)
 	return &Section{ID: SecPower, Heading: "Power", Text: text, Tables: []Table{t}}
 }
