@@ -141,7 +141,11 @@ func loadRuns(args []string, out string) ([]runInput, error) {
 // questions.parquet the SQL names parquet, with what its manifest (if
 // any) says: whether it is simulated, and the arms in plan order.
 func newRunInput(dir, parquet string, rows []results.QuestionRow) runInput {
-	in := runInput{rows: rows, info: report.RunInfo{Name: filepath.Base(filepath.Clean(dir)), Parquet: parquet}}
+	name := filepath.Base(filepath.Clean(dir))
+	if abs, err := filepath.Abs(dir); err == nil {
+		name = filepath.Base(abs)
+	}
+	in := runInput{rows: rows, info: report.RunInfo{Name: name, Parquet: parquet}}
 	if m, err := results.ReadManifest(filepath.Join(dir, results.ManifestFile)); err == nil {
 		in.info.Simulated = m.Simulated
 		for _, a := range m.Arms {
@@ -168,13 +172,15 @@ func checkRunPath(dir, path string) error {
 // sqlPath is path as the DuckDB query should name it: relative to the
 // report's directory, with forward slashes.
 func sqlPath(out, path string) string {
-	if rel, err := filepath.Rel(out, path); err == nil {
+	ao, err1 := filepath.Abs(out)
+	ap, err2 := filepath.Abs(path)
+	if err1 != nil || err2 != nil {
+		return filepath.ToSlash(path)
+	}
+	if rel, err := filepath.Rel(ao, ap); err == nil {
 		return filepath.ToSlash(rel)
 	}
-	if abs, err := filepath.Abs(path); err == nil {
-		return filepath.ToSlash(abs)
-	}
-	return filepath.ToSlash(path)
+	return filepath.ToSlash(ap)
 }
 
 // reportPrices loads a price table for the report ("" = none).
