@@ -169,15 +169,16 @@ func checkRunPath(dir, path string) error {
 	return usagef("report: %s is missing and %s has no journal.db: not a run directory (run 'medteam run' or 'medteam export DIR' first)", path, dir)
 }
 
-// sqlPath is path as the DuckDB query should name it: relative to the
-// report's directory, with forward slashes.
+// sqlPath is path as the DuckDB query should name it, with forward
+// slashes: relative to the report's directory when it is in it or one
+// level up (a sibling run directory), else absolute.
 func sqlPath(out, path string) string {
 	ao, err1 := filepath.Abs(out)
 	ap, err2 := filepath.Abs(path)
 	if err1 != nil || err2 != nil {
 		return filepath.ToSlash(path)
 	}
-	if rel, err := filepath.Rel(ao, ap); err == nil {
+	if rel, err := filepath.Rel(ao, ap); err == nil && !strings.HasPrefix(filepath.ToSlash(rel), "../../") {
 		return filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(ap)
