@@ -2,7 +2,7 @@ GO      ?= go
 BIN     := bin/medteam
 PKGS    := ./...
 
-.PHONY: build run test bench memcheck e2e lint fmt golden fuzz clean
+.PHONY: build run test bench memcheck e2e duckdb lint fmt golden fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/medteam
@@ -26,6 +26,10 @@ memcheck:
 e2e:
 	bash scripts/e2e-ollama.sh
 
+## duckdb: run the DuckDB query under report.md's headline table and compare it with the table (DuckDB from npm)
+duckdb:
+	bash scripts/duckdb-check.sh
+
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet $(PKGS)
@@ -37,6 +41,8 @@ fmt:
 ## golden: regenerate golden files after an intended behaviour change (review the diff!)
 golden:
 	$(GO) test ./runner -run Golden -update
+	$(GO) test ./report -run Golden -update
+	$(GO) test ./cli -run ReportGolden -update
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseAnswer -fuzztime 30s ./answer/

@@ -32,6 +32,7 @@ type RunOptions struct {
 	BudgetUSD            float64
 	Prices               string
 	RetryErrors          bool
+	NoReport             bool // skip summary.parquet and report.md at the end
 	MaxErrorRate         float64
 	MaxOutage            time.Duration
 	OutageProbe          time.Duration
@@ -48,7 +49,8 @@ func NewCmdRun(f *Factory, runF func(context.Context, *RunOptions) error) *cobra
 		Use:   "run",
 		Short: "Run teamwork arms over a dataset and write parquet results (resumable)",
 		Long: `Runs every question of a dataset through each teamwork configuration (arm) and
-writes results/<run-name>/{journal.db,questions.parquet,calls.parquet,manifest.json}.
+writes results/<run-name>/{journal.db,questions.parquet,calls.parquet,manifest.json} and, once
+every unit is done, summary.parquet and report.md (see 'medteam report'; --no-report skips them).
 
 Each finished question is committed to the journal as it completes. Rerunning the same
 command (or run --resume DIR) continues where an interrupted run stopped; a different plan
@@ -90,6 +92,7 @@ func (o *RunOptions) register(fl *pflag.FlagSet) {
 	fl.Int64Var(&o.BudgetTokens, "budget-tokens", 0, "stop cleanly (resumable) before this invocation exceeds this many prompt+completion tokens")
 	fl.Float64Var(&o.BudgetUSD, "budget-usd", 0, "stop cleanly (resumable) before this invocation exceeds this cost (needs --prices)")
 	fl.StringVar(&o.Prices, "prices", "", "price table (YAML, see configs/prices.yaml) for cost estimates and --budget-usd")
+	fl.BoolVar(&o.NoReport, "no-report", false, "do not write summary.parquet and report.md at the end of the run ('medteam report DIR' writes them at any time)")
 	fl.BoolVar(&o.RetryErrors, "retry-errors", true, "on resume, run again the units that ended in a retryable error (5xx, 429, timeout, network, malformed); their earlier calls stay in calls.parquet")
 	fl.Float64Var(&o.MaxErrorRate, "max-error-rate", 0, "share of units (0–1) that may end in error before the run exits "+fmt.Sprint(exitUnitErrors))
 	fl.DurationVar(&o.MaxOutage, "max-outage", runner.DefaultBreakerPolicy().MaxOutage, "how long an unreachable endpoint is waited for before the run stops (resumable, exit "+fmt.Sprint(exitUnavailable)+"); 0 = the default, negative = forever")
@@ -107,7 +110,7 @@ func registerSpec(fl *pflag.FlagSet, p *plan.Spec) {
 	fl.StringVar(&p.Shard, "shard", "", "run shard i/n of the plan (1 ≤ i ≤ n, by question-id hash); join shards with 'medteam merge'")
 	fl.BoolVar(&p.ShuffleOptions, "shuffle-options", false, "permute each question's options with a seeded permutation (gold remapped; the order is kept in option_order) to measure position bias")
 	fl.StringArrayVar(&p.Models, "model", []string{"sim/default"}, "model as provider/name: sim/<profile> ("+strings.Join(sim.Profiles(), ", ")+"), ollama/<model>, openai/<model> (any OpenAI-compatible endpoint); repeat for several")
-	fl.StringSliceVar(&p.Configs, "config", []string{"full"}, "arms, comma-separated: teamwork presets "+strings.Join(teamwork.PresetNames(), ", ")+" or components joined by '+' (smm, l, to, t, mm), or the other protocols' arms ("+otherArms()+"; options such as n=5 follow their arm)")
+	fl.StringSliceVar(&p.Configs, "config", []string{"full"}, "arms, comma-separated: teamwork presets "+strings.Join(teamwork.PresetNames(), ", ")+" or components joined by '+' (smm, l, to, t, mm), factorial (all 24 valid teamwork combinations), or the other protocols' arms ("+otherArms()+"; options such as n=5 follow their arm)")
 	fl.IntVar(&p.Turns, "turns", 2, "discussion turns (2 or 3)")
 	fl.IntVar(&p.Agents, "agents", 0, "team size 2–4; 0 lets the recruiter decide (dynamic)")
 	fl.StringVar(&p.Discussion, "discussion", string(teamwork.RoundRobin), "discussion order: round_robin or parallel")

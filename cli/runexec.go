@@ -96,6 +96,9 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 		}
 		return stoppedError{why: why, done: len(run.Done) + st.Finished, of: p.Units(), dir: run.Dir}
 	}
+	if !o.NoReport {
+		endOfRunReport(f, run.Dir, rows, o.Prices)
+	}
 	return checkErrorRate(rows, o.MaxErrorRate, run.Dir)
 }
 

@@ -1,10 +1,14 @@
 package plan
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/medteam-bench/medteam/protocol"
 	"github.com/medteam-bench/medteam/protocols"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/runner"
+	"github.com/medteam-bench/medteam/teamwork"
 )
 
 // settings are the spec's settings every arm shares.
@@ -17,6 +21,25 @@ func (s Spec) settings() protocol.Settings {
 // protocols (protocols.All), each once.
 func (s Spec) Arms() ([]runner.Arm, error) { return s.ArmsOf(protocols.All()) }
 
+// ExpandConfigs replaces each --config entry "factorial" (any case) by the
+// 24 valid teamwork component combinations (teamwork.Factorial), leaving
+// out those the list names already; other entries are kept as they are.
+func ExpandConfigs(configs []string) []string {
+	out := make([]string, 0, len(configs))
+	for _, c := range configs {
+		if !strings.EqualFold(strings.TrimSpace(c), teamwork.FactorialName) {
+			out = append(out, c)
+			continue
+		}
+		for _, combo := range teamwork.Factorial() {
+			if !slices.Contains(configs, combo) && !slices.Contains(out, combo) {
+				out = append(out, combo)
+			}
+		}
+	}
+	return out
+}
+
 // ArmsOf resolves the spec's --config entries with the protocols of reg.
 func (s Spec) ArmsOf(reg protocol.Registry) ([]runner.Arm, error) {
 	if err := s.Check(); err != nil {
@@ -24,7 +47,7 @@ func (s Spec) ArmsOf(reg protocol.Registry) ([]runner.Arm, error) {
 	}
 	var arms []runner.Arm
 	seen := map[string]bool{}
-	for _, spec := range s.Configs {
+	for _, spec := range ExpandConfigs(s.Configs) {
 		a, err := reg.Parse(spec, s.settings())
 		if err != nil {
 			return nil, Inputf("--config %q: %v", spec, err)

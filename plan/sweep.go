@@ -242,6 +242,9 @@ func (f *sweepFile) arms(path string) ([]string, error) {
 	out := protocol.JoinSpecs(vals)
 	check := protocol.Settings{Turns: 2, Discussion: string(teamwork.RoundRobin), Structured: true, AgentTemp: 0.7, LeaderTemp: 0.5}
 	for _, v := range out {
+		if strings.EqualFold(strings.TrimSpace(v), teamwork.FactorialName) {
+			continue // expanded when the plan is resolved
+		}
 		if _, err := protocols.All().Parse(v, check); err != nil {
 			line, ok := lines[v]
 			if !ok {

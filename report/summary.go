@@ -1,7 +1,7 @@
-// Package report owns what is computed from result rows for people to
-// read: the per-arm summary (accuracy, coverage, abstentions, errors by
-// class, agreement, calls and tokens per question) and its table.
 package report
+
+// This file is the quick per-arm table printed at the end of a run
+// (Summarize, WriteTable); the full report is Build's.
 
 import (
 	"fmt"

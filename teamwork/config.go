@@ -57,6 +57,44 @@ var presets = []struct {
 	{"full", "smm+l+to+t+mm"},
 }
 
+// FactorialName is the --config entry (and sweep-file arm) that stands for
+// every valid component combination (Factorial).
+const FactorialName = "factorial"
+
+// Factorial lists the 24 valid component combinations — 2⁵ less the 8 with
+// mutual monitoring but no leadership (Validate) — as canonical component
+// lists (Combo: "base", "smm", "l", …, "smm+l+to+t+mm"), by number of
+// components, then in binary order of (smm, l, to, t, mm). Run together
+// they are a full factorial design of the five components under that one
+// constraint, from which the report estimates main effects and two-way
+// interactions.
+func Factorial() []string {
+	var cs []Config
+	for m := range 32 {
+		c := Config{SMM: m&1 != 0, Leadership: m&2 != 0, Orientation: m&4 != 0, Trust: m&8 != 0, Monitoring: m&16 != 0}
+		if !c.Monitoring || c.Leadership {
+			cs = append(cs, c)
+		}
+	}
+	slices.SortStableFunc(cs, func(a, b Config) int { return a.components() - b.components() })
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Combo()
+	}
+	return out
+}
+
+// components is the number of components switched on.
+func (c Config) components() int {
+	n := 0
+	for _, on := range []bool{c.SMM, c.Leadership, c.Orientation, c.Trust, c.Monitoring} {
+		if on {
+			n++
+		}
+	}
+	return n
+}
+
 // PresetNames lists the presets in seed order.
 func PresetNames() []string {
 	out := make([]string, len(presets))

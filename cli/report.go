@@ -1,0 +1,281 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/medteam-bench/medteam/report"
+	"github.com/medteam-bench/medteam/results"
+)
+
+// ReportOptions are the settings of 'medteam report'.
+type ReportOptions struct {
+	Runs           []string // run directories (or their questions.parquet)
+	Out            string   // where to write; "" = the first run's directory
+	Reference      string
+	ReferenceModel string
+	Prices         string
+	Seed           uint64
+	Bootstrap      int
+}
+
+// NewCmdReport builds 'medteam report'; runF as for NewCmdRun.
+func NewCmdReport(f *Factory, runF func(context.Context, *ReportOptions) error) *cobra.Command {
+	opts := &ReportOptions{}
+	cmd := &cobra.Command{
+		Use:   "report RUN [RUN...]",
+		Short: "Write summary.parquet and report.md of one or more runs: intervals, paired comparisons, calibration, component effects, power",
+		Long: `Reads questions.parquet of each run and writes summary.parquet (every statistic, one row per
+arm × model × dataset and per comparison) and report.md into the run directory (or --out).
+
+Every arm is compared with the reference arm (--reference; default base when present, else the
+first arm) on the same questions, paired on question id × repeat: Δaccuracy with a seeded paired
+bootstrap interval, exact McNemar p, Holm-adjusted p, the minimum detectable difference. Identical
+arms (c5 and c7) count once in the Holm family and are flagged.
+
+Several runs are pooled: arms of different runs are compared like arms of one run, within each
+dataset × model, so give runs over the same questions. An arm label found in more than one run on
+the same dataset and model is relabelled ARM@RUN (RUN = the run id, the run directory's name) so
+that the copies are compared, not mixed; --reference base then means the first run's base. With
+several models on one dataset, each arm is also compared across models against --reference-model
+(default: the first model by name).`,
+		Example: `  medteam report results/run-3f2a9c1b0d4e
+  medteam report results/run-3f2a9c1b0d4e --reference c2 --prices configs/prices.yaml
+  medteam report results/run-llama results/run-qwen --out results/compare --reference-model ollama/qwen2.5:7b`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("report: give at least one run directory, e.g. medteam report results/run-3f2a9c1b0d4e")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Runs = args
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runReport(f, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Out, "out", "", "directory for summary.parquet and report.md (default: the first run's directory)")
+	fl.StringVar(&opts.Reference, "reference", "", "reference arm (default: base when present, else the first arm)")
+	fl.StringVar(&opts.ReferenceModel, "reference-model", "", "reference model for comparisons across models (default: the first model by name)")
+	fl.StringVar(&opts.Prices, "prices", "", "price table (YAML, see configs/prices.yaml) for cost per question")
+	fl.Uint64Var(&opts.Seed, "seed", 1, "bootstrap seed: the same seed gives the same intervals")
+	fl.IntVar(&opts.Bootstrap, "bootstrap", 2000, "bootstrap replicates")
+	return cmd
+}
+
+func runReport(f *Factory, o *ReportOptions) error {
+	if o.Bootstrap < 100 {
+		return usagef("--bootstrap %d: use at least 100 replicates (2000 is the default)", o.Bootstrap)
+	}
+	out := o.Out
+	if out == "" {
+		out = runDirOf(o.Runs[0])
+	} else if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("report: --out %s: %w", out, err)
+	}
+	runs, err := loadRuns(o.Runs, out)
+	if err != nil {
+		return err
+	}
+	prices, err := reportPrices(o.Prices)
+	if err != nil {
+		return err
+	}
+	r, err := buildReport(runs, report.Options{Reference: o.Reference, ReferenceModel: o.ReferenceModel, Seed: o.Seed, Reps: o.Bootstrap, Prices: prices})
+	if err != nil {
+		return err
+	}
+	return writeReport(f.Out, out, r, true, report.SecHeadline, report.SecComparisons, report.SecModels)
+}
+
+// runDirOf is the run directory of a RUN argument (a directory, or a
+// parquet file in one).
+func runDirOf(arg string) string {
+	if strings.HasSuffix(arg, ".parquet") {
+		return filepath.Dir(arg)
+	}
+	return arg
+}
+
+// runInput is one run to report on.
+type runInput struct {
+	rows     []results.QuestionRow
+	info     report.RunInfo
+	armOrder []string
+}
+
+// loadRuns reads each run's questions.parquet and manifest; out is the
+// directory the report goes to (the SQL names the files relative to it).
+func loadRuns(args []string, out string) ([]runInput, error) {
+	var runs []runInput
+	for _, arg := range args {
+		dir := runDirOf(arg)
+		path := arg
+		if dir == arg {
+			path = filepath.Join(dir, results.QuestionsFile)
+		}
+		if err := checkRunPath(dir, path); err != nil {
+			return nil, err
+		}
+		rows, err := results.ReadQuestions(path)
+		if err != nil {
+			return nil, fmt.Errorf("report: %w (rewrite it with 'medteam export %s')", err, dir)
+		}
+		runs = append(runs, newRunInput(dir, sqlPath(out, path), rows))
+	}
+	return runs, nil
+}
+
+// newRunInput describes the rows of the run in dir, whose
+// questions.parquet the SQL names parquet, with what its manifest (if
+// any) says: whether it is simulated, and the arms in plan order.
+func newRunInput(dir, parquet string, rows []results.QuestionRow) runInput {
+	name := filepath.Base(filepath.Clean(dir))
+	if abs, err := filepath.Abs(dir); err == nil {
+		name = filepath.Base(abs)
+	}
+	in := runInput{rows: rows, info: report.RunInfo{Name: name, Parquet: parquet}}
+	if m, err := results.ReadManifest(filepath.Join(dir, results.ManifestFile)); err == nil {
+		in.info.Simulated = m.Simulated
+		for _, a := range m.Arms {
+			in.armOrder = append(in.armOrder, a.Label)
+		}
+	}
+	return in
+}
+
+// checkRunPath says what is missing, and what to do about it.
+func checkRunPath(dir, path string) error {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return usagef("report: run directory %s does not exist", dir)
+	}
+	if _, err := os.Stat(path); err == nil {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(dir, "journal.db")); err == nil {
+		return usagef("report: %s is missing; write it from the run's journal with 'medteam export %s'", path, dir)
+	}
+	return usagef("report: %s is missing and %s has no journal.db: not a run directory (run 'medteam run' or 'medteam export DIR' first)", path, dir)
+}
+
+// sqlPath is path as the DuckDB query should name it, with forward
+// slashes: relative to the report's directory when it is in it or one
+// level up (a sibling run directory), else absolute.
+func sqlPath(out, path string) string {
+	ao, err1 := filepath.Abs(out)
+	ap, err2 := filepath.Abs(path)
+	if err1 != nil || err2 != nil {
+		return filepath.ToSlash(path)
+	}
+	if rel, err := filepath.Rel(ao, ap); err == nil && !strings.HasPrefix(filepath.ToSlash(rel), "../../") {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(ap)
+}
+
+// reportPrices loads a price table for the report ("" = none).
+func reportPrices(path string) (report.Prices, error) {
+	if path == "" {
+		return nil, nil
+	}
+	t, err := loadPrices(path)
+	if err != nil {
+		return nil, err
+	}
+	return pricesOf(t), nil
+}
+
+// pricesOf converts a price table.
+func pricesOf(t priceTable) report.Prices {
+	if len(t) == 0 {
+		return nil
+	}
+	out := report.Prices{}
+	for m, p := range t {
+		out[m] = report.Price{Prompt: p.Prompt, Completion: p.Completion}
+	}
+	return out
+}
+
+// buildReport pools the runs and builds their report; a reference the
+// rows lack is a usage error.
+func buildReport(runs []runInput, opt report.Options) (*report.Report, error) {
+	in := make([]report.RunRows, len(runs))
+	for i, r := range runs {
+		in[i] = report.RunRows{Info: r.info, Rows: r.rows}
+		opt.Simulated = opt.Simulated || r.info.Simulated
+		for _, a := range r.armOrder {
+			if !slices.Contains(opt.ArmOrder, a) {
+				opt.ArmOrder = append(opt.ArmOrder, a)
+			}
+		}
+	}
+	rows, infos, notes, err := report.Pool(in)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	opt.Runs, opt.Notes = infos, notes
+	r, err := report.Build(rows, opt)
+	var re *report.ReferenceError
+	if errors.As(err, &re) {
+		flag := "--reference"
+		if re.What == "model" {
+			flag = "--reference-model"
+		}
+		return nil, usagef("%s %s: no such %s in the results; they have %s", flag, re.Name, re.What, strings.Join(re.Have, ", "))
+	}
+	return r, err
+}
+
+// writeReport writes report.md and summary.parquet into dir and prints
+// the sections named (and the notes) to w, under a SIMULATED banner when
+// banner is set and the rows are simulated.
+func writeReport(w io.Writer, dir string, r *report.Report, banner bool, sections ...string) error {
+	md, sum, err := report.WriteFiles(dir, r)
+	if err != nil {
+		return err
+	}
+	if banner && r.Simulated {
+		fmt.Fprintln(w, "SIMULATED results (sim backend; not a model result):")
+	}
+	if err := report.WriteText(w, r, sections...); err != nil {
+		return err
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	fmt.Fprintf(w, "\nwrote %s and %s\n", md, sum)
+	return nil
+}
+
+// endOfRunReport writes report.md and summary.parquet of a finished run
+// and prints its comparisons. A failure is reported, not fatal: the run's
+// results are saved, and 'medteam report DIR' can try again.
+func endOfRunReport(f *Factory, dir string, rows []results.QuestionRow, pricesFile string) {
+	err := func() error {
+		prices, err := reportPrices(pricesFile)
+		if err != nil {
+			return err
+		}
+		in := newRunInput(dir, results.QuestionsFile, rows)
+		r, err := buildReport([]runInput{in}, report.Options{Seed: 1, Prices: prices})
+		if err != nil {
+			return err
+		}
+		return writeReport(f.Out, dir, r, false, report.SecComparisons, report.SecModels)
+	}()
+	if err != nil {
+		fmt.Fprintf(f.Err, "medteam: report not written: %v; the results are saved, 'medteam report %s' writes it\n", err, dir)
+	}
+}

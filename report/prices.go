@@ -1,0 +1,34 @@
+package report
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/medteam-bench/medteam/stats"
+)
+
+// Price is what one model's tokens cost, in USD per million tokens (the unit
+// of configs/prices.yaml).
+type Price struct {
+	Prompt, Completion float64
+}
+
+// Prices maps a model (provider/model, as in the model column) to its price.
+type Prices map[string]Price
+
+// Func is the table as a stats.PriceFunc; nil for an empty table.
+func (p Prices) Func() stats.PriceFunc {
+	if len(p) == 0 {
+		return nil
+	}
+	return func(model string, prompt, completion int64) (float64, bool) {
+		pr, ok := p[model]
+		if !ok {
+			return 0, false
+		}
+		return (float64(prompt)*pr.Prompt + float64(completion)*pr.Completion) / 1e6, true
+	}
+}
+
+// models lists the priced models in name order.
+func (p Prices) models() []string { return slices.Sorted(maps.Keys(p)) }

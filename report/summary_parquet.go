@@ -1,0 +1,161 @@
+package report
+
+import (
+	"math"
+)
+
+// SummarySchemaVersion is bumped on any incompatible change to SummaryRow.
+const SummarySchemaVersion = 1
+
+// Kinds of summary.parquet rows.
+const (
+	KindGroup      = "group"      // one arm × model × dataset
+	KindSubject    = "subject"    // one arm × model × dataset × subject
+	KindComparison = "comparison" // an arm against the reference arm, or a model against the reference model
+	KindComponent  = "component"  // the paired effect of one component
+	KindFactorial  = "factorial"  // one term of the factorial linear probability model
+)
+
+// SummaryRow is one row of summary.parquet: flat and typed, a statistic
+// the data cannot define is null. Which columns a kind fills is in the
+// README ("summary.parquet"); proportions and differences are fractions
+// (0.031, not 3.1).
+type SummaryRow struct {
+	SchemaVersion int32  `parquet:"schema_version"`
+	Kind          string `parquet:"kind"`
+	Simulated     bool   `parquet:"simulated"`
+	Dataset       string `parquet:"dataset"`
+	Model         string `parquet:"model"`
+	Arm           string `parquet:"arm"`     // the group's arm; a comparison's candidate arm
+	Subject       string `parquet:"subject"` // kind subject
+	// Scope of a comparison: "arm" (against the reference arm on one
+	// model) or "model" (against the reference model with one arm).
+	Scope     string  `parquet:"scope"`
+	Reference string  `parquet:"reference"` // the reference arm (arm scope, component: the arm without), or model (model scope)
+	Candidate string  `parquet:"candidate"` // the candidate arm or model
+	Term      string  `parquet:"term"`      // component name, or factorial term
+	Level     float64 `parquet:"level"`     // confidence level of every interval
+
+	N         *int64 `parquet:"n,optional"` // rows (group); pairs (comparison); rows fitted (factorial)
+	Questions *int64 `parquet:"questions,optional"`
+	Repeats   *int64 `parquet:"repeats,optional"`
+	Correct   *int64 `parquet:"correct,optional"`
+	Answered  *int64 `parquet:"answered,optional"`
+	Abstained *int64 `parquet:"abstained,optional"`
+	Errors    *int64 `parquet:"errors,optional"`
+
+	Accuracy          *float64 `parquet:"accuracy,optional"`
+	AccuracyLo        *float64 `parquet:"accuracy_lo,optional"`
+	AccuracyHi        *float64 `parquet:"accuracy_hi,optional"`
+	AccuracySE        *float64 `parquet:"accuracy_clustered_se,optional"`
+	Coverage          *float64 `parquet:"coverage,optional"`
+	SelectiveAccuracy *float64 `parquet:"selective_accuracy,optional"`
+	SelectiveLo       *float64 `parquet:"selective_accuracy_lo,optional"`
+	SelectiveHi       *float64 `parquet:"selective_accuracy_hi,optional"`
+
+	CallsMean            *float64 `parquet:"calls_mean,optional"` // per question row
+	CallsP50             *float64 `parquet:"calls_p50,optional"`
+	CallsP95             *float64 `parquet:"calls_p95,optional"`
+	TokensMean           *float64 `parquet:"tokens_mean,optional"` // prompt + completion, per question row
+	TokensP50            *float64 `parquet:"tokens_p50,optional"`
+	TokensP95            *float64 `parquet:"tokens_p95,optional"`
+	PromptTokensMean     *float64 `parquet:"prompt_tokens_mean,optional"`
+	CompletionTokensMean *float64 `parquet:"completion_tokens_mean,optional"`
+	WallMSMean           *float64 `parquet:"wall_ms_mean,optional"`
+	WallMSP50            *float64 `parquet:"wall_ms_p50,optional"`
+	WallMSP95            *float64 `parquet:"wall_ms_p95,optional"`
+	CostTotal            *float64 `parquet:"cost_total,optional"`
+	CostPerQuestion      *float64 `parquet:"cost_per_question,optional"`
+	CostUnpricedRows     *int64   `parquet:"cost_unpriced_rows,optional"`
+
+	CalibrationN        *int64   `parquet:"calibration_n,optional"`
+	ECE                 *float64 `parquet:"ece,optional"`
+	Brier               *float64 `parquet:"brier,optional"`
+	AURC                *float64 `parquet:"aurc,optional"`
+	AgreementInitial    *float64 `parquet:"agreement_initial,optional"`
+	AgreementFinal      *float64 `parquet:"agreement_final,optional"`
+	ChangesRightToWrong *int64   `parquet:"changes_right_to_wrong,optional"`
+	ChangesWrongToRight *int64   `parquet:"changes_wrong_to_right,optional"`
+
+	RefAccuracy  *float64 `parquet:"ref_accuracy,optional"`
+	CandAccuracy *float64 `parquet:"cand_accuracy,optional"`
+	Delta        *float64 `parquet:"delta,optional"`
+	DeltaSE      *float64 `parquet:"delta_se,optional"`
+	DeltaLo      *float64 `parquet:"delta_lo,optional"` // paired bootstrap
+	DeltaHi      *float64 `parquet:"delta_hi,optional"`
+	DeltaWaldLo  *float64 `parquet:"delta_wald_lo,optional"`
+	DeltaWaldHi  *float64 `parquet:"delta_wald_hi,optional"`
+	B            *int64   `parquet:"discordant_ref_right,optional"`
+	C            *int64   `parquet:"discordant_cand_right,optional"`
+	Discordance  *float64 `parquet:"discordance,optional"`
+	P            *float64 `parquet:"p,optional"` // McNemar exact (comparison, component); t test (factorial)
+	PHolm        *float64 `parquet:"p_holm,optional"`
+	MDE          *float64 `parquet:"mde,optional"`
+	IdenticalTo  string   `parquet:"identical_to"`
+	RefOnly      *int64   `parquet:"ref_only,optional"`
+	CandOnly     *int64   `parquet:"cand_only,optional"`
+	Duplicates   *int64   `parquet:"duplicates,optional"`
+
+	DeltaCalls    *float64 `parquet:"delta_calls,optional"`
+	DeltaCallsLo  *float64 `parquet:"delta_calls_lo,optional"`
+	DeltaCallsHi  *float64 `parquet:"delta_calls_hi,optional"`
+	DeltaTokens   *float64 `parquet:"delta_tokens,optional"`
+	DeltaTokensLo *float64 `parquet:"delta_tokens_lo,optional"`
+	DeltaTokensHi *float64 `parquet:"delta_tokens_hi,optional"`
+
+	Estimate   *float64 `parquet:"estimate,optional"` // factorial coefficient
+	EstimateSE *float64 `parquet:"estimate_se,optional"`
+	EstimateLo *float64 `parquet:"estimate_lo,optional"`
+	EstimateHi *float64 `parquet:"estimate_hi,optional"`
+	Clusters   *int64   `parquet:"clusters,optional"`
+}
+
+// f is x as a nullable column: nil for NaN and ±Inf.
+func f(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+// n is a count as a nullable column.
+func n[T ~int | ~int32 | ~int64](x T) *int64 {
+	v := int64(x)
+	return &v
+}
+
+// SummaryRows is r as summary.parquet rows: groups, subjects, comparisons
+// (arm, then model scope), components, factorial terms.
+func SummaryRows(r *Report) []SummaryRow {
+	var out []SummaryRow
+	base := func(kind string) SummaryRow {
+		return SummaryRow{SchemaVersion: SummarySchemaVersion, Kind: kind, Simulated: r.Simulated, Level: r.Level}
+	}
+	for _, g := range r.Groups {
+		out = append(out, groupRow(base(KindGroup), g))
+	}
+	for _, g := range r.Subjects {
+		out = append(out, groupRow(base(KindSubject), g))
+	}
+	for _, c := range r.Comparisons {
+		s := comparisonRow(base(KindComparison), c)
+		s.Scope, s.Arm = "arm", c.Candidate
+		out = append(out, s)
+	}
+	for _, c := range r.ModelComparisons {
+		s := comparisonRow(base(KindComparison), c.Comparison)
+		s.Scope, s.Arm, s.Model, s.Reference, s.Candidate = "model", c.Arm, c.CandModel, c.RefModel, c.CandModel
+		out = append(out, s)
+	}
+	for _, e := range r.Components {
+		s := comparisonRow(base(KindComponent), e.Comparison)
+		s.Arm, s.Term = e.Candidate, e.Component
+		out = append(out, s)
+	}
+	for _, fit := range r.Factorial {
+		if fit.Fit != nil {
+			out = append(out, factorialRows(base(KindFactorial), fit)...)
+		}
+	}
+	return out
+}
