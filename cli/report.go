@@ -65,7 +65,7 @@ several models on one dataset, each arm is also compared across models against -
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Out, "out", "", "directory for summary.parquet and report.md (default: the first run's directory)")
+	fl.StringVar(&opts.Out, "out", "", "directory for summary.parquet, report.md and report.html (default: the first run's directory)")
 	fl.StringVar(&opts.Reference, "reference", "", "reference arm (default: base when present, else the first arm)")
 	fl.StringVar(&opts.ReferenceModel, "reference-model", "", "reference model for comparisons across models (default: the first model by name)")
 	fl.StringVar(&opts.Prices, "prices", "", "price table (YAML, see configs/prices.yaml) for cost per question")
@@ -96,7 +96,7 @@ func runReport(f *Factory, o *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	return writeReport(f.Out, out, r, true, report.SecHeadline, report.SecComparisons, report.SecModels)
+	return writeReport(f.Out, out, r, true, true, report.SecHeadline, report.SecComparisons, report.SecModels)
 }
 
 // runDirOf is the run directory of a RUN argument (a directory, or a
@@ -238,13 +238,20 @@ func buildReport(runs []runInput, opt report.Options) (*report.Report, error) {
 	return r, err
 }
 
-// writeReport writes report.md and summary.parquet into dir and prints
-// the sections named (and the notes) to w, under a SIMULATED banner when
-// banner is set and the rows are simulated.
-func writeReport(w io.Writer, dir string, r *report.Report, banner bool, sections ...string) error {
+// writeReport writes report.md and summary.parquet (and, with html,
+// report.html) into dir and prints the sections named (and the notes) to
+// w, under a SIMULATED banner when banner is set and the rows are
+// simulated.
+func writeReport(w io.Writer, dir string, r *report.Report, banner, html bool, sections ...string) error {
 	md, sum, err := report.WriteFiles(dir, r)
 	if err != nil {
 		return err
+	}
+	page := ""
+	if html {
+		if page, err = report.WriteHTMLFile(dir, r); err != nil {
+			return err
+		}
 	}
 	if banner && r.Simulated {
 		fmt.Fprintln(w, "SIMULATED results (sim backend; not a model result):")
@@ -255,14 +262,18 @@ func writeReport(w io.Writer, dir string, r *report.Report, banner bool, section
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
-	fmt.Fprintf(w, "\nwrote %s and %s\n", md, sum)
+	if page != "" {
+		fmt.Fprintf(w, "\nwrote %s, %s and %s\n", md, sum, page)
+	} else {
+		fmt.Fprintf(w, "\nwrote %s and %s\n", md, sum)
+	}
 	return nil
 }
 
 // endOfRunReport writes report.md and summary.parquet of a finished run
 // and prints its comparisons. A failure is reported, not fatal: the run's
 // results are saved, and 'medteam report DIR' can try again.
-func endOfRunReport(f *Factory, dir string, rows []results.QuestionRow, pricesFile string) {
+func endOfRunReport(f *Factory, dir string, rows []results.QuestionRow, pricesFile string, html bool) {
 	err := func() error {
 		prices, err := reportPrices(pricesFile)
 		if err != nil {
@@ -273,7 +284,7 @@ func endOfRunReport(f *Factory, dir string, rows []results.QuestionRow, pricesFi
 		if err != nil {
 			return err
 		}
-		return writeReport(f.Out, dir, r, false, report.SecComparisons, report.SecModels)
+		return writeReport(f.Out, dir, r, false, html, report.SecComparisons, report.SecModels)
 	}()
 	if err != nil {
 		fmt.Fprintf(f.Err, "medteam: report not written: %v; the results are saved, 'medteam report %s' writes it\n", err, dir)

@@ -97,7 +97,7 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 		return stoppedError{why: why, done: len(run.Done) + st.Finished, of: p.Units(), dir: run.Dir}
 	}
 	if !o.NoReport {
-		endOfRunReport(f, run.Dir, rows, o.Prices)
+		endOfRunReport(f, run.Dir, rows, o.Prices, o.HTML)
 	}
 	return checkErrorRate(rows, o.MaxErrorRate, run.Dir)
 }

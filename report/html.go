@@ -1,0 +1,215 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/medteam-bench/medteam/report/htmlpage"
+	"github.com/medteam-bench/medteam/report/plot"
+	"github.com/medteam-bench/medteam/stats"
+)
+
+// HTMLFile is the report page's name in a run directory.
+const HTMLFile = "report.html"
+
+// WriteHTML writes the report as one self-contained offline page: the
+// sections of report.md (Sections) with their tables, and beside them the
+// plots (inline SVG, fonts embedded, no script, nothing loaded from
+// anywhere): the forest plot of paired differences under the comparisons,
+// the cost–accuracy frontier under cost, the reliability diagram and the
+// risk–coverage curve under calibration, agreement by round under
+// convergence, and the per-subject breakdown under subjects.
+func WriteHTML(w io.Writer, r *Report) error {
+	figs, err := figures(r)
+	if err != nil {
+		return err
+	}
+	page := htmlpage.Page{Title: htmlTitle(r), Run: runKV(r), Footer: "medteam report · SVG plots made with gonum/plot"}
+	for _, s := range Sections(r) {
+		// The page's text has no bold: Markdown's ** would show as is.
+		hs := htmlpage.Section{Heading: s.Heading, Text: strings.ReplaceAll(s.Text, "**", ""), Figures: figs[s.ID]}
+		for _, t := range s.Tables {
+			hs.Tables = append(hs.Tables, htmlpage.Table{Caption: t.Caption, Header: t.Header, Rows: t.Rows})
+		}
+		page.Sections = append(page.Sections, hs)
+	}
+	return htmlpage.Write(w, page)
+}
+
+// WriteHTMLFile writes report.html into dir and returns its path.
+func WriteHTMLFile(dir string, r *Report) (string, error) {
+	path := filepath.Join(dir, HTMLFile)
+	if err := writeFileAtomic(path, func(f *os.File) error { return WriteHTML(f, r) }); err != nil {
+		return "", fmt.Errorf("report: write %s: %w", path, err)
+	}
+	return path, nil
+}
+
+func htmlTitle(r *Report) string {
+	t := "medteam report — " + strings.Join(r.Datasets, ", ")
+	if r.Simulated {
+		t += " (SIMULATED)"
+	}
+	return t
+}
+
+func runKV(r *Report) []htmlpage.KV {
+	var runs []string
+	for _, ri := range r.Runs {
+		runs = append(runs, ri.Name)
+	}
+	kv := []htmlpage.KV{
+		{Key: "runs", Value: strings.Join(runs, ", ")},
+		{Key: "models", Value: strings.Join(r.Models, ", ")},
+		{Key: "arms", Value: strings.Join(r.Arms, ", ")},
+		{Key: "rows", Value: fmt.Sprintf("%d question rows, %d questions", r.Rows, r.Questions)},
+		{Key: "reference", Value: r.Reference},
+	}
+	if r.Simulated {
+		kv = append(kv, htmlpage.KV{Key: "model results", Value: "none: the simulator's figures test the harness, they are not a model's accuracy"})
+	}
+	return kv
+}
+
+// figures draws every plot of the report, by the section it belongs to.
+func figures(r *Report) (map[string][]htmlpage.Figure, error) {
+	out := map[string][]htmlpage.Figure{}
+	add := func(sec, caption string, svg []byte, err error) error {
+		if err != nil {
+			return fmt.Errorf("report: %s plot: %w", sec, err)
+		}
+		out[sec] = append(out[sec], htmlpage.Figure{SVG: svg, Caption: caption})
+		return nil
+	}
+	label := groupLabeller(r)
+	svg, err := plot.Forest(forestRows(r))
+	if err := add(SecComparisons, "Paired difference in accuracy against "+r.Reference+" (percentage points) with the seeded question-bootstrap 95% interval.", svg, err); err != nil {
+		return nil, err
+	}
+	costLabel, pts := costPoints(r, label)
+	svg, err = plot.CostAccuracy(costLabel, pts)
+	if err := add(SecCost, "Accuracy (Wilson 95% interval) against "+costLabel+"; the line is the Pareto frontier (no arm is cheaper and more accurate).", svg, err); err != nil {
+		return nil, err
+	}
+	svg, err = plot.Reliability(reliability(r, label))
+	if err := add(SecCalibration, "Reliability diagram: accuracy against the team's stated confidence, equal-mass bins (Wilson 95% intervals); the diagonal is perfect calibration.", svg, err); err != nil {
+		return nil, err
+	}
+	svg, err = plot.RiskCoverage(riskCoverage(r, label))
+	if err := add(SecCalibration, "Risk–coverage: answering only the questions above a confidence threshold, the share answered against the share of those wrong.", svg, err); err != nil {
+		return nil, err
+	}
+	svg, err = plot.AgreementByRound(agreement(r, label))
+	if err := add(SecConvergence, "Agreement with the round's plurality by round (0 = the initial answers), with question-clustered 95% intervals.", svg, err); err != nil {
+		return nil, err
+	}
+	if len(r.Subjects) > 0 {
+		svg, err = plot.SubjectBreakdown(subjects(r, label))
+		if err := add(SecSubjects, "Accuracy per subject and arm (Wilson 95% intervals).", svg, err); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// groupLabeller names a group by its arm, adding the model and dataset
+// when the report has several.
+func groupLabeller(r *Report) func(stats.GroupKey) string {
+	return func(k stats.GroupKey) string {
+		l := k.Arm
+		if len(r.Models) > 1 {
+			l += " · " + k.Model
+		}
+		if len(r.Datasets) > 1 {
+			l += " · " + k.Dataset
+		}
+		return l
+	}
+}
+
+func forestRows(r *Report) []plot.ForestRow {
+	var rows []plot.ForestRow
+	for _, c := range r.Comparisons {
+		l := c.Candidate
+		if len(r.Models) > 1 {
+			l += " · " + c.Model
+		}
+		if len(r.Datasets) > 1 {
+			l += " · " + c.Dataset
+		}
+		fr := plot.ForestRow{Label: l, Estimate: c.Accuracy.Delta.Value, Lo: c.Accuracy.Delta.Boot.Lo, Hi: c.Accuracy.Delta.Boot.Hi}
+		if c.IdenticalTo != "" {
+			fr.Flag = "identical to " + c.IdenticalTo
+		}
+		rows = append(rows, fr)
+	}
+	return rows
+}
+
+// costPoints are the groups' accuracy against their cost per question in
+// USD when priced, else their calls per question.
+func costPoints(r *Report, label func(stats.GroupKey) string) (string, []plot.CostPoint) {
+	unit := "calls per question"
+	if r.Priced {
+		unit = "cost per question (USD)"
+	}
+	var pts []plot.CostPoint
+	for _, g := range r.Groups {
+		cost := g.Calls.Mean
+		if r.Priced && g.Cost != nil {
+			cost = g.Cost.PerQuestion
+		}
+		pts = append(pts, plot.CostPoint{Label: label(g.Key), Cost: cost, Accuracy: g.Accuracy, Lo: g.AccuracyCI.Lo, Hi: g.AccuracyCI.Hi})
+	}
+	return unit, pts
+}
+
+func reliability(r *Report, label func(stats.GroupKey) string) []plot.ReliabilitySeries {
+	var out []plot.ReliabilitySeries
+	for _, g := range r.Groups {
+		s := plot.ReliabilitySeries{Name: label(g.Key)}
+		for _, b := range g.Calibration.Bins {
+			s.Bins = append(s.Bins, plot.ReliabilityBin{MeanConfidence: b.Confidence, Accuracy: b.Accuracy, Count: b.N, Lo: b.CI.Lo, Hi: b.CI.Hi})
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func riskCoverage(r *Report, label func(stats.GroupKey) string) []plot.RiskCoverageSeries {
+	var out []plot.RiskCoverageSeries
+	for _, g := range r.Groups {
+		s := plot.RiskCoverageSeries{Name: label(g.Key)}
+		for _, p := range g.RiskCoverage.Points {
+			s.Points = append(s.Points, plot.RiskCoveragePoint{Coverage: p.Coverage, Risk: p.Risk})
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func agreement(r *Report, label func(stats.GroupKey) string) []plot.AgreementSeries {
+	var out []plot.AgreementSeries
+	for _, g := range r.Groups {
+		s := plot.AgreementSeries{Name: label(g.Key)}
+		for _, a := range g.Convergence.ByRound {
+			s.Points = append(s.Points, plot.RoundPoint{Round: a.Round, Mean: a.Mean, Lo: a.CI.Lo, Hi: a.CI.Hi})
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func subjects(r *Report, label func(stats.GroupKey) string) []plot.SubjectCell {
+	var out []plot.SubjectCell
+	for _, g := range r.Subjects {
+		k := g.Key
+		subject := k.Subject
+		k.Subject = ""
+		out = append(out, plot.SubjectCell{Subject: subject, Arm: label(k), Count: g.Questions, Accuracy: g.Accuracy, Lo: g.AccuracyCI.Lo, Hi: g.AccuracyCI.Hi})
+	}
+	return out
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# example-report.sh OUTDIR — a medteam run on the simulator with its report
+# page, checked in headless Chromium (scripts/e2e-report.sh) and
+# screenshotted: OUTDIR/report.html, OUTDIR/report.md, OUTDIR/report.png.
+# CI runs it into a temporary directory; `bash scripts/example-report.sh
+# docs/example` regenerates the example the README shows. The figures are
+# SIMULATED: they show what the report looks like, not a model's accuracy.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${1:?usage: example-report.sh OUTDIR}
+mkdir -p "$OUT"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+go build -o "$T/medteam" ./cmd/medteam
+"$T/medteam" run --config base,c5,c7,full,zeroshot,sc:5,vote,judge,council:risk-averse --agents 3 \
+	--out "$T/runs" --run-name example --html > "$T/run.log" 2>&1 || { cat "$T/run.log"; exit 1; }
+cp "$T/runs/example/report.html" "$T/runs/example/report.md" "$OUT/"
+bash scripts/e2e-report.sh "$OUT/report.html" "$OUT/report.png" forest,frontier,reliability,risk-coverage,agreement,subjects 6
