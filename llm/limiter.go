@@ -32,7 +32,7 @@ const Unlimited = 1 << 20
 
 // wallCuts is how many cuts in a row, with no success between them, make a
 // rate-limit wall: the limiter then pauses new calls for the Retry-After.
-const wallCuts = 3
+const wallCuts = 5
 
 // DefaultMaxInFlight is the default ceiling of the cap for hosted
 // OpenAI-compatible endpoints (--max-in-flight).
@@ -110,7 +110,7 @@ type LimiterStats struct {
 // controller's; see its doc). Waiting for a slot is FIFO and honours ctx.
 //
 // A 429's Retry-After is honoured by the retry of the request that got it.
-// It pauses every new call only when 429s persist: a third cut in a row
+// It pauses every new call only when 429s persist: a fifth cut in a row
 // with no success between them (a rate-limit wall, where cutting
 // concurrency does not help), until the Retry-After passes.
 //

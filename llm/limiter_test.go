@@ -152,19 +152,19 @@ func TestLimiterRecovers(t *testing.T) {
 }
 
 func TestLimiterRetryAfterPause(t *testing.T) {
-	// A 429 only cuts the cap (its own retry honours Retry-After); a third
+	// A 429 only cuts the cap (its own retry honours Retry-After); a fifth
 	// cut in a row with no success between them is a rate-limit wall: new
 	// calls wait for its Retry-After.
 	const pause = 150 * time.Millisecond
 	be := &tracker{result: func(n int64) error {
-		if n <= 3 {
+		if n <= 5 {
 			return rateLimited(pause)
 		}
 		return nil
 	}}
-	l := llm.NewLimiter(be, llm.LimitPolicy{Initial: 5, Max: 5})
+	l := llm.NewLimiter(be, llm.LimitPolicy{Initial: 9, Max: 9})
 	start := time.Now()
-	for i, want := range []int{4, 3} {
+	for i, want := range []int{7, 5, 4, 3} {
 		if _, err := l.Chat(context.Background(), llm.Request{}); llm.ClassOf(err) != llm.ClassRateLimited {
 			t.Fatalf("err %v", err)
 		}
@@ -193,7 +193,7 @@ func TestLimiterRetryAfterPause(t *testing.T) {
 	if first < pause-5*time.Millisecond { // timers may be a hair early on coarse clocks
 		t.Fatalf("a call finished %v after the 429, want ≥ %v", first, pause)
 	}
-	if st := l.Stats(); st.Pauses != 1 || st.Cuts != 3 || st.Limit != 2 {
+	if st := l.Stats(); st.Pauses != 1 || st.Cuts != 5 || st.Limit != 2 {
 		t.Fatalf("stats %+v", st)
 	}
 }
