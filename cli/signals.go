@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 	"time"
 )
@@ -17,7 +18,17 @@ const graceDefault = 20 * time.Second
 // and returns the exit code. The first SIGINT or SIGTERM stops taking new
 // questions and gives those in flight graceDefault to finish; a second exits
 // at once with exitKilled.
+//
+// MEDTEAM_CPUPROFILE=FILE writes a CPU profile of the whole command to FILE
+// (go tool pprof), for finding where a run spends the harness's CPU.
 func Main(args []string) int {
+	if path := os.Getenv("MEDTEAM_CPUPROFILE"); path != "" {
+		if f, err := os.Create(path); err == nil && pprof.StartCPUProfile(f) == nil {
+			defer func() { pprof.StopCPUProfile(); f.Close() }()
+		} else {
+			fmt.Fprintf(os.Stderr, "medteam: MEDTEAM_CPUPROFILE=%s: cannot write a profile there\n", path)
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	stop := make(chan struct{})
 	sigs := make(chan os.Signal, 2)
