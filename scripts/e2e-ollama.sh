@@ -398,8 +398,13 @@ fi
 # ---- (h2) every protocol of configs/protocols.yaml on the real server ----
 step "(h2) the protocol family (configs/protocols.yaml) on $PROTO_LIMIT questions"
 t=$EPOCHREALTIME
+# The tiny model's weights are random: asked greedily (zeroshot, cot), it may
+# answer nothing at all, which the backend classes malformed and the row
+# keeps as an error. Such rows are what this step must record correctly
+# (e2echeck checks them), so errors up to a quarter of the units pass.
 if ! bin/medteam sweep configs/protocols.yaml --model ollama/tiny --base-url "$BASE" --dataset "$DATASET" \
 	--limit "$PROTO_LIMIT" --num-ctx "$NUM_CTX" --max-tokens "$MAX_TOKENS" --transcripts --cache off \
+	--max-error-rate 0.25 \
 	--out "$TMP/protocols" >"$TMP/protocols.log" 2>&1; then
 	sed 's/^/   /' "$TMP/protocols.log" >&2
 	fail "medteam sweep configs/protocols.yaml failed"

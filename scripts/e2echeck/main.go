@@ -19,7 +19,7 @@
 //   - every ok call has a parse method, every unparseable call (parse_method
 //     "none") has a parse_error, and every abstaining question has a reason and,
 //     unless it failed, an unreadable call that explains it;
-//   - question rows agree with their calls (calls, prompt and completion token
+//   - question rows agree with the calls of their last try (calls, prompt and completion token
 //     sums, parse failures) and the manifest agrees with the files (counts, sha256);
 //   - replay (with -server): a few recorded calls are sent again to the server's
 //     native /api/chat and the server's prompt_eval_count must equal the row's
@@ -222,10 +222,10 @@ type callSums struct {
 }
 
 // sumCalls adds up the calls of each question row.
-func sumCalls(calls []results.CallRow) map[qkey]*callSums {
-	byQ := map[qkey]*callSums{}
+func sumCalls(calls []results.CallRow) map[tryKey]*callSums {
+	byQ := map[tryKey]*callSums{}
 	for _, r := range calls {
-		k := qkey{r.QuestionID, r.Arm, r.Repeat}
+		k := tryKey{qkey{r.QuestionID, r.Arm, r.Repeat}, r.UnitTry}
 		s := byQ[k]
 		if s == nil {
 			s = &callSums{}
@@ -242,6 +242,13 @@ func sumCalls(calls []results.CallRow) map[qkey]*callSums {
 		}
 	}
 	return byQ
+}
+
+// tryKey is one try of a unit: calls.parquet keeps the calls of every try
+// (unit_try), the question row describes the last (tries − 1).
+type tryKey struct {
+	qkey
+	try int32
 }
 
 // questionTally counts the question rows for the summary lines and the
@@ -289,7 +296,7 @@ func (c *checker) checkQuestions(qs []results.QuestionRow, calls []results.CallR
 			c.failf("duplicate row", "%s: duplicate row", where)
 		}
 		t.add(k, r)
-		s := byQ[k]
+		s := byQ[tryKey{k, max(0, r.Tries-1)}]
 		if s == nil {
 			s = &callSums{}
 		}
@@ -306,7 +313,7 @@ func (c *checker) checkQuestions(qs []results.QuestionRow, calls []results.CallR
 	fmt.Printf("  questions: %d rows (%d questions × %d arms: %s), model %s\n", len(qs), len(t.questions), len(t.arms), strings.Join(armNames, ","), t.model)
 	fmt.Printf("  question errors: %d%s; abstained: %d%s\n", t.errs, countList(t.classes), t.abstained, countList(t.reasons))
 	for k := range byQ {
-		if !t.seen[k] {
+		if !t.seen[k.qkey] {
 			c.failf("calls without a question row", "calls of question %s arm %s repeat %d have no question row", k.question, k.arm, k.repeat)
 		}
 	}
@@ -342,7 +349,7 @@ func (c *checker) checkQuestionSums(r results.QuestionRow, s *callSums, where st
 // prediction.
 func (c *checker) checkAbstention(r results.QuestionRow, s *callSums, where string) {
 	if !r.Abstained {
-		if r.Predicted == "" {
+		if r.Predicted == "" && r.Error == "" { // a failed unit predicts nothing and is no abstention
 			c.failf("no prediction but not abstained", "%s: no prediction but not abstained", where)
 		}
 		return
