@@ -80,8 +80,8 @@ func failRate(seed uint64, drop, margin float64) float64 {
 }
 
 func TestBaselineFalseAlarmAndDetection(t *testing.T) {
-	if testing.Short() {
-		t.Skip("simulation: 400 paired bootstraps")
+	if testing.Short() || raceEnabled {
+		t.Skip("simulation: 600 paired bootstraps (6 s; 2 min under -race): go test -run TestBaselineFalseAlarm ./check/")
 	}
 	fa := failRate(1, 0, DefaultMargin)
 	det := failRate(2, simDrop, DefaultMargin)
