@@ -34,14 +34,24 @@ type BaselineSummary struct {
 
 type gkey struct{ dataset, model, arm string }
 
-func (k gkey) String() string { return k.dataset + " · " + k.model + " · " + k.arm }
+func (k gkey) String() string {
+	if k.model == "*" {
+		return k.dataset + " · " + k.arm
+	}
+	return k.dataset + " · " + k.model + " · " + k.arm
+}
 
 // Baseline is the paired non-inferiority gate of a candidate's rows against
 // a baseline run's: for each dataset × model × arm present in both, the
 // rows are paired by (question id, repeat) (stats.Compare) and judged by
-// NonInferior.
+// NonInferior. When each side has a single model, the models need not be
+// the same (a model change is gated against the old model's run): groups
+// are matched on dataset × arm.
 func Baseline(base, cand []results.QuestionRow, o BaselineOptions) BaselineSummary {
-	bg, cg := byGroup(base), byGroup(cand)
+	// One model on each side (a model change is what a CI gate is for):
+	// pair across the models; else model by model.
+	acrossModels := len(models(base)) == 1 && len(models(cand)) == 1
+	bg, cg := byGroup(base, acrossModels), byGroup(cand, acrossModels)
 	var s BaselineSummary
 	for _, k := range sortedKeys(cg) {
 		b, ok := bg[k]
@@ -55,6 +65,9 @@ func Baseline(base, cand []results.QuestionRow, o BaselineOptions) BaselineSumma
 		s.CandOnly += c.CandOnly
 		r := NonInferior(c, o.Margin)
 		r.Arm, r.Where = k.arm, k.String()
+		if acrossModels {
+			r.Where = fmt.Sprintf("%s · %s · %s", k.dataset, modelChange(b[0].Model, cg[k][0].Model), k.arm)
+		}
 		s.Results = append(s.Results, r)
 	}
 	for _, k := range sortedKeys(bg) {
@@ -95,10 +108,31 @@ func NonInferior(c stats.Comparison, margin float64) Result {
 	return r
 }
 
-func byGroup(rows []results.QuestionRow) map[gkey][]results.QuestionRow {
+// modelChange names the candidate's model against the baseline's.
+func modelChange(base, cand string) string {
+	if base == cand {
+		return cand
+	}
+	return cand + " vs baseline " + base
+}
+
+func models(rows []results.QuestionRow) map[string]bool {
+	m := map[string]bool{}
+	for _, r := range rows {
+		m[r.Model] = true
+	}
+	return m
+}
+
+// byGroup splits rows by dataset × model × arm (dataset × arm when
+// acrossModels: the key's model is then "*").
+func byGroup(rows []results.QuestionRow, acrossModels bool) map[gkey][]results.QuestionRow {
 	m := map[gkey][]results.QuestionRow{}
 	for _, r := range rows {
 		k := gkey{r.Dataset, r.Model, r.Arm}
+		if acrossModels {
+			k.model = "*"
+		}
 		m[k] = append(m[k], r)
 	}
 	return m

@@ -246,7 +246,7 @@ func TestBaseline(t *testing.T) {
 	if len(s.Results) != 1 || !s.Results[0].Pass || s.Shared != 300 || s.CandOnly != 10 || s.BaseOnly != 0 {
 		t.Fatalf("unchanged: %+v", s)
 	}
-	if got := strings.Join(s.Unmatched, "; "); got != "medqa · m · c1 (candidate only); medqa · m · base (baseline only)" {
+	if got := strings.Join(s.Unmatched, "; "); got != "medqa · c1 (candidate only); medqa · base (baseline only)" {
 		t.Errorf("unmatched: %s", got)
 	}
 	r := s.Results[0]
@@ -261,6 +261,30 @@ func TestBaseline(t *testing.T) {
 	s = Baseline(base, rows("full", 5, func(int) bool { return true }), BaselineOptions{Seed: 1})
 	if !s.Results[0].Pass {
 		t.Errorf("better on the shared questions: %+v", s.Results[0])
+	}
+
+	// A model change: one model on each side, paired across them.
+	other := rows("full", 300, func(i int) bool { return i%10 < 7 })
+	for i := range other {
+		other[i].Model = "m2"
+	}
+	s = Baseline(base, other, BaselineOptions{Seed: 1})
+	if len(s.Results) != 1 || s.Shared != 300 || s.Results[0].Where != "medqa · m2 vs baseline m · full" {
+		t.Errorf("model change: %+v", s)
+	}
+	// Several models: model by model, so m2 has no baseline.
+	s = Baseline(base, append(other, same...), BaselineOptions{Seed: 1})
+	if len(s.Results) != 1 || s.Results[0].Where != "medqa · m · full" || !strings.Contains(strings.Join(s.Unmatched, ";"), "medqa · m2 · full (candidate only)") {
+		t.Errorf("several models: %+v", s)
+	}
+	// Nothing shared fails.
+	s = Baseline(base, rows("full", 0, nil), BaselineOptions{})
+	if len(s.Results) != 0 {
+		t.Errorf("no candidate rows: %+v", s)
+	}
+	r = NonInferior(stats.Comparison{RefOnly: 3}, 0)
+	if r.Pass || r.Detail != "no shared (question, repeat) pair (3 baseline only, 0 candidate only)" {
+		t.Errorf("nothing paired: %+v", r)
 	}
 }
 

@@ -121,10 +121,14 @@ func judge(t Threshold, e estimate, arm, where string) Result {
 	return res
 }
 
-// Format prints a number for the table: 4 significant digits.
+// Format prints a number for the table: 4 significant digits, whole
+// numbers from 1000 on.
 func Format(x float64) string {
-	if math.IsNaN(x) {
+	switch {
+	case math.IsNaN(x):
 		return "—"
+	case math.Abs(x) >= 1000:
+		return fmt.Sprintf("%.0f", x)
 	}
 	return fmt.Sprintf("%.4g", x)
 }
