@@ -102,8 +102,11 @@ func NonInferior(c stats.Comparison, margin float64) Result {
 	d := c.Accuracy.Delta
 	r.Detail = fmt.Sprintf("Δ %+.1f pp [%+.1f, %+.1f] on %d shared pairs (%d baseline only, %d candidate only); margin %.1f pp",
 		100*d.Value, 100*d.Boot.Lo, 100*d.Boot.Hi, c.Matched, c.RefOnly, c.CandOnly, 100*margin)
-	if math.IsNaN(lo) {
+	switch {
+	case math.IsNaN(lo):
 		r.Detail += "; interval undefined"
+	case !r.Pass && d.Boot.Width()/2 > margin:
+		r.Detail += "; the interval is wider than the margin: too few questions to show non-inferiority at this margin"
 	}
 	return r
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -199,7 +200,7 @@ func checkBaseline(runs []runInput, o *CheckOptions) ([]check.Result, []string, 
 		notes = append(notes, "not compared with the baseline: "+u)
 	}
 	if len(s.Results) == 0 {
-		return nil, nil, usagef("--baseline %s: no dataset × model × arm is in both the baseline and the runs checked; nothing to compare", o.Baseline)
+		return nil, nil, usagef("--baseline %s: no dataset × model × arm is in both the baseline and the runs checked; nothing to compare (%s)", o.Baseline, strings.Join(s.Unmatched, "; "))
 	}
 	return s.Results, notes, nil
 }
