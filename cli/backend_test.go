@@ -484,7 +484,7 @@ func TestModelsCommand(t *testing.T) {
 	oai := llmtest.NewOpenAIServer(t, llmtest.ServerOptions{Models: []string{"tiny"}})
 	tests := []struct {
 		args []string
-		code int
+		code ExitCode
 		want string
 	}{
 		{[]string{"--model", "ollama/", "--base-url", oll.BaseURL()}, 0, "serves 2 model(s)"},
@@ -552,7 +552,7 @@ func TestMaxResponseBytes(t *testing.T) {
 	needMedQA(t)
 	srv := llmtest.NewOpenAIServer(t, llmtest.ServerOptions{Models: []string{"tiny"}})
 	cachePath := filepath.Join(t.TempDir(), "cache.db")
-	run := func(extra ...string) (int, string, string) {
+	run := func(extra ...string) (ExitCode, string, string) {
 		return runCLI(t, append([]string{"run", "--model", "openai/tiny", "--base-url", srv.BaseURL(), "--dataset", medqaTest,
 			"--limit", "3", "--config", "base", "--cache", "rw", "--cache-path", cachePath, "--out", t.TempDir()}, extra...)...)
 	}

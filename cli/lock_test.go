@@ -67,7 +67,7 @@ func TestConcurrentProcessesOneRunDirectory(t *testing.T) {
 			wg.Wait()
 			ok, busy := 0, 0
 			for i, c := range codes {
-				switch c {
+				switch ExitCode(c) {
 				case exitOK:
 					ok++
 				case exitBusy:

@@ -12,7 +12,7 @@ import (
 	"github.com/medteam-bench/medteam/results"
 )
 
-func runCLI(t *testing.T, args ...string) (int, string, string) {
+func runCLI(t *testing.T, args ...string) (ExitCode, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := execute(context.Background(), nil, args, &out, &errb)

@@ -150,7 +150,7 @@ func TestPowerCommand(t *testing.T) {
 	dir := simRun(t, t.TempDir(), "p", "--limit", "20", "--no-report")
 	tests := []struct {
 		args []string
-		code int
+		code ExitCode
 		want string
 	}{
 		{[]string{"power", "--delta", "0.03", "--discordance", "0.2"}, 0, "1742 pairs needed"},

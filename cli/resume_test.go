@@ -246,7 +246,7 @@ func TestSigtermFlushesAndResumes(t *testing.T) {
 	<-drained // the pipe closes when the child exits
 	err = cmd.Wait()
 	ee, ok := err.(*exec.ExitError)
-	if !ok || ee.ExitCode() != exitInterrupted {
+	if !ok || ExitCode(ee.ExitCode()) != exitInterrupted {
 		t.Fatalf("exit %v, want %d\n%s", err, exitInterrupted, stderr.String())
 	}
 	t.Logf("stopped %s after SIGTERM", time.Since(sent).Round(time.Millisecond))

@@ -15,17 +15,22 @@ import (
 	"github.com/medteam-bench/medteam/rundir"
 )
 
+// ExitCode is what the medteam process exits with. Every code is here, and
+// the README's exit code table lists them.
+type ExitCode int
+
 // Exit codes.
 const (
-	exitOK          = 0
-	exitError       = 1   // the run failed
-	exitUsage       = 2   // bad flags or input
-	exitBudget      = 3   // stopped by --budget-tokens/--budget-usd; rerun to resume
-	exitUnitErrors  = 4   // finished, but more units ended in error than --max-error-rate allows; rerun to retry them
-	exitUnavailable = 5   // the endpoint stayed unreachable longer than --max-outage; rerun to resume
-	exitBusy        = 6   // another process is working in the run directory
-	exitInterrupted = 130 // stopped by SIGINT/SIGTERM after a clean flush; rerun to resume
-	exitKilled      = 131 // second signal: exited at once; rerun to resume
+	exitOK          ExitCode = 0
+	exitError       ExitCode = 1   // the run failed
+	exitUsage       ExitCode = 2   // bad flags or input
+	exitBudget      ExitCode = 3   // stopped by --budget-tokens/--budget-usd; rerun to resume
+	exitUnitErrors  ExitCode = 4   // finished, but more units ended in error than --max-error-rate allows; rerun to retry them
+	exitUnavailable ExitCode = 5   // the endpoint stayed unreachable longer than --max-outage; rerun to resume
+	exitBusy        ExitCode = 6   // another process is working in the run directory
+	exitGateFailed  ExitCode = 7   // medteam check (or run --check): a threshold or the baseline gate failed
+	exitInterrupted ExitCode = 130 // stopped by SIGINT/SIGTERM after a clean flush; rerun to resume
+	exitKilled      ExitCode = 131 // second signal: exited at once; rerun to resume
 )
 
 // stoppedError ends a run early but cleanly: everything finished is saved.
@@ -106,11 +111,11 @@ func newRoot(stop <-chan struct{}, stdout, stderr io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	f := &Factory{Out: stdout, Err: stderr, Stop: stop, Argv: os.Args}
 	root.AddCommand(NewCmdRun(f, nil), NewCmdSweep(f, nil), newCallsCmd(), newModelsCmd(), newExportCmd(), newDatasetsCmd(), NewCmdMerge(f, nil),
-		NewCmdReport(f, nil), NewCmdPower(f, nil))
+		NewCmdReport(f, nil), NewCmdPower(f, nil), NewCmdCheck(f, nil))
 	return root
 }
 
-func execute(ctx context.Context, stop <-chan struct{}, args []string, stdout, stderr io.Writer) int {
+func execute(ctx context.Context, stop <-chan struct{}, args []string, stdout, stderr io.Writer) ExitCode {
 	root := newRoot(stop, stdout, stderr)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
@@ -123,7 +128,10 @@ func execute(ctx context.Context, stop <-chan struct{}, args []string, stdout, s
 	var busy *rundir.BusyError
 	var ua unavailableError
 	var ue4 unitErrorsError
+	var gate gateFailedError
 	switch {
+	case errors.As(err, &gate):
+		return exitGateFailed
 	case errors.As(err, &ue), plan.IsInput(err):
 		return exitUsage
 	case errors.As(err, &busy):

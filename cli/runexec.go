@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/medteam-bench/medteam/check"
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/plan"
 	"github.com/medteam-bench/medteam/report"
@@ -24,6 +25,11 @@ func runRun(ctx context.Context, f *Factory, o *RunOptions) error {
 	prices, err := o.check(s)
 	if err != nil {
 		return err
+	}
+	if o.Check != "" && !o.DryRun {
+		if _, err := check.Load(o.Check); err != nil {
+			return usageError{err}
+		}
 	}
 	r, err := plan.Resolve(ctx, s, o.Backend.opener())
 	if err != nil {
@@ -96,10 +102,23 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 		}
 		return stoppedError{why: why, done: len(run.Done) + st.Finished, of: p.Units(), dir: run.Dir}
 	}
+	return finishRun(f, o, run.Dir, rows)
+}
+
+// finishRun ends a run that did every unit: the report, the error-rate
+// check and the gate of --check (a failed gate wins over success, not over
+// a failed run).
+func finishRun(f *Factory, o *RunOptions, dir string, rows []results.QuestionRow) error {
 	if !o.NoReport {
-		endOfRunReport(f, run.Dir, rows, o.Prices, o.HTML)
+		endOfRunReport(f, dir, rows, o.Prices, o.HTML)
 	}
-	return checkErrorRate(rows, o.MaxErrorRate, run.Dir)
+	if err := checkErrorRate(rows, o.MaxErrorRate, dir); err != nil {
+		return err
+	}
+	if o.Check != "" {
+		return runGate(f, dir, o.Check, o.Prices)
+	}
+	return nil
 }
 
 // endEarly handles a run the runner stopped for good: an endpoint outage

@@ -40,9 +40,9 @@ func Main(args []string) int {
 		go func() { time.Sleep(graceDefault); cancel() }()
 		<-sigs
 		fmt.Fprintln(os.Stderr, "medteam: exiting at once; finished questions are in the journal, rerun the same command to resume")
-		os.Exit(exitKilled)
+		os.Exit(int(exitKilled))
 	}()
 	code := execute(ctx, stop, args, os.Stdout, os.Stderr)
 	cancel()
-	return code
+	return int(code)
 }

@@ -1,0 +1,13 @@
+// Package check is medteam's CI gate (DESIGN.md §8, issue 13): a thresholds
+// file of bounds on a report's metrics — point values or interval ends, per
+// arm, model, dataset or subject, and paired comparisons between arms —
+// parsed with file:line errors (Parse, Load), checked against a report
+// before anything is evaluated (Validate) and evaluated (Evaluate); and the
+// baseline gate, paired non-inferiority of a candidate's accuracy against a
+// stored run (Baseline, NonInferior). The results render as a table,
+// Markdown, JSON and JUnit XML.
+//
+// Evaluation is pure: the same report and thresholds give the same results.
+// The statistics come from package stats through report.Build (Wilson
+// intervals, the seeded question bootstrap of paired differences).
+package check

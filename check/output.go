@@ -1,0 +1,174 @@
+package check
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+)
+
+// status is PASS or FAIL.
+func status(r Result) string {
+	if r.Pass {
+		return "PASS"
+	}
+	return "FAIL"
+}
+
+// WriteTable writes the results as an aligned table, then a summary line.
+func WriteTable(w io.Writer, rs []Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "threshold\twhere\tobserved\tbound\tresult\tdetail")
+	for _, r := range rs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s %s\t%s\t%s\n", r.Name, r.Where, Format(r.Observed), r.Op, Format(r.Bound), status(r), r.Detail)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, Summary(rs))
+	return err
+}
+
+// Summary is one line: how many thresholds passed.
+func Summary(rs []Result) string {
+	f := Failed(rs)
+	if f == 0 {
+		return fmt.Sprintf("gate passed: %d of %d checks", len(rs), len(rs))
+	}
+	return fmt.Sprintf("gate FAILED: %d of %d checks failed", f, len(rs))
+}
+
+// WriteMarkdown writes the results as a Markdown table (for CI step
+// summaries).
+func WriteMarkdown(w io.Writer, rs []Result) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## medteam check\n\n%s\n\n", Summary(rs))
+	b.WriteString("| | threshold | where | observed | bound | detail |\n|---|---|---|---:|---|---|\n")
+	for _, r := range rs {
+		mark := "✅"
+		if !r.Pass {
+			mark = "❌"
+		}
+		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s %s | %s |\n", mark, mdEscape(r.Name), mdEscape(r.Where), Format(r.Observed), r.Op, Format(r.Bound), mdEscape(r.Detail))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// jsonResult is a Result as JSON: NaN becomes null.
+type jsonResult struct {
+	Name     string   `json:"name"`
+	Arm      string   `json:"arm"`
+	Where    string   `json:"where"`
+	Pos      string   `json:"pos,omitempty"`
+	Observed *float64 `json:"observed"`
+	Op       string   `json:"op"`
+	Bound    float64  `json:"bound"`
+	Pass     bool     `json:"pass"`
+	Detail   string   `json:"detail"`
+}
+
+// JSONReport is what --json prints.
+type JSONReport struct {
+	Pass    bool         `json:"pass"`
+	Failed  int          `json:"failed"`
+	Total   int          `json:"total"`
+	Results []jsonResult `json:"results"`
+	Notes   []string     `json:"notes,omitempty"`
+}
+
+// WriteJSON writes the results and notes as one JSON document.
+func WriteJSON(w io.Writer, rs []Result, notes []string) error {
+	out := JSONReport{Pass: Failed(rs) == 0, Failed: Failed(rs), Total: len(rs), Notes: notes, Results: []jsonResult{}}
+	for _, r := range rs {
+		j := jsonResult{Name: r.Name, Arm: r.Arm, Where: r.Where, Pos: r.Pos, Op: r.Op, Bound: r.Bound, Pass: r.Pass, Detail: r.Detail}
+		if !math.IsNaN(r.Observed) {
+			x := r.Observed
+			j.Observed = &x
+		}
+		out.Results = append(out.Results, j)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// JUnit schema (the Ant/Jenkins JUnit XML that GitLab and Jenkins read).
+type (
+	// JUnitSuites is the <testsuites> root.
+	JUnitSuites struct {
+		XMLName  xml.Name     `xml:"testsuites"`
+		Name     string       `xml:"name,attr"`
+		Tests    int          `xml:"tests,attr"`
+		Failures int          `xml:"failures,attr"`
+		Errors   int          `xml:"errors,attr"`
+		Suites   []JUnitSuite `xml:"testsuite"`
+	}
+	// JUnitSuite is one <testsuite>.
+	JUnitSuite struct {
+		Name      string      `xml:"name,attr"`
+		Tests     int         `xml:"tests,attr"`
+		Failures  int         `xml:"failures,attr"`
+		Errors    int         `xml:"errors,attr"`
+		Skipped   int         `xml:"skipped,attr"`
+		Time      string      `xml:"time,attr"`
+		Timestamp string      `xml:"timestamp,attr,omitempty"`
+		Hostname  string      `xml:"hostname,attr,omitempty"`
+		Cases     []JUnitCase `xml:"testcase"`
+	}
+	// JUnitCase is one <testcase>: one threshold on one group.
+	JUnitCase struct {
+		Name      string        `xml:"name,attr"`
+		Classname string        `xml:"classname,attr"`
+		Time      string        `xml:"time,attr"`
+		Failure   *JUnitFailure `xml:"failure"`
+	}
+	// JUnitFailure says why a case failed.
+	JUnitFailure struct {
+		Message string `xml:"message,attr"`
+		Type    string `xml:"type,attr"`
+		Text    string `xml:",chardata"`
+	}
+)
+
+// JUnit is the results as a JUnit document: one suite, one test case per
+// result, classname = the arm (so that GitLab and Jenkins group the cases
+// by arm), name = the threshold and where it was checked.
+func JUnit(rs []Result) JUnitSuites {
+	s := JUnitSuite{Name: "medteam check", Tests: len(rs), Failures: Failed(rs), Time: "0"}
+	for _, r := range rs {
+		c := JUnitCase{Name: r.Name + " [" + r.Where + "]", Classname: r.Arm, Time: "0"}
+		if c.Classname == "" {
+			c.Classname = "medteam"
+		}
+		if !r.Pass {
+			msg := fmt.Sprintf("observed %s, bound %s %s", Format(r.Observed), r.Op, Format(r.Bound))
+			text := r.Detail
+			if r.Pos != "" {
+				text = r.Pos + ": " + text
+			}
+			c.Failure = &JUnitFailure{Message: msg, Type: "threshold", Text: text}
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	return JUnitSuites{Name: "medteam check", Tests: s.Tests, Failures: s.Failures, Suites: []JUnitSuite{s}}
+}
+
+// WriteJUnit writes the results as JUnit XML.
+func WriteJUnit(w io.Writer, rs []Result) error {
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(JUnit(rs)); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}

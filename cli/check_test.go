@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/medteam-bench/medteam/check"
+)
+
+// checkRun runs the embedded sample (base and full) on sim into out/name.
+func checkRun(t *testing.T, out, name string, extra ...string) string {
+	t.Helper()
+	args := append([]string{"run", "--config", "base,full", "--out", out, "--run-name", name, "--no-report"}, extra...)
+	if code, so, se := runCLI(t, args...); code != 0 {
+		t.Fatalf("run: exit %d\n%s\n%s", code, so, se)
+	}
+	return filepath.Join(out, name)
+}
+
+func writeThresholds(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "th.yaml")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestCheckThresholds(t *testing.T) {
+	out := t.TempDir()
+	dir := checkRun(t, out, "a")
+
+	code, so, se := runCLI(t, "check", "--thresholds", "../configs/thresholds.yaml", dir)
+	if code != exitOK || !strings.Contains(so, "gate passed") || !strings.Contains(so, "SIMULATED") {
+		t.Fatalf("example thresholds: exit %d\n%s\n%s", code, so, se)
+	}
+
+	th := writeThresholds(t, "thresholds:\n  - metric: accuracy\n    arm: full\n    bound: ci_low >= 0.99\n  - compare: [base, full]\n    metric: calls_per_q\n    bound: value <= 0\n")
+	junit, md := filepath.Join(out, "check.xml"), filepath.Join(out, "check.md")
+	code, so, se = runCLI(t, "check", "--thresholds", th, "--junit", junit, "--markdown", md, dir)
+	if code != exitGateFailed || !strings.Contains(so, "gate FAILED: 1 of 2 checks failed") || !strings.Contains(se, "gate failed") {
+		t.Fatalf("failing threshold: exit %d\n%s\n%s", code, so, se)
+	}
+	b, err := os.ReadFile(junit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc check.JUnitSuites
+	if err := xml.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	cs := doc.Suites[0].Cases
+	if doc.Tests != 2 || doc.Failures != 1 || cs[0].Classname != "full" || cs[0].Failure == nil ||
+		!strings.HasPrefix(cs[0].Failure.Message, "observed 0.") || !strings.HasSuffix(cs[0].Failure.Message, "bound >= 0.99") || cs[1].Failure != nil {
+		t.Errorf("junit:\n%s", b)
+	}
+	if m, _ := os.ReadFile(md); !strings.Contains(string(m), "gate FAILED") {
+		t.Errorf("markdown:\n%s", m)
+	}
+
+	code, so, se = runCLI(t, "check", "--thresholds", th, "--json", dir)
+	var js check.JSONReport
+	if err := json.Unmarshal([]byte(so), &js); err != nil || code != exitGateFailed || js.Pass || js.Total != 2 {
+		t.Errorf("json: exit %d, %v\n%s\n%s", code, err, so, se)
+	}
+}
+
+func TestCheckUsage(t *testing.T) {
+	dir := checkRun(t, t.TempDir(), "a")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", dir}, "give --thresholds FILE, --baseline RUN or both"},
+		{[]string{"check", "--thresholds", "x.yaml"}, "give at least one run directory"},
+		{[]string{"check", "--thresholds", writeThresholds(t, "thresholds:\n  - metric: accuracy\n    bound: value >> 1\n"), dir}, `th.yaml:3: bound "value >> 1"`},
+		{[]string{"check", "--thresholds", writeThresholds(t, "thresholds:\n  - metric: accuracy\n    compare: [full, c1]\n    bound: value >= 0\n"), dir}, `th.yaml:3: unknown arm "c1" in compare; the results have base, full`},
+		{[]string{"check", "--thresholds", writeThresholds(t, "thresholds:\n  - metric: accuracy\n    arm: c2\n    bound: value >= 0\n"), dir}, `th.yaml:3: unknown arm "c2"`},
+		{[]string{"check", "--baseline", dir, "--margin", "5", dir}, "--margin 5"},
+		{[]string{"check", "--baseline", filepath.Join(dir, "missing"), dir}, "does not exist"},
+	}
+	for _, c := range cases {
+		code, so, se := runCLI(t, c.args...)
+		if code != exitUsage || !strings.Contains(se, c.want) {
+			t.Errorf("%v: exit %d, want %d and %q\n%s\n%s", c.args[1:], code, exitUsage, c.want, so, se)
+		}
+	}
+}
+
+// TestCheckBaseline: a rerun with another seed passes the baseline gate;
+// a weaker model fails it.
+func TestCheckBaseline(t *testing.T) {
+	out := t.TempDir()
+	base := checkRun(t, out, "base")
+	again := checkRun(t, out, "again", "--seed", "2")
+	// 50 questions: the 95% interval of Δ is ±10 points, so the margin
+	// must be wider than the default's (which is for about 500).
+	code, so, se := runCLI(t, "check", "--baseline", base, "--margin", "0.15", again)
+	if code != exitOK || !strings.Contains(so, "100 shared (question, repeat) pairs, 0 in the baseline only, 0 in the candidate only") {
+		t.Fatalf("same configuration: exit %d\n%s\n%s", code, so, se)
+	}
+	weak := checkRun(t, out, "weak", "--model", "sim/weak")
+	junit := filepath.Join(out, "baseline.xml")
+	code, so, se = runCLI(t, "check", "--baseline", base, "--margin", "0.15", "--junit", junit, weak)
+	if code != exitGateFailed || !strings.Contains(so, "sim/weak vs baseline sim/default") {
+		t.Fatalf("weaker model: exit %d\n%s\n%s", code, so, se)
+	}
+	if b, _ := os.ReadFile(junit); !strings.Contains(string(b), "<failure") {
+		t.Errorf("junit has no failure:\n%s", b)
+	}
+	code, so, _ = runCLI(t, "check", "--baseline", base, again)
+	if code != exitGateFailed || !strings.Contains(so, "too few questions to show non-inferiority") {
+		t.Errorf("default margin on 50 questions: exit %d\n%s", code, so)
+	}
+}
+
+// TestCheckAfterRun: run --check gates the finished run; a failed gate
+// exits exitGateFailed, a bad thresholds file is refused before the run.
+func TestCheckAfterRun(t *testing.T) {
+	out := t.TempDir()
+	pass := writeThresholds(t, "thresholds:\n  - {metric: accuracy, arm: full, bound: value >= 0.3}\n")
+	if code, so, se := runCLI(t, "run", "--config", "full", "--out", out, "--run-name", "p", "--no-report", "--check", pass); code != exitOK || !strings.Contains(so, "gate passed: 1 of 1") {
+		t.Fatalf("passing gate: exit %d\n%s\n%s", code, so, se)
+	}
+	fail := writeThresholds(t, "thresholds:\n  - {metric: accuracy, arm: full, bound: value >= 0.99}\n")
+	if code, so, se := runCLI(t, "run", "--config", "full", "--out", out, "--run-name", "f", "--no-report", "--check", fail); code != exitGateFailed || !strings.Contains(so, "gate FAILED") {
+		t.Fatalf("failing gate: exit %d\n%s\n%s", code, so, se)
+	}
+	bad := writeThresholds(t, "thresholds:\n  - {metric: acc, bound: value >= 0.99}\n")
+	code, so, se := runCLI(t, "run", "--config", "full", "--out", out, "--run-name", "b", "--no-report", "--check", bad)
+	if code != exitUsage || !strings.Contains(se, `th.yaml:2: unknown metric "acc"`) {
+		t.Fatalf("bad thresholds: exit %d\n%s\n%s", code, so, se)
+	}
+	if _, err := os.Stat(filepath.Join(out, "b")); err == nil {
+		t.Error("a bad thresholds file should stop the run before it starts")
+	}
+}
