@@ -63,19 +63,9 @@ const (
 )
 
 func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
-	sp, ok, err := kit.ParseSpec(spec, "judge")
+	p, ok, err := kit.ParsePanel(spec, "judge", s)
 	if !ok || err != nil {
 		return nil, ok, err
-	}
-	if err := sp.Check("n"); err != nil {
-		return nil, true, err
-	}
-	if len(sp.Bare) > 0 {
-		return nil, true, fmt.Errorf("judge: unknown option %q (options: n=N)", sp.Bare[0])
-	}
-	p, err := kit.NewPanel(sp, s)
-	if err != nil {
-		return nil, true, err
 	}
 	return Arm{p}, true, nil
 }

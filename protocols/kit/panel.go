@@ -30,6 +30,23 @@ func NewPanel(sp Spec, s protocol.Settings) (Panel, error) {
 		shared: SharedTeam(s)}, nil
 }
 
+// ParsePanel reads the arm spec of a panel protocol called name whose only
+// option is n=N; ok is false when spec is not the protocol's.
+func ParsePanel(spec, name string, s protocol.Settings) (p Panel, ok bool, err error) {
+	sp, ok, err := ParseSpec(spec, name)
+	if !ok || err != nil {
+		return Panel{}, ok, err
+	}
+	if err := sp.Check("n"); err != nil {
+		return Panel{}, true, err
+	}
+	if len(sp.Bare) > 0 {
+		return Panel{}, true, fmt.Errorf("%s: unknown option %q (options: n=N)", name, sp.Bare[0])
+	}
+	p, err = NewPanel(sp, s)
+	return p, true, err
+}
+
 // Label is the arm's canonical label: name, then opts, then n=N when the
 // team differs from the plan's (so "vote" and "vote:n=3" under --agents 3
 // are the same arm).

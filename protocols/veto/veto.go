@@ -42,19 +42,9 @@ var Protocol = &protocol.Protocol{
 }
 
 func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
-	sp, ok, err := kit.ParseSpec(spec, "veto")
+	p, ok, err := kit.ParsePanel(spec, "veto", s)
 	if !ok || err != nil {
 		return nil, ok, err
-	}
-	if err := sp.Check("n"); err != nil {
-		return nil, true, err
-	}
-	if len(sp.Bare) > 0 {
-		return nil, true, fmt.Errorf("veto: unknown option %q (options: n=N)", sp.Bare[0])
-	}
-	p, err := kit.NewPanel(sp, s)
-	if err != nil {
-		return nil, true, err
 	}
 	return Arm{p}, true, nil
 }
