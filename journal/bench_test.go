@@ -2,6 +2,7 @@ package journal
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -90,5 +91,34 @@ func TestFastDecodeMatchesEncodingJSON(t *testing.T) {
 	})
 	if err != nil || n != 1 {
 		t.Fatalf("units %d, err %v", n, err)
+	}
+}
+
+// TestEachUnitStopsEarly: fn's error ends the walk at once, and the
+// decoding behind it stops (the race detector watches the rows).
+func TestEachUnitStopsEarly(t *testing.T) {
+	j, err := Open(t.TempDir(), "plan", []byte(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	for i := range 500 {
+		if err := j.Put(keyOf(int64(i)), int64(i), results.QuestionRow{Seed: int64(i)}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stop := errors.New("stop")
+	n := 0
+	err = j.EachUnit(func(_ string, ord int64, q results.QuestionRow, _ []results.CallRow) error {
+		if q.Seed != ord {
+			t.Fatalf("unit %d has seed %d: out of order", ord, q.Seed)
+		}
+		if n++; n == 70 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) || n != 70 {
+		t.Fatalf("err %v after %d units, want stop after 70", err, n)
 	}
 }

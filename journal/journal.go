@@ -12,6 +12,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"sync"
 
 	"errors"
 	"fmt"
@@ -306,14 +307,18 @@ func (j *Journal) EachUnit(fn func(key string, ord int64, q results.QuestionRow,
 		return fmt.Errorf("journal %s: %w", j.path, err)
 	}
 	defer rows.Close()
+	// On an early return: stop the scanner, wait for it, then close rows
+	// (deferred calls run in reverse order).
+	var scanning sync.WaitGroup
+	defer scanning.Wait()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	batches := make(chan chan decodedBatch, runtime.GOMAXPROCS(0)+1)
 	var scanErr error
-	go func() {
+	scanning.Go(func() {
 		defer close(batches)
 		scanErr = j.scanBatches(ctx, rows, batches)
-	}()
+	})
 	for out := range batches {
 		b := <-out
 		if b.err != nil {

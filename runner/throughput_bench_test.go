@@ -62,7 +62,9 @@ const (
 //   - new-conns/1000req: TCP connections the server accepted per 1,000
 //     requests (connection reuse by the client's HTTP transport);
 //   - 429-share-after-1s (429 server): 429 answers after the run's first
-//     second ÷ all requests after it (target < 0.05).
+//     second ÷ all requests after it (target < 0.05); with any 429, also
+//     429-share (over the whole run), cuts and pauses (the limiter's), and
+//     mean-in-flight (the limiter's slot time ÷ wall).
 //
 // Sub-benchmark overhead reports overhead-µs/call: the wall time of the same
 // run at Parallel 1, against a zero-delay in-process llm.ClientFunc behind
