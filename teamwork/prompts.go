@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -12,6 +11,7 @@ import (
 	"text/template"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/protocols/kit"
 	"github.com/medteam-bench/medteam/qa"
 )
 
@@ -81,36 +81,24 @@ func render(name string, d *promptData) (string, error) {
 var schemas = map[string]*llm.Schema{}
 
 func init() {
-	str := map[string]any{"type": "string"}
-	num := map[string]any{"type": "number"}
-	strs := map[string]any{"type": "array", "items": str}
-	obj := func(props map[string]any) map[string]any {
-		req := make([]string, 0, len(props))
-		for k := range props {
-			req = append(req, k)
-		}
-		sort.Strings(req)
-		return map[string]any{"type": "object", "properties": props, "required": req, "additionalProperties": false}
-	}
-	answer := obj(map[string]any{"reasoning": str, "ranking": strs, "confidence": num, "facts": strs})
-	defs := map[string]map[string]any{
-		KindAssess:         obj(map[string]any{"agents": map[string]any{"type": "integer"}, "analysis": str}),
-		KindRecruit:        obj(map[string]any{"roles": map[string]any{"type": "array", "items": obj(map[string]any{"name": str, "focus": str})}}),
+	P, S, N, I, B := kit.P, kit.String, kit.Number, kit.Integer, kit.Boolean
+	strs := kit.Strings
+	// Reasoning first (DESIGN §5 "Fidelity"): properties go out in this order.
+	answer := kit.Object{P("reasoning", S), P("ranking", strs), P("confidence", N), P("facts", strs)}
+	defs := map[string]kit.Object{
+		KindAssess:         {P("analysis", S), P("agents", I)},
+		KindRecruit:        {P("roles", kit.ArrayOf(kit.Object{P("name", S), P("focus", S)}))},
 		KindPredict:        answer,
-		KindSynthesize:     obj(map[string]any{"facts": strs, "report": str, "quality": map[string]any{"type": "array", "items": obj(map[string]any{"agent": map[string]any{"type": "integer"}, "score": num})}}),
+		KindSynthesize:     {P("facts", strs), P("report", S), P("quality", kit.ArrayOf(kit.Object{P("agent", I), P("score", N)}))},
 		KindDiscuss:        answer,
 		KindFinal:          answer,
-		KindMediate:        obj(map[string]any{"summary": str, "leaning": str}),
-		KindMonitorSelect:  obj(map[string]any{"agent": map[string]any{"type": "integer"}, "concern": str}),
-		KindMonitorRespond: obj(map[string]any{"response": str, "accepts": map[string]any{"type": "boolean"}, "ranking": strs, "confidence": num}),
-		KindMonitorRate:    obj(map[string]any{"quality": num, "debated_point": str}),
-		KindTieBreak:       obj(map[string]any{"answer": str, "reasoning": str}),
+		KindMediate:        {P("summary", S), P("leaning", S)},
+		KindMonitorSelect:  {P("concern", S), P("agent", I)},
+		KindMonitorRespond: {P("response", S), P("accepts", B), P("ranking", strs), P("confidence", N)},
+		KindMonitorRate:    {P("debated_point", S), P("quality", N)},
+		KindTieBreak:       {P("reasoning", S), P("answer", S)},
 	}
 	for k, v := range defs {
-		b, err := json.Marshal(v)
-		if err != nil {
-			panic(err)
-		}
-		schemas[k] = &llm.Schema{Name: "medteam_" + string(k), Schema: b}
+		schemas[k] = kit.Schema(string(k), v...)
 	}
 }

@@ -31,8 +31,8 @@ var CoT = singleProtocol(kit.KindCoT, "Chain-of-thought baseline: one call askin
 	"greedy (temperature 0); the decision is the answer, an unreadable answer an abstention.")
 
 var schemas = map[string]*llm.Schema{
-	kit.KindZeroShot: kit.Schema(kit.KindZeroShot, map[string]any{"answer": kit.String}),
-	kit.KindCoT:      kit.Schema(kit.KindCoT, map[string]any{"reasoning": kit.String, "answer": kit.String}),
+	kit.KindZeroShot: kit.Schema(kit.KindZeroShot, kit.P("answer", kit.String)),
+	kit.KindCoT:      kit.Schema(kit.KindCoT, kit.P("reasoning", kit.String), kit.P("answer", kit.String)),
 }
 
 func singleProtocol(kind, doc string) *protocol.Protocol {

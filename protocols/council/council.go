@@ -46,14 +46,12 @@ var promptFS embed.FS
 var prompts = kit.MustPrompts(promptFS, "prompts/*.tmpl")
 
 var (
-	reviewSchema = kit.Schema(kit.KindPeerReview, map[string]any{
-		"reviews":       kit.ArrayOf(kit.ObjectOf(map[string]any{"response": kit.String, "strengths": kit.String, "weaknesses": kit.String})),
-		"final_ranking": kit.Strings,
-	})
-	chairSchema = kit.Schema(kit.KindChairman, map[string]any{
-		"answer": kit.String, "reasoning": kit.String,
-		"contributors": kit.ArrayOf(kit.ObjectOf(map[string]any{"id": kit.Integer, "weight": kit.Number, "reason": kit.String})),
-	})
+	reviewSchema = kit.Schema(kit.KindPeerReview,
+		kit.P("reviews", kit.ArrayOf(kit.Object{kit.P("response", kit.String), kit.P("strengths", kit.String), kit.P("weaknesses", kit.String)})),
+		kit.P("final_ranking", kit.Strings))
+	chairSchema = kit.Schema(kit.KindChairman,
+		kit.P("reasoning", kit.String), kit.P("answer", kit.String),
+		kit.P("contributors", kit.ArrayOf(kit.Object{kit.P("id", kit.Integer), kit.P("reason", kit.String), kit.P("weight", kit.Number)})))
 )
 
 // Protocol is seed 001's council.

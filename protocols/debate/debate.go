@@ -33,7 +33,7 @@ var promptFS embed.FS
 
 var prompts = kit.MustPrompts(promptFS, "prompts/*.tmpl")
 
-var schema = kit.Schema(kit.KindRevise, map[string]any{"reasoning": kit.String, "ranking": kit.Strings, "confidence": kit.Number})
+var schema = kit.Schema(kit.KindRevise, kit.P("reasoning", kit.String), kit.P("ranking", kit.Strings), kit.P("confidence", kit.Number))
 
 // DefaultRounds is r when the spec gives none (Du et al.'s 3 agents × 2 rounds).
 const DefaultRounds = 2

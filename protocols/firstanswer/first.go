@@ -30,9 +30,8 @@ var promptFS embed.FS
 var Prompts = kit.MustPrompts(promptFS, "prompts/*.tmpl")
 
 // Schema is the JSON schema of the first answer.
-var Schema = kit.Schema(kit.KindFirst, map[string]any{
-	"reasoning": kit.String, "ranking": kit.Strings, "confidence": kit.Number, "risk": kit.Number, "veto": kit.Boolean,
-})
+var Schema = kit.Schema(kit.KindFirst,
+	kit.P("reasoning", kit.String), kit.P("ranking", kit.Strings), kit.P("confidence", kit.Number), kit.P("risk", kit.Number), kit.P("veto", kit.Boolean))
 
 type promptData struct {
 	Question string

@@ -48,9 +48,8 @@ var promptFS embed.FS
 
 var prompts = kit.MustPrompts(promptFS, "prompts/*.tmpl")
 
-var schema = kit.Schema(kit.KindJudge, map[string]any{
-	"reasoning": kit.String, "answer": kit.String, "average_confidence": kit.Number, "low_confidence": kit.Boolean,
-})
+var schema = kit.Schema(kit.KindJudge,
+	kit.P("reasoning", kit.String), kit.P("answer", kit.String), kit.P("average_confidence", kit.Number), kit.P("low_confidence", kit.Boolean))
 
 // Protocol is seed 003's consensus judge.
 var Protocol = &protocol.Protocol{

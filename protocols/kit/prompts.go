@@ -3,7 +3,6 @@ package kit
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -12,7 +11,6 @@ import (
 	"text/template"
 
 	"github.com/medteam-bench/medteam/answer"
-	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/qa"
 )
 
@@ -131,35 +129,4 @@ func HashOf(sets ...*Prompts) func() string {
 		}
 		return hex.EncodeToString(h.Sum(nil))
 	}
-}
-
-// Schema builds the strict JSON schema of an answer object (ObjectOf).
-func Schema(name string, props map[string]any) *llm.Schema {
-	b, err := json.Marshal(ObjectOf(props))
-	if err != nil {
-		panic(err)
-	}
-	return &llm.Schema{Name: "medteam_" + name, Schema: b}
-}
-
-// Schema property types.
-var (
-	String  = map[string]any{"type": "string"}
-	Number  = map[string]any{"type": "number"}
-	Integer = map[string]any{"type": "integer"}
-	Boolean = map[string]any{"type": "boolean"}
-	Strings = map[string]any{"type": "array", "items": String}
-)
-
-// ArrayOf is an array schema of items.
-func ArrayOf(items any) map[string]any { return map[string]any{"type": "array", "items": items} }
-
-// ObjectOf is a strict object schema: every property required, no others.
-func ObjectOf(props map[string]any) map[string]any {
-	req := make([]string, 0, len(props))
-	for k := range props {
-		req = append(req, k)
-	}
-	sort.Strings(req)
-	return map[string]any{"type": "object", "properties": props, "required": req, "additionalProperties": false}
 }
