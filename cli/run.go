@@ -134,7 +134,8 @@ func registerSpec(fl *pflag.FlagSet, p *plan.Spec) {
 	fl.BoolVar(&p.Transcripts, "transcripts", false, "keep every prompt and response text in calls.parquet")
 	fl.Float64Var(&p.AgentTemp, "agent-temperature", 0.7, "sampling temperature of the agents")
 	fl.Float64Var(&p.LeaderTemp, "leader-temperature", 0.5, "sampling temperature of the recruiter and leader")
-	fl.IntVar(&p.MaxTokens, "max-tokens", 0, "completion token cap per call (0 = backend default)")
+	fl.IntVar(&p.MaxTokens, "max-tokens", 0, "completion token cap per call (0 = backend default); the only bound on an answer's reasoning")
+	fl.IntVar(&p.PeerChars, "peer-chars", 0, "bound in bytes on each other agent's text a prompt shows (a peer's reasoning to the leader, discussion history, debate replies); 0 = the full text")
 	fl.BoolVar(&p.DiagnosisJudge, "diagnosis-judge", false, "on triage items, also ask the model whether the team's stated diagnosis matches the dataset's (one extra call per question, kind diagnosis_judge; diagnosis_method llm_judge)")
 	fl.StringVar(&p.RedFlags, "red-flags", "", "red-flag rules (YAML) the judge arm applies to triage items before any call (default: the embedded configs/redflags.yaml); give it again on --resume")
 }

@@ -17,7 +17,7 @@ import (
 // rules of --red-flags loaded (nil: the arms' embedded default).
 func (s Spec) settings() (protocol.Settings, error) {
 	set := protocol.Settings{Turns: s.Turns, Agents: s.Agents, Discussion: s.Discussion, Structured: !s.Text,
-		AgentTemp: s.AgentTemp, LeaderTemp: s.LeaderTemp, MaxTokens: s.MaxTokens}
+		AgentTemp: s.AgentTemp, LeaderTemp: s.LeaderTemp, MaxTokens: s.MaxTokens, PeerChars: s.PeerChars}
 	if s.RedFlags == "" {
 		return set, nil
 	}

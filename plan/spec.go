@@ -33,6 +33,9 @@ type Spec struct {
 	AgentTemp   float64  `json:"agent_temperature"`
 	LeaderTemp  float64  `json:"leader_temperature"`
 	MaxTokens   int      `json:"max_tokens"`
+	// PeerChars bounds each other agent's text shown in a prompt (bytes;
+	// 0 = the full text): --peer-chars.
+	PeerChars int `json:"peer_chars,omitempty"`
 
 	Format         string `json:"format,omitempty"`
 	Map            string `json:"map,omitempty"`

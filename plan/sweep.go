@@ -30,6 +30,7 @@ type sweepFile struct {
 	// DiagnosisJudge is diagnosis_judge (--diagnosis-judge).
 	DiagnosisJudge *bool   `yaml:"diagnosis_judge"`
 	MaxTokens      *int    `yaml:"max_tokens"`
+	PeerChars      *int    `yaml:"peer_chars"`
 	BaseURL        *string `yaml:"base_url"`
 	NumCtx         *int    `yaml:"num_ctx"`
 	Temperature    *struct {
@@ -76,6 +77,7 @@ var sweepFields = map[string]func(*sweepFile) any{
 	"transcripts":     func(s *sweepFile) any { return &s.Transcripts },
 	"diagnosis_judge": func(s *sweepFile) any { return &s.DiagnosisJudge },
 	"max_tokens":      func(s *sweepFile) any { return &s.MaxTokens },
+	"peer_chars":      func(s *sweepFile) any { return &s.PeerChars },
 	"base_url":        func(s *sweepFile) any { return &s.BaseURL },
 	"num_ctx":         func(s *sweepFile) any { return &s.NumCtx },
 }
@@ -274,6 +276,7 @@ func (f *sweepFile) apply(s *Spec) {
 	set(&s.Limit, f.Limit)
 	set(&s.Repeats, f.Repeats)
 	set(&s.MaxTokens, f.MaxTokens)
+	set(&s.PeerChars, f.PeerChars)
 	set(&s.NumCtx, f.NumCtx)
 	set(&s.Discussion, f.Discussion)
 	set(&s.Text, f.Text)

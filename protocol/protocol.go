@@ -55,6 +55,11 @@ type Settings struct {
 	Structured            bool   // JSON structured output rather than labelled text
 	AgentTemp, LeaderTemp float64
 	MaxTokens             int
+	// PeerChars bounds, in bytes, each piece of another agent's text a
+	// prompt shows (a peer's reasoning to the leader, discussion history,
+	// a debate peer's reply); 0 = the full text (medteam run --peer-chars).
+	// Reasoning itself is bounded by MaxTokens only.
+	PeerChars int
 	// RedFlags are the red-flag rules seed 003's judge applies to triage
 	// items before any call (medteam run --red-flags); nil = the embedded
 	// configs/redflags.yaml.
