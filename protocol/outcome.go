@@ -81,6 +81,13 @@ type Outcome struct {
 	Specialty string
 	RedFlag   string
 
+	// FirstPrompt names the prompt of agent 0's independent first answer
+	// (kit.PromptHash: system prompt, user prompt and answer schema — not
+	// the temperature or seed); "" when the protocol asks for none (a red
+	// flag decided with zero calls). Arms compared with different first
+	// prompts are flagged in the report (DESIGN §5 "Equal terms").
+	FirstPrompt string
+
 	// Details is the protocol's own record of how it decided (the inputs of
 	// its rule, a vote breakdown, peer rankings, attributions): a value that
 	// encodes as a JSON object, stored in the row's protocol_json column.

@@ -186,6 +186,7 @@ func (r *Report) compute(rows []results.QuestionRow, opt Options) {
 		r.TriageSQL = TriageSQL(r.Runs)
 	}
 	r.notePairs()
+	r.noteTerms(rows)
 	r.notePrices(opt.Prices)
 }
 

@@ -123,6 +123,7 @@ func fullQuestion(i int) QuestionRow {
 		GoldSpecialty:    "Emergency Medicine",
 		SpecialtyMatch:   ptr(true),
 		RedFlag:          "chest_pain_cardiac",
+		FirstPrompt:      "0123456789abcdef",
 	}
 }
 

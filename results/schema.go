@@ -3,7 +3,7 @@
 package results
 
 // SchemaVersion is bumped on any incompatible change to QuestionRow or CallRow.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // QuestionRow is one row of questions.parquet: one question × arm × repeat.
 //
@@ -145,6 +145,11 @@ type QuestionRow struct {
 	GoldSpecialty    string `parquet:"gold_specialty"`
 	SpecialtyMatch   *bool  `parquet:"specialty_match,optional"`
 	RedFlag          string `parquet:"red_flag"` // the red-flag rule that escalated the case with zero calls ("" none)
+
+	// FirstPrompt is the hash of agent 0's first-answer prompt (system,
+	// user, schema; not temperature or seed): arms with equal values asked
+	// their first answers the same way. "" when no first answer was asked.
+	FirstPrompt string `parquet:"first_prompt"`
 }
 
 // CallRow is one row of calls.parquet: one logical model call.

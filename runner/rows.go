@@ -43,6 +43,7 @@ func QuestionRow(m RowMeta, q qa.Question, out *protocol.Outcome, err error) res
 	r.Tie = out.Decision.Tie
 	r.Tied = out.Decision.Tied
 	r.TieBrokenBy = out.TieBrokenBy
+	r.FirstPrompt = out.FirstPrompt
 	r.Scores = out.Decision.Scores
 	roundColumns(&r, out, q.Gold)
 	confidenceColumns(&r, out.Final())

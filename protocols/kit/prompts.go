@@ -11,6 +11,7 @@ import (
 	"text/template"
 
 	"github.com/medteam-bench/medteam/answer"
+	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/qa"
 )
 
@@ -129,4 +130,16 @@ func HashOf(sets ...*Prompts) func() string {
 		}
 		return hex.EncodeToString(h.Sum(nil))
 	}
+}
+
+// PromptHash names a prompt: the system and user messages and the answer
+// schema (name and body), not the sampling temperature or seed — so a
+// greedy cot request and sc's sampled ones share it. 16 hex digits.
+func PromptHash(system, user string, schema *llm.Schema) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d\x00%s%d\x00%s", len(system), system, len(user), user)
+	if schema != nil {
+		fmt.Fprintf(h, "%d\x00%s%d\x00%s", len(schema.Name), schema.Name, len(schema.Schema), schema.Schema)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }

@@ -116,7 +116,12 @@ func (s *Session) Request(c Call) llm.Request {
 
 // Do makes the call and returns its text; an error names the call.
 func (s *Session) Do(ctx context.Context, c Call) (string, error) {
-	resp, err := s.Client.Chat(ctx, s.Request(c))
+	req := s.Request(c)
+	if c.Phase == PhaseAnswer && c.Turn == 0 && c.Agent == 0 && s.Out.FirstPrompt == "" {
+		// Only agent 0's call writes it, so parallel agents never race here.
+		s.Out.FirstPrompt = PromptHash(c.System, c.User, req.Schema)
+	}
+	resp, err := s.Client.Chat(ctx, req)
 	if err != nil {
 		who := "judge"
 		if c.Agent >= 0 {
