@@ -88,6 +88,13 @@ type Outcome struct {
 	// prompts are flagged in the report (DESIGN §5 "Equal terms").
 	FirstPrompt string
 
+	// Route is the path a routing protocol took for the question (mdagents:
+	// basic, intermediate or advanced); "" for protocols that do not route.
+	Route string
+	// RevisionRounds counts the consultation rounds that revised a shared
+	// report (medagents); 0 for protocols without a consultation.
+	RevisionRounds int
+
 	// Details is the protocol's own record of how it decided (the inputs of
 	// its rule, a vote breakdown, peer rankings, attributions): a value that
 	// encodes as a JSON object, stored in the row's protocol_json column.

@@ -124,6 +124,8 @@ func fullQuestion(i int) QuestionRow {
 		SpecialtyMatch:   ptr(true),
 		RedFlag:          "chest_pain_cardiac",
 		FirstPrompt:      "0123456789abcdef",
+		Route:            "intermediate",
+		RevisionRounds:   2,
 	}
 }
 

@@ -150,6 +150,12 @@ type QuestionRow struct {
 	// user, schema; not temperature or seed): arms with equal values asked
 	// their first answers the same way. "" when no first answer was asked.
 	FirstPrompt string `parquet:"first_prompt"`
+	// Route is the path a routing protocol took (mdagents: basic,
+	// intermediate, advanced); "" otherwise.
+	Route string `parquet:"route"`
+	// RevisionRounds counts the consultation rounds that revised the
+	// synthesised report (medagents); 0 for other protocols.
+	RevisionRounds int32 `parquet:"revision_rounds"`
 }
 
 // CallRow is one row of calls.parquet: one logical model call.

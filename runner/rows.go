@@ -44,6 +44,8 @@ func QuestionRow(m RowMeta, q qa.Question, out *protocol.Outcome, err error) res
 	r.Tied = out.Decision.Tied
 	r.TieBrokenBy = out.TieBrokenBy
 	r.FirstPrompt = out.FirstPrompt
+	r.Route = out.Route
+	r.RevisionRounds = int32(out.RevisionRounds)
 	r.Scores = out.Decision.Scores
 	roundColumns(&r, out, q.Gold)
 	confidenceColumns(&r, out.Final())
