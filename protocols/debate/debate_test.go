@@ -1,11 +1,15 @@
 package debate
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/llm/sim"
 	"github.com/medteam-bench/medteam/protocols/firstanswer"
 	"github.com/medteam-bench/medteam/protocols/kit"
 	"github.com/medteam-bench/medteam/protocols/kit/kittest"
@@ -259,5 +263,57 @@ func TestAccountingTable(t *testing.T) {
 		if f[0] != fmt.Sprintf("debate:n=%d,r=%d", n, r) || answers != n || debate != n*(r-1) || total != n*r {
 			t.Fatalf("row %q", l)
 		}
+	}
+}
+
+// counting is a client that counts the calls of each question.
+type counting struct {
+	c     llm.Client
+	mu    sync.Mutex
+	calls map[string]int
+}
+
+func (k *counting) Chat(ctx context.Context, req llm.Request) (llm.Response, error) {
+	k.mu.Lock()
+	k.calls[req.Meta.QuestionID]++
+	k.mu.Unlock()
+	return k.c.Chat(ctx, req)
+}
+
+// TestSixCallsOnTheSimulator: Du et al.'s configuration, debate:3,2, makes
+// 6 calls per question on the simulator (3 first answers, 3 revisions), in
+// JSON and in text mode, with the noisy profile's malformed replies.
+func TestSixCallsOnTheSimulator(t *testing.T) {
+	qs, err := datasets.Sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs = qs[:20]
+	items := map[string]sim.Item{}
+	for _, q := range qs {
+		items[q.ID] = sim.Item{Letters: q.Letters(), Gold: q.Gold}
+	}
+	for _, profile := range []string{"default", "noisy"} {
+		p, err := sim.LookupProfile(profile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.ErrorRate = 0
+		k := &counting{c: sim.New(p, items), calls: map[string]int{}}
+		set := kittest.Settings(0)
+		set.Structured = profile == "default"
+		changed := 0
+		for _, q := range qs {
+			out := kittest.RunOn(t, Protocol, "debate:3,2", set, k, q.Item())
+			if k.calls[q.ID] != 6 || len(out.Rounds) != 2 {
+				t.Fatalf("%s %s: %d calls, %d rounds", profile, q.ID, k.calls[q.ID], len(out.Rounds))
+			}
+			for i := range 3 {
+				if out.Rounds[0][i].First() != out.Rounds[1][i].First() {
+					changed++
+				}
+			}
+		}
+		t.Logf("%s: %d of %d agents changed their first choice in round 2", profile, changed, 3*len(qs))
 	}
 }
