@@ -26,11 +26,11 @@ func settings(agents int, structured bool) protocol.Settings {
 
 // TestSharedFirstAnswers: agent i's first-answer request is byte-identical
 // (llm.RequestHash) in vote, vote:weighted, veto, judge, every council
-// strategy, sc sample i and debate round 0, whatever the team size, in JSON
+// strategy, sc sample i and debate round 1, whatever the team size, in JSON
 // and in text mode; and it differs between agents.
 func TestSharedFirstAnswers(t *testing.T) {
 	specs := []string{"vote", "vote:weighted", "veto", "judge", "council:balanced", "council:risk-averse",
-		"council:goal-seeking", "council:novelty", "sc:k=5", "debate:n=3,r=1", "vote:n=5", "judge:n=4", "council:novelty,n=5"}
+		"council:goal-seeking", "council:novelty", "sc:k=5", "debate:n=3,r=2", "vote:n=5", "judge:n=4", "council:novelty,n=5"}
 	for _, structured := range []bool{true, false} {
 		hashes := map[int]map[string]string{} // agent → hash → spec
 		for _, spec := range specs {
@@ -118,10 +118,10 @@ func formula(spec string, agents int) map[string]int {
 	case "debate":
 		var r int
 		fmt.Sscanf(spec[strings.Index(spec, "r="):], "r=%d", &r)
-		if r == 0 {
+		if r == 1 { // r rounds, the first answers included (Du et al.)
 			return map[string]int{kit.PhaseAnswer: n}
 		}
-		return map[string]int{kit.PhaseAnswer: n, kit.PhaseDebate: n * r}
+		return map[string]int{kit.PhaseAnswer: n, kit.PhaseDebate: n * (r - 1)}
 	case "vote", "veto":
 		return map[string]int{kit.PhaseAnswer: n}
 	case "judge":
@@ -133,11 +133,11 @@ func formula(spec string, agents int) map[string]int {
 }
 
 // grid is every protocol over a parameter grid: k ∈ {1,3,5}, n ∈ {2,3},
-// r ∈ {0,1,2}, N ∈ {3,5}.
+// r ∈ {1,2,3}, N ∈ {3,5}.
 func grid() []string {
 	out := []string{"zeroshot", "cot", "sc:k=1", "sc:k=3", "sc:k=5"}
 	for _, n := range []int{2, 3} {
-		for _, r := range []int{0, 1, 2} {
+		for _, r := range []int{1, 2, 3} {
 			out = append(out, fmt.Sprintf("debate:n=%d,r=%d", n, r))
 		}
 	}
@@ -247,17 +247,18 @@ func TestSweepSharesFirstAnswers(t *testing.T) {
 		}
 	}
 	// Distinct first answers: agents 0–4 (sc's five samples cover the
-	// panels' three) per question. Distinct other calls: debate 6, council
-	// 3 reviews (shared by both strategies) + 2 chairmen, judge 1.
-	if firstSent != 5*n || int(m.Requests()) != len(sent) || int(m.Requests()) != n*(5+6+3+2+1) {
-		t.Fatalf("first answers sent %d (want %d); simulator served %d, distinct requests %d, want %d", firstSent, 5*n, m.Requests(), len(sent), n*17)
+	// panels' three) per question. Distinct other calls: debate 3 (round 2
+	// of debate:3,2), council 3 reviews (shared by both strategies) + 2
+	// chairmen, judge 1.
+	if firstSent != 5*n || int(m.Requests()) != len(sent) || int(m.Requests()) != n*(5+3+3+2+1) {
+		t.Fatalf("first answers sent %d (want %d); simulator served %d, distinct requests %d, want %d", firstSent, 5*n, m.Requests(), len(sent), n*14)
 	}
 	for h, k := range sent {
 		if k != 1 {
 			t.Fatalf("request %s sent %d times", h, k)
 		}
 	}
-	if want := n * (5 + 9 + 3 + 3 + 4 + 7 + 7); logical != want {
+	if want := n * (5 + 6 + 3 + 3 + 4 + 7 + 7); logical != want {
 		t.Fatalf("%d logical calls, want %d", logical, want)
 	}
 }

@@ -79,6 +79,9 @@ func (c *call) respond() string {
 		judge = true
 	}
 	scanPrompt(c.req, c.it, self, judge, &c.pr)
+	if c.req.Meta.Kind == kindRevise {
+		c.pr.readConversation(c.req, c.it) // debate.go
+	}
 
 	var a answer
 	a.kind = c.req.Meta.Kind

@@ -6,8 +6,9 @@ import (
 
 // Behaviour of the call kinds of the protocols under protocols/ (besides
 // revise, a debate revision, which behaves as discuss: the agent starts from
-// its "POSITION you" line and the peers' majority pulls it with probability
-// Persuadability × share × susceptibility). As everywhere in the simulator,
+// its own previous reply (debate.go; a "POSITION you" line without one) and
+// the peers' majority pulls it with probability Persuadability × share ×
+// susceptibility). As everywhere in the simulator,
 // the gold enters only through an agent's own knowledge (the correctness
 // draw, know) and the quality of its reasoning; what a call is shown moves
 // it only through the mechanisms below.

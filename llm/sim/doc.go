@@ -17,8 +17,11 @@
 // teamwork/FORMATS.md in the non-assistant messages: "POSITION …",
 // "YOUR ROLE:", "QUESTION ANALYSIS:", "VERIFIED FACTS:" with its "- fact"
 // lines, "TEAM SIZE:", "RANK SPECIALTIES:", "TIED:", "TARGET: agent N" and
-// "CONCERN:". The leader kinds that judge reasoning (synthesize, mediate,
-// monitor_select, monitor_rate, tiebreak) also read the text they judge —
+// "CONCERN:" — and, in a debate revision (debate.go), its own latest
+// assistant message and the replies after "One agent solution:" lines,
+// read for their ranking and confidence. The leader kinds that judge
+// reasoning (synthesize, mediate, monitor_select, monitor_rate, tiebreak)
+// also read the text they judge —
 // "REASONING agent N:" lines, the agents' statements in the
 // "DISCUSSION SO FAR:" block and the "RESPONSE:" line — searching it only
 // for the simulator's reasoning-quality cues. "POSITION agent N: (no
@@ -30,8 +33,8 @@
 // # Determinism
 //
 // An answer is a pure function of the profile, the items, the request's
-// marker lines, Seed, QuestionID, Kind, Turn, Agent and whether Schema is
-// set. Every random draw comes from a splitmix64 stream keyed by a hash of
+// marker lines (and a revision's replies as written), Seed, QuestionID,
+// Kind, Turn, Agent and whether Schema is set. Every random draw comes from a splitmix64 stream keyed by a hash of
 // (Seed, QuestionID, Kind, Turn, Agent) and a purpose tag; per-question
 // traits (difficulty, attractive distractor, shared correctness noise, fact
 // pools, specialty relevance, agent count) come from the question id alone.
@@ -91,7 +94,10 @@
 // independent answer (as predict, without facts) that also states a risk,
 // 1 − confidence plus RiskNoise, and a veto when the risk is 0.5 or more;
 // zeroshot and cot are independent answers. A debate revision (revise) is
-// discuss. A peer review ranks the answers it is shown under anonymous
+// discuss; as debate sends it, a conversation, its own position is its latest
+// assistant message and the peers' are the replies after the "One agent
+// solution:" lines of the latest user message, read in the format the
+// simulator writes (debate.go). A peer review ranks the answers it is shown under anonymous
 // labels ("POSITION response Alpha: …") by the quality it perceives in their
 // reasoning plus ReviewAgreement for an answer it agrees with. A chairman
 // and a judge answer the gold when they know it (their own skill), else by

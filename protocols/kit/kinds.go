@@ -3,7 +3,7 @@ package kit
 // Phases of the protocols (llm.Meta.Phase).
 const (
 	PhaseAnswer   = "answer"   // independent answers: the shared first answer, zeroshot, cot
-	PhaseDebate   = "debate"   // debate rounds 1…r
+	PhaseDebate   = "debate"   // debate rounds 2…r (round 1: the first answers)
 	PhaseReview   = "review"   // council stage 2
 	PhaseDecision = "decision" // the judge, the council's chairman; seeded draws
 )

@@ -77,7 +77,7 @@ func levelAliases(l qa.Level) []string {
 	return out
 }
 
-// Call is one model call: its identity, its sampling temperature, its two
+// Call is one model call: its identity, its sampling temperature, its
 // messages and, with structured output, the schema of its answer.
 type Call struct {
 	Phase, Kind string
@@ -86,8 +86,13 @@ type Call struct {
 	Role        string
 	Temperature float64
 	System      string
-	User        string
-	Schema      *llm.Schema // sent only when the session is structured
+	// History is the conversation before User — alternating user and
+	// assistant turns, as written — sent between System and User. It is nil
+	// for a one-turn call (every kind but debate's revisions), whose request
+	// is then exactly system + user.
+	History []llm.Message
+	User    string
+	Schema  *llm.Schema // sent only when the session is structured
 }
 
 // Meta is the call's metadata.
@@ -96,13 +101,18 @@ func (s *Session) Meta(c Call) llm.Meta {
 		Order: Order(c.Phase, c.Kind, c.Turn, c.Agent), Turn: c.Turn, Agent: c.Agent, Role: c.Role}
 }
 
-// Request is the call as sent: its seed derives from the run seed, the
-// repeat, the question and the call's identity — never from the arm.
+// Request is the call as sent: the system message, the History, the user
+// message; its seed derives from the run seed, the repeat, the question and
+// the call's identity — never from the arm.
 func (s *Session) Request(c Call) llm.Request {
 	meta := s.Meta(c)
+	msgs := make([]llm.Message, 0, len(c.History)+2)
+	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: c.System})
+	msgs = append(msgs, c.History...)
+	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: c.User})
 	req := llm.Request{
 		Model:       s.Unit.Model,
-		Messages:    []llm.Message{{Role: llm.RoleSystem, Content: c.System}, {Role: llm.RoleUser, Content: c.User}},
+		Messages:    msgs,
 		Temperature: c.Temperature,
 		MaxTokens:   s.MaxTokens,
 		Seed:        llm.DeriveSeed(s.Unit.RunSeed, s.Unit.Repeat, s.Item.ID, meta),
