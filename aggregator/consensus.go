@@ -18,18 +18,14 @@ const (
 	BranchNoVotes       = "no_votes"       // no ballot names an option
 	BranchTie           = "tie"            // the top count is shared (seed 000)
 	BranchLowConfidence = "low_confidence" // the mean confidence is under the threshold (seed 000)
-	BranchVeto          = "veto"           // an agent vetoed (seed 004)
-	BranchParseFailure  = "parse_failure"  // a ballot could not be read (seed 004)
+	BranchVeto          = "veto"           // the Safety agent vetoed (seed 004)
+	BranchRefuse        = "refuse"         // the agreed ballot is REFUSE (seed 004)
 	BranchSplit         = "split"          // agreement under two thirds (seed 004)
 )
 
 // MinMeanConfidence is seed 000's threshold: a council whose mean confidence
 // is below it does not commit to its plurality choice.
 const MinMeanConfidence = 0.70
-
-// HighRisk is seed 004's highlight threshold: a stated risk above it is
-// flagged in the record even when outvoted.
-const HighRisk = 0.75
 
 // Consensus is what a consensus rule decided.
 type Consensus struct {
@@ -115,72 +111,4 @@ func agreement(options, votes []string) float64 {
 		best = max(best, s)
 	}
 	return best / float64(len(votes))
-}
-
-// VetoBallot is one agent's final vote in seed 004's rule.
-type VetoBallot struct {
-	Choice     string  // the option it votes for; "" when its answer could not be read
-	Veto       bool    // it vetoed committing to any option
-	Unreadable bool    // its answer or veto flag could not be read (a parse failure)
-	Risk       float64 // stated risk in [0,1]; negative when none
-	Confidence float64 // stated confidence in [0,1]; negative when none
-}
-
-// VetoConsensus is seed 004's decision with its record.
-type VetoConsensus struct {
-	Consensus
-	Vetoes   []int   // indexes of the vetoing ballots
-	Failures []int   // indexes of the unreadable ballots
-	MaxRisk  float64 // the highest stated risk; -1 when none was stated
-	HighRisk bool    // MaxRisk > HighRisk (highlighted even when outvoted)
-}
-
-// VetoRule is seed 004's decision rule over N ballots, in its order of
-// precedence: any veto → safe default (veto); any unreadable ballot → safe
-// default (parse_failure, where the seed's agent "defaults to REFUSE");
-// all agree → the answer (unanimous); at least two thirds agree → the
-// answer (strong_majority; 3·top ≥ 2·N, exactly); otherwise → safe default
-// (split). MeanConfidence is over the ballots that stated one (-1 if none).
-func VetoRule(options []string, ballots []VetoBallot) VetoConsensus {
-	v := VetoConsensus{MaxRisk: -1}
-	votes := make([]string, len(ballots))
-	sum, n := 0.0, 0
-	for i, b := range ballots {
-		votes[i] = b.Choice
-		if b.Veto {
-			v.Vetoes = append(v.Vetoes, i)
-		}
-		if b.Unreadable || b.Choice == "" {
-			v.Failures = append(v.Failures, i)
-		}
-		if b.Risk >= 0 {
-			v.MaxRisk = max(v.MaxRisk, b.Risk)
-		}
-		if b.Confidence >= 0 {
-			sum += b.Confidence
-			n++
-		}
-	}
-	v.HighRisk = v.MaxRisk > HighRisk
-	v.MeanConfidence = -1
-	if n > 0 {
-		v.MeanConfidence = sum / float64(n)
-	}
-	v.Decision = Plurality(options, votes)
-	v.Agreement = agreement(options, votes)
-	top := v.Agreement * float64(len(ballots))
-	switch {
-	case len(v.Vetoes) > 0:
-		v.Branch = BranchVeto
-	case len(v.Failures) > 0 || len(ballots) == 0:
-		v.Branch = BranchParseFailure
-	case v.Decision.Winner != "" && int(top+0.5) == len(ballots):
-		v.Branch = BranchUnanimous
-	case v.Decision.Winner != "" && 3*int(top+0.5) >= 2*len(ballots):
-		v.Branch = BranchStrongMajority
-	default:
-		v.Branch = BranchSplit
-	}
-	v.fallback()
-	return v
 }

@@ -108,65 +108,6 @@ func TestVoteRule(t *testing.T) {
 	}
 }
 
-// TestVetoRule is seed 004's decision matrix, mapped to option votes.
-func TestVetoRule(t *testing.T) {
-	b := func(choice string, conf float64) VetoBallot {
-		return VetoBallot{Choice: choice, Risk: 1 - conf, Confidence: conf}
-	}
-	tests := []struct {
-		name      string
-		ballots   []VetoBallot
-		branch    string
-		winner    string
-		agreement float64
-	}{
-		{"3/0/0 unanimous", []VetoBallot{b("A", 0.9), b("A", 0.9), b("A", 0.9)}, BranchUnanimous, "A", 1},
-		{"2/1/0 strong majority", []VetoBallot{b("A", 0.8), b("A", 0.7), b("B", 0.6)}, BranchStrongMajority, "A", 2.0 / 3},
-		{"0/2/1 strong majority", []VetoBallot{b("C", 0.8), b("B", 0.7), b("B", 0.6)}, BranchStrongMajority, "B", 2.0 / 3},
-		{"1/1/1 split", []VetoBallot{b("A", 0.8), b("B", 0.7), b("C", 0.6)}, BranchSplit, "", 1.0 / 3},
-		{"any veto overrides unanimity", []VetoBallot{b("A", 0.9), b("A", 0.9), {Choice: "A", Veto: true, Risk: 0.85, Confidence: 0.05}}, BranchVeto, "", 1},
-		{"a parse failure falls back", []VetoBallot{b("A", 0.9), b("A", 0.9), {Unreadable: true, Risk: -1, Confidence: -1}}, BranchParseFailure, "", 2.0 / 3},
-		{"an unreadable veto flag is a parse failure", []VetoBallot{b("A", 0.9), b("A", 0.9), {Choice: "A", Unreadable: true, Risk: -1, Confidence: -1}}, BranchParseFailure, "", 1},
-		{"veto precedes parse failure", []VetoBallot{{Veto: true, Choice: "B", Risk: 0.6}, {Unreadable: true, Risk: -1}}, BranchVeto, "", 0.5},
-		{"N=5: 4/5 is a strong majority", []VetoBallot{b("A", 0.9), b("A", 0.9), b("A", 0.9), b("A", 0.9), b("B", 0.9)}, BranchStrongMajority, "A", 0.8},
-		{"N=5: 3/5 is a split", []VetoBallot{b("A", 0.9), b("A", 0.9), b("A", 0.9), b("B", 0.9), b("C", 0.9)}, BranchSplit, "", 0.6},
-		{"N=4: 3/4 is a strong majority", []VetoBallot{b("D", 0.9), b("D", 0.9), b("D", 0.9), b("B", 0.9)}, BranchStrongMajority, "D", 0.75},
-		{"N=4: 2/2 is a split", []VetoBallot{b("D", 0.9), b("D", 0.9), b("B", 0.9), b("B", 0.9)}, BranchSplit, "", 0.5},
-		{"N=2: 2/2 is unanimous", []VetoBallot{b("C", 0.9), b("C", 0.9)}, BranchUnanimous, "C", 1},
-		{"no ballots", nil, BranchParseFailure, "", 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			v := VetoRule(abcd, tt.ballots)
-			if v.Branch != tt.branch || v.Decision.Winner != tt.winner || v.Fallback != (tt.winner == "") || math.Abs(v.Agreement-tt.agreement) > 1e-9 {
-				t.Fatalf("VetoRule = branch %q winner %q fallback %v agreement %v; want %q %q %v", v.Branch, v.Decision.Winner, v.Fallback, v.Agreement, tt.branch, tt.winner, tt.agreement)
-			}
-		})
-	}
-}
-
-func TestVetoRuleRecord(t *testing.T) {
-	v := VetoRule(abcd, []VetoBallot{
-		{Choice: "A", Risk: 0.2, Confidence: 0.8},
-		{Choice: "A", Risk: 0.8, Confidence: 0.5},
-		{Choice: "B", Veto: true, Risk: 0.9, Confidence: -1},
-		{Unreadable: true, Risk: -1, Confidence: -1},
-	})
-	if !slices.Equal(v.Vetoes, []int{2}) || !slices.Equal(v.Failures, []int{3}) || v.MaxRisk != 0.9 || !v.HighRisk ||
-		math.Abs(v.MeanConfidence-0.65) > 1e-12 || !approxEq(v.Decision.Scores, []float64{2, 1, 0, 0}) {
-		t.Fatalf("record = %+v", v)
-	}
-	v = VetoRule(abcd, []VetoBallot{{Choice: "A", Risk: -1, Confidence: -1}})
-	if v.MaxRisk != -1 || v.HighRisk || v.MeanConfidence != -1 || v.Branch != BranchUnanimous {
-		t.Fatalf("nothing stated = %+v", v)
-	}
-	// Seed 004: risk above 75% is highlighted even when outvoted; 75 itself is not above.
-	v = VetoRule(abcd, []VetoBallot{{Choice: "A", Risk: 0.75}, {Choice: "A", Risk: 0.1}})
-	if v.HighRisk {
-		t.Fatal("0.75 is not above the highlight threshold")
-	}
-}
-
 func TestMeanRanks(t *testing.T) {
 	// Three candidates, three reviewers, each ranking only the others.
 	s := MeanRanks(3, [][]int{{1, 2}, {2, 0}, {1, 0}})

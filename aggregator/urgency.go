@@ -80,27 +80,44 @@ type Specialty struct {
 	Votes     map[string]int // per specialty named (first spelling seen)
 }
 
-// VoteSpecialty is seed 000's specialty consensus (steps 3.1 and 4): the
-// plurality of the specialties the agents named (case and white space
-// ignored; "" is none), "General Practice" when none was named or the top
-// count is shared, and "General Practice" as well when the council's mean
-// confidence (meanConf, over all agents as in VoteRule) is below
-// MinMeanConfidence — the seed discards the specialty then but keeps the
-// urgency.
+// VoteSpecialty is VoteSpecialties with one named specialty per agent
+// ("" is none).
 func VoteSpecialty(specialties []string, meanConf float64) Specialty {
+	lists := make([][]string, len(specialties))
+	for i, sp := range specialties {
+		lists[i] = []string{sp}
+	}
+	return VoteSpecialties(lists, meanConf)
+}
+
+// VoteSpecialties is seed 000's specialty consensus (steps 3.1 and 4) over
+// each agent's list of differential specialties: every specialty named in
+// any list gets one vote per agent that lists it (case and white space
+// ignored; "" is none; an agent that lists a specialty twice votes for it
+// once), and the specialty with the most votes is the consensus. "General
+// Practice" when none was named or the top count is shared (the seed: "if
+// top two have same votes"), and "General Practice" as well when the
+// council's mean confidence (meanConf, over all agents as in VoteRule) is
+// below MinMeanConfidence — the seed discards the specialty then but keeps
+// the urgency.
+func VoteSpecialties(lists [][]string, meanConf float64) Specialty {
 	out := Specialty{Specialty: GeneralPractice, Votes: map[string]int{}}
 	spelling := map[string]string{}
 	var order []string
-	for _, sp := range specialties {
-		k := strings.ToLower(strings.Join(strings.Fields(sp), " "))
-		if k == "" {
-			continue
+	for _, list := range lists {
+		mine := map[string]bool{}
+		for _, sp := range list {
+			k := strings.ToLower(strings.Join(strings.Fields(sp), " "))
+			if k == "" || mine[k] {
+				continue
+			}
+			mine[k] = true
+			if _, ok := spelling[k]; !ok {
+				spelling[k] = strings.Join(strings.Fields(sp), " ")
+				order = append(order, k)
+			}
+			out.Votes[spelling[k]]++
 		}
-		if _, ok := spelling[k]; !ok {
-			spelling[k] = strings.Join(strings.Fields(sp), " ")
-			order = append(order, k)
-		}
-		out.Votes[spelling[k]]++
 	}
 	best, top := 0, ""
 	tie := false

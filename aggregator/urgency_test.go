@@ -1,6 +1,9 @@
 package aggregator
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestVoteUrgency(t *testing.T) {
 	for _, tc := range []struct {
@@ -59,6 +62,37 @@ func TestVoteSpecialty(t *testing.T) {
 		s := VoteSpecialty(tc.sp, tc.mean)
 		if s.Specialty != tc.want || s.Branch != tc.branch {
 			t.Errorf("%s: %q (%s); want %q (%s)", tc.name, s.Specialty, s.Branch, tc.want, tc.branch)
+		}
+	}
+}
+
+// TestVoteSpecialties: seed 000 step 3.1 over lists — every specialty in
+// every agent's differential list votes; the most named wins; a shared top,
+// no specialty at all or a low mean confidence → General Practice.
+func TestVoteSpecialties(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		lists  [][]string
+		mean   float64
+		want   string
+		branch string
+		votes  map[string]int
+	}{
+		{"the seed's example: rash → dermatology", [][]string{{"Dermatology", "Allergy"}, {"Dermatology", "General Practice"}, {"Allergy", "Dermatology"}}, 0.8,
+			"Dermatology", BranchPlurality, map[string]int{"Dermatology": 3, "Allergy": 2, "General Practice": 1}},
+		{"a second choice that everyone lists beats a split first choice", [][]string{{"Cardiology", "Pulmonology"}, {"Gastroenterology", "Pulmonology"}, {"Pulmonology"}}, 0.9,
+			"Pulmonology", BranchPlurality, map[string]int{"Cardiology": 1, "Gastroenterology": 1, "Pulmonology": 3}},
+		{"top two tied → General Practice", [][]string{{"Cardiology", "Pulmonology"}, {"Pulmonology", "Cardiology"}, {"Neurology"}}, 0.9,
+			GeneralPractice, BranchTie, map[string]int{"Cardiology": 2, "Pulmonology": 2, "Neurology": 1}},
+		{"an agent listing one twice votes once", [][]string{{"Cardiology", "cardiology "}, {"Neurology"}}, 0.9,
+			GeneralPractice, BranchTie, map[string]int{"Cardiology": 1, "Neurology": 1}},
+		{"empty lists → General Practice", [][]string{nil, {}, {" "}}, 0.9, GeneralPractice, BranchNoVotes, map[string]int{}},
+		{"low confidence → General Practice", [][]string{{"Cardiology"}, {"Cardiology"}, {"Neurology"}}, 0.69, GeneralPractice, BranchLowConfidence,
+			map[string]int{"Cardiology": 2, "Neurology": 1}},
+	} {
+		s := VoteSpecialties(tc.lists, tc.mean)
+		if s.Specialty != tc.want || s.Branch != tc.branch || fmt.Sprint(s.Votes) != fmt.Sprint(tc.votes) {
+			t.Errorf("%s: %q (%s) %v; want %q (%s) %v", tc.name, s.Specialty, s.Branch, s.Votes, tc.want, tc.branch, tc.votes)
 		}
 	}
 }

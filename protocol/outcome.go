@@ -67,7 +67,7 @@ type Outcome struct {
 
 	Decision      aggregator.Decision
 	Predicted     string // "" = the team abstained
-	TieBrokenBy   string // "leader", "seeded_draw", "seeded_draw_leader_unparsed" or ""
+	TieBrokenBy   string // "leader", "seeded_draw" or "escalated" (kit.BreakTie; + "_leader_unparsed" after an unreadable tie-break), or ""
 	AbstainReason string
 
 	Parses []ParseNote

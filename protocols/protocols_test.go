@@ -25,11 +25,12 @@ func settings(agents int, structured bool) protocol.Settings {
 }
 
 // TestSharedFirstAnswers: agent i's first-answer request is byte-identical
-// (llm.RequestHash) in vote, vote:weighted, veto, judge, every council
-// strategy, sc sample i and debate round 1, whatever the team size, in JSON
-// and in text mode; and it differs between agents.
+// (llm.RequestHash) in vote, vote:weighted, judge, every council strategy,
+// sc sample i and debate round 1, whatever the team size, in JSON and in
+// text mode; and it differs between agents. (veto appends its roles and
+// ballot to that request, so none of its calls is the shared one.)
 func TestSharedFirstAnswers(t *testing.T) {
-	specs := []string{"vote", "vote:weighted", "veto", "judge", "council:balanced", "council:risk-averse",
+	specs := []string{"vote", "vote:weighted", "judge", "council:balanced", "council:risk-averse",
 		"council:goal-seeking", "council:novelty", "sc:k=5", "debate:n=3,r=2", "vote:n=5", "judge:n=4", "council:novelty,n=5"}
 	for _, structured := range []bool{true, false} {
 		hashes := map[int]map[string]string{} // agent → hash → spec
@@ -122,8 +123,15 @@ func formula(spec string, agents int) map[string]int {
 			return map[string]int{kit.PhaseAnswer: n}
 		}
 		return map[string]int{kit.PhaseAnswer: n, kit.PhaseDebate: n * (r - 1)}
-	case "vote", "veto":
+	case "vote":
 		return map[string]int{kit.PhaseAnswer: n}
+	case "veto": // seed 004: 3 agents, R debate rounds (default 4), 3 final ballots
+		r := 4
+		fmt.Sscanf(spec, "veto:rounds=%d", &r)
+		if r == 0 {
+			return map[string]int{kit.PhaseDecision: 3}
+		}
+		return map[string]int{kit.PhaseDebate: 3 * r, kit.PhaseDecision: 3}
 	case "judge":
 		return map[string]int{kit.PhaseAnswer: n, kit.PhaseDecision: 1}
 	case "council":
@@ -142,11 +150,11 @@ func grid() []string {
 		}
 	}
 	for _, n := range []string{"", "n=5"} {
-		for _, p := range []string{"vote", "vote:weighted", "veto", "judge", "council:balanced", "council:risk-averse", "council:goal-seeking", "council:novelty"} {
+		for _, p := range []string{"vote", "vote:weighted", "judge", "council:balanced", "council:risk-averse", "council:goal-seeking", "council:novelty"} {
 			out = append(out, joinOpt(p, n))
 		}
 	}
-	return out
+	return append(out, "veto:rounds=0", "veto:rounds=1", "veto")
 }
 
 func joinOpt(spec, opt string) string {
@@ -216,9 +224,10 @@ func findArm(arms []runner.Arm, label string) protocol.Arm {
 }
 
 // TestSweepSharesFirstAnswers: in one run, the first answers shared by vote,
-// veto, judge, the council strategies, sc and debate reach the simulator
-// once per question and agent; the summary's logical calls exceed the
-// requests sent by exactly the shared ones.
+// judge, the council strategies, sc and debate reach the simulator once per
+// question and agent; the summary's logical calls exceed the requests sent
+// by exactly the shared ones. (veto's 15 calls append to the first answer
+// and are its own.)
 func TestSweepSharesFirstAnswers(t *testing.T) {
 	var arms []runner.Arm
 	for _, spec := range []string{"sc:k=5", "debate:n=3,r=2", "vote", "veto", "judge", "council:balanced", "council:novelty"} {
@@ -249,16 +258,16 @@ func TestSweepSharesFirstAnswers(t *testing.T) {
 	// Distinct first answers: agents 0–4 (sc's five samples cover the
 	// panels' three) per question. Distinct other calls: debate 3 (round 2
 	// of debate:3,2), council 3 reviews (shared by both strategies) + 2
-	// chairmen, judge 1.
-	if firstSent != 5*n || int(m.Requests()) != len(sent) || int(m.Requests()) != n*(5+3+3+2+1) {
-		t.Fatalf("first answers sent %d (want %d); simulator served %d, distinct requests %d, want %d", firstSent, 5*n, m.Requests(), len(sent), n*14)
+	// chairmen, judge 1, veto 15.
+	if firstSent != 5*n || int(m.Requests()) != len(sent) || int(m.Requests()) != n*(5+3+3+2+1+15) {
+		t.Fatalf("first answers sent %d (want %d); simulator served %d, distinct requests %d, want %d", firstSent, 5*n, m.Requests(), len(sent), n*29)
 	}
 	for h, k := range sent {
 		if k != 1 {
 			t.Fatalf("request %s sent %d times", h, k)
 		}
 	}
-	if want := n * (5 + 6 + 3 + 3 + 4 + 7 + 7); logical != want {
+	if want := n * (5 + 6 + 3 + 15 + 4 + 7 + 7); logical != want {
 		t.Fatalf("%d logical calls, want %d", logical, want)
 	}
 }

@@ -34,10 +34,11 @@
 //     option it leans to), which the agents see in the next turn;
 //  3. mutual monitoring, when on (monitoring.go);
 //  4. breaking a tie of the final scores (one call, only on a tie); if its
-//     answer cannot be read the tie falls back to the seeded draw.
+//     answer cannot be read the tie falls back to the tie rule (kit.BreakTie).
 //
 // Without leadership none of these calls is made: facts come from
-// intersection, quality from a heuristic, ties from the seeded draw.
+// intersection, quality from a heuristic, ties from kit.BreakTie (a seeded
+// draw; on a triage item the most urgent tied level).
 //
 // Team orientation (TO), seed 002 §2.3: agents get specialist roles — the
 // recruiter's specialties are shown to each agent as its role (without TO the

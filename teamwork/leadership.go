@@ -18,9 +18,10 @@ import (
 //     option it leans to), which the agents see in the next turn;
 //  3. mutual monitoring, when on (monitoring.go);
 //  4. breaking a tie of the final scores (one call, only on a tie); if its
-//     answer cannot be read the tie falls back to the seeded draw.
+//     answer cannot be read the tie falls back to the tie rule (kit.BreakTie).
 // Without leadership none of these calls is made: facts come from
-// intersection, quality from a heuristic, ties from the seeded draw.
+// intersection, quality from a heuristic, ties from kit.BreakTie (a seeded
+// draw; on a triage item the most urgent tied level).
 
 // synthesize is the leader's post-prediction call. The leader sees every
 // expert's ranking, confidence, (bounded) reasoning and stated facts, and an
@@ -167,6 +168,7 @@ func (s *session) breakTie(ctx context.Context, tied []string) error {
 		s.out.Predicted, s.out.TieBrokenBy = tb.Answer, "leader"
 		return nil
 	}
-	s.out.Predicted, s.out.TieBrokenBy = s.seededDraw(tied), "seeded_draw_leader_unparsed"
+	w, how := s.seededDraw(tied)
+	s.out.Predicted, s.out.TieBrokenBy = w, how+"_leader_unparsed"
 	return nil
 }

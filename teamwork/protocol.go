@@ -530,15 +530,16 @@ func (s *session) aggregate(ctx context.Context) error {
 	case s.c.Leadership:
 		return s.breakTie(ctx, d.Tied)
 	default:
-		s.out.Predicted = s.seededDraw(d.Tied)
-		s.out.TieBrokenBy = "seeded_draw"
+		s.out.Predicted, s.out.TieBrokenBy = s.seededDraw(d.Tied)
 	}
 	return nil
 }
 
-// seededDraw breaks a tie without a leader: a draw seeded by the call seed
-// the tie-break would have had, so it is reproducible and arm-independent.
-func (s *session) seededDraw(tied []string) string {
+// seededDraw breaks a tie without a leader by the protocols' one tie rule
+// (kit.BreakTie): on a triage item the most urgent tied level ("escalated"),
+// else a draw seeded by the call seed the tie-break would have had, so it is
+// reproducible and arm-independent ("seeded_draw").
+func (s *session) seededDraw(tied []string) (winner, how string) {
 	meta := llm.Meta{Phase: PhaseAggregation, Kind: KindTieBreak, Agent: -1}
-	return aggregator.BreakTie(tied, uint64(llm.DeriveSeed(s.t.RunSeed, s.t.Repeat, s.item.ID, meta)))
+	return kit.BreakTie(s.item, tied, uint64(llm.DeriveSeed(s.t.RunSeed, s.t.Repeat, s.item.ID, meta)))
 }

@@ -28,6 +28,8 @@ func (c *call) protocolKind(a *answer) {
 		c.chairman(a)
 	case kindJudge:
 		c.judge(a)
+	case kindVetoDebate, kindVetoBallot:
+		c.vetoBallot(a)
 	}
 }
 

@@ -106,7 +106,11 @@
 // held among confident, well-ranked experts; goal-seeking: the best-ranked
 // expert's; novelty: the least held), crediting the experts behind its
 // answer; the judge by perceived quality × stated confidence, flagging an
-// average confidence under 0.70. llm/sim/README.md has the tables.
+// average confidence under 0.70. A veto ballot (veto_debate, veto_ballot)
+// is discuss when the prompt shows its own previous position, else an
+// independent answer, with a risk as a first answer's and a decision: its
+// first choice below risk 0.5, else VETO from the Safety agent and REFUSE
+// from the others. llm/sim/README.md has the tables.
 //
 // # Output
 //

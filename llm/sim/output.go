@@ -43,7 +43,7 @@ func (c *call) appendDiagnosis(b []byte, a *answer, asJSON bool) []byte {
 		return b
 	}
 	switch a.kind {
-	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst, kindZeroShot, kindCoT, kindRevise:
+	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst, kindZeroShot, kindCoT, kindRevise, kindVetoDebate, kindVetoBallot:
 	default:
 		return b
 	}

@@ -40,6 +40,8 @@ func (c *call) protocolJSON(b []byte, a *answer) []byte {
 		return append(b, '}')
 	case kindJudge:
 		return c.judgeJSON(b, a)
+	case kindVetoDebate, kindVetoBallot:
+		return c.vetoJSON(b, a)
 	}
 	return b
 }
@@ -137,6 +139,8 @@ func (c *call) protocolPlain(b []byte, a *answer) []byte {
 		b = strconv.AppendFloat(b, a.avgConf, 'f', 2, 64)
 		b = append(b, "\nLOW CONFIDENCE: "...)
 		return append(b, yesNo(a.low)...)
+	case kindVetoDebate, kindVetoBallot:
+		return c.vetoPlain(b, a)
 	}
 	return b
 }

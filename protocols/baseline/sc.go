@@ -102,16 +102,18 @@ func (a scArm) Run(ctx context.Context, c llm.Client, item qa.Item, u protocol.U
 	answers := firstanswer.Answers(fa)
 	s.Out.N, s.Out.Roles, s.Out.Rounds = a.k, kit.Roles(a.k), [][]answer.Answer{answers}
 	letters := item.Letters()
-	d, drawn := aggregator.PluralityWithDraw(letters, kit.Firsts(answers), s.DrawSeed(kit.KindTieDraw, -1))
+	d, how := s.Plurality(kit.Firsts(answers)) // a tie: kit.BreakTie (triage: escalated; else a seeded draw)
 	det := SCDetails{K: a.k, Temperature: a.temp, Votes: kit.VoteMap(letters, d.Scores), Tie: d.Tie}
 	s.Out.Details = det
 	if d.Voters == 0 {
 		s.SafeDefault(d, aggregator.BranchNoVotes, "no_votes: no sample gave a readable answer")
 		return s.Out, nil
 	}
-	if drawn {
-		s.Out.TieBrokenBy = "seeded_draw"
-		det.Drawn = d.Winner
+	if how != "" {
+		s.Out.TieBrokenBy = how
+		if how == kit.TieSeededDraw {
+			det.Drawn = d.Winner
+		}
 		s.Out.Details = det
 	}
 	s.Commit(d, RuleSC)

@@ -157,12 +157,12 @@ func (a Arm) Run(ctx context.Context, c llm.Client, item qa.Item, u protocol.Uni
 		s.Out.Rounds = append(s.Out.Rounds, next)
 	}
 	letters := item.Letters()
-	d, drawn := aggregator.PluralityWithDraw(letters, kit.Firsts(s.Out.Final()), s.DrawSeed(kit.KindTieDraw, -1))
+	d, how := s.Plurality(kit.Firsts(s.Out.Final())) // a tie: kit.BreakTie (triage: escalated; else a seeded draw)
 	det := Details{N: a.N, R: a.R, Votes: kit.VoteMap(letters, d.Scores), Tie: d.Tie}
-	if drawn {
+	if how == kit.TieSeededDraw {
 		det.Drawn = d.Winner
-		s.Out.TieBrokenBy = "seeded_draw"
 	}
+	s.Out.TieBrokenBy = how
 	s.Out.Details = det
 	if d.Voters == 0 {
 		s.SafeDefault(d, aggregator.BranchNoVotes, "no_votes: no agent gave a readable answer in the last round")

@@ -7,7 +7,7 @@ import (
 	"github.com/medteam-bench/medteam/protocol"
 )
 
-// Panel is what the panel protocols (vote, veto, judge, council) share: a
+// Panel is what the panel protocols (vote, judge, council) share: a
 // team of N agents that give the shared first answer, and the settings
 // their calls are made with.
 type Panel struct {

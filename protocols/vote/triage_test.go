@@ -2,13 +2,14 @@ package vote
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/medteam-bench/medteam/aggregator"
-	"github.com/medteam-bench/medteam/answer"
 	"github.com/medteam-bench/medteam/llm"
-	"github.com/medteam-bench/medteam/protocol"
+	"github.com/medteam-bench/medteam/protocols/firstanswer"
 	"github.com/medteam-bench/medteam/protocols/kit"
 	"github.com/medteam-bench/medteam/protocols/kit/kittest"
 	"github.com/medteam-bench/medteam/qa"
@@ -76,50 +77,109 @@ func letterOf(item qa.Item, code string) string {
 	return ""
 }
 
-// TestTriageSpecialty: where the item asks for a specialty, the plurality of
-// the named specialties, "General Practice" on a tie or a mean confidence
-// under 0.70 — which still leaves the urgency as computed.
-func TestTriageSpecialty(t *testing.T) {
-	item := kittest.TriageItem
+// specialtyItem is a triage item with specialty labels (shuffled options).
+func specialtyItem() qa.Item {
+	item := kittest.TriageShuffled
 	tr := *item.Triage
-	tr.AskSpecialty, tr.Specialties = true, []string{"Cardiology", "Pulmonology"}
+	tr.AskSpecialty, tr.Specialties = true, []string{"Cardiology", "Gastroenterology", "Pulmonology"}
 	item.Triage = &tr
-	ans := func(code string, conf float64, sp string) answer.Answer {
-		return answer.Answer{Ranking: []string{letterOf(item, code)}, Confidence: conf, Specialty: sp}
+	return item
+}
+
+// TestTriageSpecialty: seed 000 step 3.1 over each agent's list of
+// differential specialties — the specialty in the most lists, "General
+// Practice" on a tie, when none is listed, or when the mean confidence is
+// under 0.70 (which still leaves the urgency as computed). An agent that
+// lists none but states a SPECIALTY counts that one.
+func TestTriageSpecialty(t *testing.T) {
+	item := specialtyItem()
+	first := func(code string, conf float64, specialty string, list ...string) string {
+		l := letterOf(item, code)
+		sp := ""
+		if specialty != "" {
+			sp = `,"specialty":"` + specialty + `"`
+		}
+		ds := ""
+		if list != nil {
+			ds = `,"differential_specialties":["` + strings.Join(list, `","`) + `"]`
+		}
+		return `{"reasoning":"r","ranking":["` + l + `"],"confidence":` + fmt.Sprint(conf) + ds + sp + `}`
 	}
 	for _, tc := range []struct {
 		name       string
-		answers    []answer.Answer
+		answers    []string
 		specialty  string
 		rule, code string
+		votes      map[string]int
 	}{
-		{"plurality", []answer.Answer{ans("em", 0.9, "Cardiology"), ans("em", 0.8, "cardiology"), ans("ne", 0.8, "Pulmonology")}, "Cardiology", "plurality", "em"},
-		{"tie → General Practice", []answer.Answer{ans("em", 0.9, "Cardiology"), ans("em", 0.8, "Pulmonology"), ans("ne", 0.8, "")}, "General Practice", "tie", "em"},
-		{"low confidence → General Practice, urgency kept", []answer.Answer{ans("em", 0.6, "Cardiology"), ans("em", 0.6, "Cardiology"), ans("sc", 0.6, "Pulmonology")}, "General Practice", "low_confidence", "ne"},
-		{"none named", []answer.Answer{ans("sc", 0.9, ""), ans("sc", 0.9, ""), ans("sc", 0.9, "")}, "General Practice", "no_votes", "sc"},
+		{"the lists decide, not the first specialties (Cardiology 2 of 3 there)", []string{
+			first("em", 0.9, "Cardiology", "Cardiology", "Pulmonology"), first("em", 0.8, "Cardiology", "Cardiology", "Pulmonology"),
+			first("ne", 0.8, "Pulmonology", "Pulmonology", "Gastroenterology")},
+			"Pulmonology", "plurality", "em", map[string]int{"Cardiology": 2, "Pulmonology": 3, "Gastroenterology": 1}},
+		{"top two tied → General Practice", []string{
+			first("em", 0.9, "", "Cardiology", "Pulmonology"), first("em", 0.8, "", "Pulmonology", "Cardiology"), first("ne", 0.8, "", "Gastroenterology")},
+			"General Practice", "tie", "em", map[string]int{"Cardiology": 2, "Pulmonology": 2, "Gastroenterology": 1}},
+		{"low confidence → General Practice, urgency kept", []string{
+			first("em", 0.6, "", "Cardiology"), first("em", 0.6, "", "Cardiology"), first("sc", 0.6, "", "Pulmonology")},
+			"General Practice", "low_confidence", "ne", map[string]int{"Cardiology": 2, "Pulmonology": 1}},
+		{"none listed", []string{first("sc", 0.9, ""), first("sc", 0.9, ""), first("sc", 0.9, "")},
+			"General Practice", "no_votes", "sc", map[string]int{}},
+		{"a SPECIALTY line counts when no list is given", []string{
+			first("sc", 0.9, "Gastroenterology"), first("sc", 0.9, "", "Gastroenterology", "Cardiology"), first("sc", 0.9, "", "Pulmonology")},
+			"Gastroenterology", "plurality", "sc", map[string]int{"Gastroenterology": 2, "Cardiology": 1, "Pulmonology": 1}},
 	} {
-		a := Arm{Panel: kit.Panel{N: 3}}
-		s := kit.NewSession(nil, item, protocol.Unit{}, true, 0)
-		cons, err := aggregator.VoteRule(item.Letters(), kit.Firsts(tc.answers), kit.Confidences(tc.answers), false)
-		if err != nil {
-			t.Fatal(err)
+		s := &kittest.Script{Answers: map[string]string{}}
+		for i, a := range tc.answers {
+			s.Answers[kittest.Key(kit.KindFirst, 0, i)] = a
 		}
-		a.triage(s, tc.answers, cons)
-		det := s.Out.Details.(Details)
-		if s.Out.Specialty != tc.specialty || det.Specialty == nil || det.Specialty.Rule != tc.rule || item.Code(s.Out.Predicted) != tc.code {
-			b, _ := json.Marshal(det)
-			t.Fatalf("%s: specialty %q, urgency %s, details %s", tc.name, s.Out.Specialty, item.Code(s.Out.Predicted), b)
+		out := kittest.RunOn(t, Protocol, "vote", kittest.Settings(3), s, item)
+		b, _ := json.Marshal(out.Details)
+		var det Details
+		if err := json.Unmarshal(b, &det); err != nil || det.Specialty == nil {
+			t.Fatalf("%s: %s (%v)", tc.name, b, err)
+		}
+		if out.Specialty != tc.specialty || det.Specialty.Rule != tc.rule || item.Code(out.Predicted) != tc.code ||
+			fmt.Sprint(det.Specialty.Votes) != fmt.Sprint(tc.votes) || len(det.Specialty.Lists) != 3 {
+			t.Fatalf("%s: specialty %q, urgency %s, details %s", tc.name, out.Specialty, item.Code(out.Predicted), b)
 		}
 	}
 }
 
-// TestMultipleChoiceUnchanged: a multiple-choice item's record has no
-// triage keys.
-func TestMultipleChoiceUnchanged(t *testing.T) {
-	s := &kittest.Script{Default: func(llm.Request) string { return kittest.First("B", 0.8, 0.1, false) }}
-	out := kittest.Run(t, Protocol, "vote", kittest.Settings(3), s)
-	b, _ := json.Marshal(out.Details)
-	if strings.Contains(string(b), "urgency") || strings.Contains(string(b), "specialty") || out.Specialty != "" {
-		t.Fatalf("%s", b)
+// TestSpecialtyRequest: where the item has specialty labels, each agent's
+// request is the shared first answer with the differential specialties
+// appended (the labels listed; in the schema after confidence); elsewhere
+// it is the shared first answer unchanged.
+func TestSpecialtyRequest(t *testing.T) {
+	for _, structured := range []bool{true, false} {
+		set := kittest.Settings(3)
+		set.Structured = structured
+		for _, item := range []qa.Item{specialtyItem(), kittest.TriageItem} {
+			s := &kittest.Script{Default: func(llm.Request) string { return "?" }}
+			kittest.RunOn(t, Protocol, "vote", set, s, item)
+			for i := range 3 {
+				req := s.Reqs[kittest.Key(kit.KindFirst, 0, i)]
+				shared, err := firstanswer.Call(kit.NewSession(nil, item, kittest.Unit("vote"), structured, 0), i, 0.7)
+				if err != nil {
+					t.Fatal(err)
+				}
+				user := req.Messages[1].Content
+				if !askSpecialties(item) {
+					if user != shared.User || req.Messages[0].Content != shared.System || structured && string(req.Schema.Schema) != string(shared.Schema.Schema) {
+						t.Fatalf("%s: the first answer differs from the shared one:\n%s", item.ID, user)
+					}
+					continue
+				}
+				extra, ok := strings.CutPrefix(user, shared.User+"\n")
+				if !ok || !strings.Contains(extra, "each one of: Cardiology, Gastroenterology, Pulmonology.") ||
+					strings.Contains(extra, "DIFFERENTIAL SPECIALTIES:") == structured {
+					t.Fatalf("%s (structured %v): %q", item.ID, structured, user)
+				}
+				if structured {
+					if order, _ := kit.PropertyOrder(req.Schema.Schema); !slices.Equal(order, []string{"reasoning", "ranking", "confidence", "differential_specialties"}) {
+						t.Fatalf("schema order %v", order)
+					}
+				}
+			}
+		}
 	}
 }

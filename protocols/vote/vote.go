@@ -16,16 +16,22 @@
 // the more urgent level), and the middle of the scale when Σ c = 0 (the
 // seed's "3" of 1–5; see aggregator.VoteUrgency). The plurality's tie and
 // low-confidence fallbacks apply to the specialty only, as in the seed:
-// where the item asks for a specialty, the plurality of the named ones,
-// "General Practice" on a tie, when none is named or when the mean
-// confidence is below 0.70 (Outcome.Specialty). When no agent names a
-// level the safe default applies: the most urgent level.
+// where the item asks for a specialty (it has specialty labels), each
+// agent's first-answer request has one request appended — its list of
+// differential specialties (seed 000's differential_specialties) — and the
+// specialty named in the most lists wins, "General Practice" on a tie, when
+// none is named or when the mean confidence is below 0.70
+// (Outcome.Specialty). When no agent names a level the safe default
+// applies: the most urgent level. The seed's rules and this package's
+// deviations: docs/protocols.md#vote.
 package vote
 
 import (
 	"context"
+	"embed"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/medteam-bench/medteam/aggregator"
@@ -37,17 +43,30 @@ import (
 	"github.com/medteam-bench/medteam/qa"
 )
 
+//go:embed prompts/*.tmpl
+var promptFS embed.FS
+
+var prompts = kit.MustPrompts(promptFS, "prompts/*.tmpl")
+
+// specialtySchema is the first answer's JSON schema with the differential
+// specialties appended: the shared first answer's own properties (reasoning
+// first), then differential_specialties.
+var specialtySchema = kit.Schema("first_specialties",
+	kit.P("reasoning", kit.String), kit.P("ranking", kit.Strings), kit.P("confidence", kit.Number),
+	kit.P("differential_specialties", kit.Strings))
+
 // Protocol is seed 000's vote.
 var Protocol = &protocol.Protocol{
 	Name: "vote",
 	Doc: "Seed 000's council vote: N independent first answers, decided by plurality (vote:weighted: " +
 		"confidence-weighted); a tie or a mean confidence under 0.70 falls back to the safe default (abstention). " +
-		"On triage: the confidence-weighted mean urgency round(Σu·c/Σc), the specialty by plurality (tie: General Practice).",
+		"On triage: the confidence-weighted mean urgency round(Σu·c/Σc), the specialty by plurality over the agents' " +
+		"differential specialties (tie: General Practice).",
 	Parse:      parseArm,
 	Presets:    []string{"vote", "vote:weighted"},
 	Accounting: writeAccounting,
 	Stub:       kit.Stub,
-	Prompts:    kit.HashOf(firstanswer.Prompts),
+	Prompts:    kit.HashOf(firstanswer.Prompts, prompts),
 }
 
 func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
@@ -135,6 +154,10 @@ type UrgencyDetails struct {
 
 // SpecialtyDetails is seed 000's specialty vote as applied (protocol_json).
 type SpecialtyDetails struct {
+	// Lists are the differential specialties each agent listed, as counted
+	// (an agent that listed none but stated a SPECIALTY line counts that
+	// one); Votes is the number of lists naming each specialty.
+	Lists     [][]string     `json:"lists"`
 	Votes     map[string]int `json:"votes"`
 	Rule      string         `json:"rule"` // plurality, tie, no_votes, low_confidence
 	Specialty string         `json:"specialty"`
@@ -143,11 +166,10 @@ type SpecialtyDetails struct {
 // Run asks the panel and applies seed 000's rule.
 func (a Arm) Run(ctx context.Context, c llm.Client, item qa.Item, u protocol.Unit) (*protocol.Outcome, error) {
 	s := kit.NewSession(c, item, u, a.Structured, a.MaxTokens)
-	fa, err := firstanswer.Ask(ctx, s, a.N, a.AgentTemp)
+	answers, lists, err := a.ask(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	answers := firstanswer.Answers(fa)
 	s.Out.N, s.Out.Roles, s.Out.Rounds = a.N, kit.Roles(a.N), [][]answer.Answer{answers}
 	letters := item.Letters()
 	cons, err := aggregator.VoteRule(letters, kit.Firsts(answers), kit.Confidences(answers), a.Weighted)
@@ -156,7 +178,7 @@ func (a Arm) Run(ctx context.Context, c llm.Client, item qa.Item, u protocol.Uni
 	}
 	d := cons.Decision
 	if item.IsTriage() {
-		a.triage(s, answers, cons)
+		a.triage(s, answers, lists, cons)
 		return s.Out, nil
 	}
 	s.Out.Details = Details{N: a.N, Weighted: a.Weighted, Votes: kit.VoteMap(letters, d.Scores), Tie: d.Tie, Tied: d.Tied,
@@ -183,13 +205,15 @@ func fallbackReason(c aggregator.Consensus, letters []string) string {
 // triage applies seed 000's own rules to a triage item: the urgency is the
 // confidence-weighted mean level (aggregator.VoteUrgency: u is the level's
 // rank, never its option position), and the specialty, where the item asks
-// for one, the plurality of the named specialties with "General Practice"
-// on a tie, when none is named or when the mean confidence is below 0.70.
+// for one, the specialty named in the most differential lists
+// (aggregator.VoteSpecialties; lists[i] is agent i's) with "General
+// Practice" on a tie, when none is named or when the mean confidence is
+// below 0.70.
 // The plurality of letters and its tie and low-confidence fallbacks do not
 // decide the urgency: the seed uses them for the specialty only ("it will
 // still use the calculated Consensus Urgency"). No level named at all →
 // the safe default, the most urgent level.
-func (a Arm) triage(s *kit.Session, answers []answer.Answer, cons aggregator.Consensus) {
+func (a Arm) triage(s *kit.Session, answers []answer.Answer, lists [][]string, cons aggregator.Consensus) {
 	letters := s.Item.Letters()
 	ranks := make([]int, len(answers))
 	for i, ans := range answers {
@@ -204,12 +228,19 @@ func (a Arm) triage(s *kit.Session, answers []answer.Answer, cons aggregator.Con
 		Urgency: &UrgencyDetails{Ranks: ranks, Confidences: conf, Mean: u.Mean, SumConf: u.SumConf, Rank: u.Rank,
 			Level: s.Item.Code(d.Winner), Rounding: "half_up"}}
 	if s.Item.Triage.AskSpecialty {
-		sp := make([]string, len(answers))
+		counted := make([][]string, len(answers))
 		for i, ans := range answers {
-			sp[i] = ans.Specialty
+			switch {
+			case i < len(lists) && len(lists[i]) > 0:
+				counted[i] = lists[i]
+			case ans.Specialty != "":
+				counted[i] = []string{ans.Specialty}
+			default:
+				counted[i] = []string{}
+			}
 		}
-		v := aggregator.VoteSpecialty(sp, cons.MeanConfidence)
-		det.Specialty = &SpecialtyDetails{Votes: v.Votes, Rule: v.Branch, Specialty: v.Specialty}
+		v := aggregator.VoteSpecialties(counted, cons.MeanConfidence)
+		det.Specialty = &SpecialtyDetails{Lists: counted, Votes: v.Votes, Rule: v.Branch, Specialty: v.Specialty}
 		s.Out.Specialty = v.Specialty
 	}
 	s.Out.Details = det
@@ -218,4 +249,53 @@ func (a Arm) triage(s *kit.Session, answers []answer.Answer, cons aggregator.Con
 		return
 	}
 	s.Commit(d, u.Branch)
+}
+
+// askSpecialties reports whether the agents are asked for their
+// differential specialties: on a triage item with specialty labels.
+func askSpecialties(item qa.Item) bool {
+	return item.IsTriage() && item.Triage.AskSpecialty && len(item.Triage.Specialties) > 0
+}
+
+// ask asks the panel for its first answers. Where the item has specialty
+// labels (askSpecialties) each agent's request is the shared first-answer
+// request (firstanswer.Call) with seed 000's differential specialties
+// appended (and their property in the schema), and lists[i] is agent i's
+// list (ParseSpecialties); elsewhere it is the shared first answer itself
+// and lists is nil.
+func (a Arm) ask(ctx context.Context, s *kit.Session) (answers []answer.Answer, lists [][]string, err error) {
+	if !askSpecialties(s.Item) {
+		fa, err := firstanswer.Ask(ctx, s, a.N, a.AgentTemp)
+		if err != nil {
+			return nil, nil, err
+		}
+		return firstanswer.Answers(fa), nil, nil
+	}
+	extra, err := prompts.Render("specialties", map[string]any{
+		"Specialties": strings.Join(s.Item.Triage.Specialties, ", "), "JSON": s.Structured})
+	if err != nil {
+		return nil, nil, err
+	}
+	answers, lists = make([]answer.Answer, a.N), make([][]string, a.N)
+	err = kit.Parallel(ctx, a.N, func(ctx context.Context, i int) error {
+		c, err := firstanswer.Call(s, i, a.AgentTemp)
+		if err != nil {
+			return err
+		}
+		c.User += "\n" + extra
+		c.Schema = specialtySchema
+		text, err := s.Do(ctx, c)
+		if err != nil {
+			return err
+		}
+		answers[i], lists[i] = answer.Parse(text, s.Options), ParseSpecialties(text)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	for i, ans := range answers {
+		s.NoteAnswer(kit.KindFirst, 0, i, ans)
+	}
+	return answers, lists, nil
 }

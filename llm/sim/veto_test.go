@@ -1,0 +1,97 @@
+package sim
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/medteam-bench/medteam/llm"
+)
+
+// vetoReq is agent's ballot request of a veto kind with role; later rounds
+// show its own previous position and the peers'.
+func vetoReq(id string, ls []string, kind, role string, agent int, seed int64, schema bool, body string) llm.Request {
+	req := agentReq(id, ls, kind, agent, 1, seed, schema, body)
+	req.Meta.Phase, req.Meta.Role = "debate", role
+	return req
+}
+
+// TestVetoBallots: veto's kinds answer in the ballot format — the ranked
+// answer, then a risk in [0.01, 0.99] and a decision: the first choice below
+// risk 0.5, else VETO for the Safety agent and REFUSE for the others — as
+// JSON and as labelled lines.
+func TestVetoBallots(t *testing.T) {
+	items, ids := synthItems(200, 4)
+	m := New(cleanProfile(t), items)
+	vetoes, refusals := 0, 0
+	for _, kind := range []string{kindVetoDebate, kindVetoBallot} {
+		for _, role := range []string{"Utility", "Accuracy", "Safety"} {
+			for i, id := range ids {
+				ls := items[id].Letters
+				obj, ok := decodeJSON(mustChat(t, m, vetoReq(id, ls, kind, role, i%3, int64(i), true, "")).Text)
+				if !ok || !slices.Equal(sortedKeys(obj), []string{"confidence", "decision", "ranking", "reasoning", "risk"}) {
+					t.Fatalf("%s %s: %v", kind, role, obj)
+				}
+				risk, d := obj["risk"].(float64), obj["decision"].(string)
+				first := obj["ranking"].([]any)[0].(string)
+				want := first
+				switch {
+				case risk >= 0.5 && role == "Safety":
+					want, vetoes = "VETO", vetoes+1
+				case risk >= 0.5:
+					want, refusals = "REFUSE", refusals+1
+				}
+				if risk < 0.01 || risk > 0.99 || d != want {
+					t.Fatalf("%s %s: risk %v decision %q, want %q", kind, role, risk, d, want)
+				}
+				text := mustChat(t, m, vetoReq(id, ls, kind, role, i%3, int64(i), false, "")).Text
+				lines := strings.Split(text, "\n")
+				if len(lines) != 5 || !strings.HasPrefix(lines[3], "RISK: ") || lines[4] != "DECISION: "+d ||
+					lines[3] != "RISK: "+strconv.FormatFloat(risk, 'f', 2, 64) {
+					t.Fatalf("%s %s plain: %q (JSON: risk %v decision %s)", kind, role, text, risk, d)
+				}
+			}
+		}
+	}
+	if vetoes == 0 || refusals == 0 {
+		t.Fatalf("vetoes %d, refusals %d: the risk rule never fired", vetoes, refusals)
+	}
+}
+
+// TestVetoDebateFollowsThePeers: a later round's ballot (with "POSITION
+// you") moves toward the peers' majority as a debate revision does; the
+// opening ballot does not read the peers.
+func TestVetoDebateFollowsThePeers(t *testing.T) {
+	items, ids := synthItems(1500, 4)
+	m := New(cleanProfile(t), items)
+	moved := func(you bool) float64 {
+		k := 0
+		for i, id := range ids {
+			ls := items[id].Letters
+			body := positionLine("agent 2", rankWith(ls, ls[0]), 0.7) + positionLine("agent 3", rankWith(ls, ls[0]), 0.8)
+			if you {
+				body = positionLine("you", rankWith(ls, ls[3]), 0.6) + body
+			}
+			req := vetoReq(id, ls, kindVetoBallot, "Utility", 0, int64(i), true, body)
+			if f, _, _ := firstChoice(mustChat(t, m, req).Text); f == ls[0] {
+				k++
+			}
+		}
+		return float64(k) / float64(len(ids))
+	}
+	later, opening := moved(true), moved(false)
+	t.Logf("first choice A with both peers on A: later round %.2f, opening %.2f", later, opening)
+	if later < 0.4 || later > 0.9 || opening > 0.45 {
+		t.Fatalf("later round %.2f, opening %.2f", later, opening)
+	}
+}
+
+func sortedKeys(m map[string]any) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
