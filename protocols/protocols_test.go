@@ -29,7 +29,7 @@ func settings(agents int, structured bool) protocol.Settings {
 // strategy, sc sample i and debate round 0, whatever the team size, in JSON
 // and in text mode; and it differs between agents.
 func TestSharedFirstAnswers(t *testing.T) {
-	specs := []string{"vote", "vote:weighted", "veto", "judge", "council:balanced", "council:risk-averse",
+	specs := []string{"vote", "vote:weighted", "veto", "judge", "judge:mode=code", "council:balanced", "council:risk-averse",
 		"council:goal-seeking", "council:novelty", "sc:k=5", "debate:n=3,r=1", "vote:n=5", "judge:n=4", "council:novelty,n=5"}
 	for _, structured := range []bool{true, false} {
 		hashes := map[int]map[string]string{} // agent → hash → spec
@@ -125,6 +125,9 @@ func formula(spec string, agents int) map[string]int {
 	case "vote", "veto":
 		return map[string]int{kit.PhaseAnswer: n}
 	case "judge":
+		if strings.Contains(spec, "mode=code") {
+			return map[string]int{kit.PhaseAnswer: n}
+		}
 		return map[string]int{kit.PhaseAnswer: n, kit.PhaseDecision: 1}
 	case "council":
 		return map[string]int{kit.PhaseAnswer: n, kit.PhaseReview: n, kit.PhaseDecision: 1}
@@ -142,7 +145,7 @@ func grid() []string {
 		}
 	}
 	for _, n := range []string{"", "n=5"} {
-		for _, p := range []string{"vote", "vote:weighted", "veto", "judge", "council:balanced", "council:risk-averse", "council:goal-seeking", "council:novelty"} {
+		for _, p := range []string{"vote", "vote:weighted", "veto", "judge", "judge:mode=code", "council:balanced", "council:risk-averse", "council:goal-seeking", "council:novelty"} {
 			out = append(out, joinOpt(p, n))
 		}
 	}
