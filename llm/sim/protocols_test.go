@@ -362,4 +362,3 @@ func TestChairmanStrategies(t *testing.T) {
 		}
 	}
 }
-
