@@ -563,14 +563,29 @@ func (a Arm) decideCode(s *kit.Session, t Task, code Result, det Details) {
 	s.SafeDefault(d, code.Branch, reason)
 }
 
+// taskMarker opens the harness's task sentence that follows the case in a
+// triage item's stem (datasets.TriageTask).
+const taskMarker = "\n\nTask: "
+
+// caseText is what the red-flag rules read of a triage item: the stem
+// without the harness's task sentence (whose list of specialties could
+// name a keyword, "Stroke medicine"), and the context passages; never the
+// options.
+func caseText(item qa.Item) string {
+	stem := item.Stem
+	if i := strings.LastIndex(stem, taskMarker); i >= 0 {
+		stem = stem[:i]
+	}
+	return strings.Join(append([]string{stem}, item.Context...), "\n")
+}
+
 // redFlag applies the red-flag rules to a triage case before any call (seed
-// 003's TRIAGE state): the case text (stem and context, never the options)
+// 003's TRIAGE state, "on the user's raw input"): the case text (caseText)
 // is matched, and when a rule fires the case goes to the rule's level (the
 // most urgent level unless the rule names another the scale has) with zero
 // calls, decision rule red_flag, the rule's name in Outcome.RedFlag.
 func (a Arm) redFlag(s *kit.Session) bool {
-	text := strings.Join(append([]string{s.Item.Stem}, s.Item.Context...), "\n")
-	r, ok := a.flags.Match(text)
+	r, ok := a.flags.Match(caseText(s.Item))
 	if !ok {
 		return false
 	}

@@ -254,3 +254,26 @@ func TestTriageSpecialty(t *testing.T) {
 		}
 	}
 }
+
+// TestRedFlagsReadTheCase: the rules read the case, not the harness's task
+// sentence after it, whose specialties may name a keyword.
+func TestRedFlagsReadTheCase(t *testing.T) {
+	item := specialtyItem()
+	item.Stem = "Case: Palpitations for a week.\n\nTask: decide how urgently this patient needs care. ... one of: Cardiology, Stroke medicine."
+	item.Triage.Specialties = []string{"Cardiology", "Stroke medicine"}
+	s := &kittest.Script{Default: func(req llm.Request) string {
+		if req.Meta.Kind == kit.KindJudge {
+			return `{"reasoning":"r","consensus_specialty":"Cardiology","consensus_urgency":2,"average_confidence":0.8,"is_low_confidence":false}`
+		}
+		return kittest.TriageFirst("B", 0.8, 0.1, false)
+	}}
+	out := kittest.RunOn(t, Protocol, "judge", kittest.Settings(3), s, item)
+	if out.RedFlag != "" || len(s.Keys()) != 4 {
+		t.Fatalf("red flag %q, calls %v: the task sentence fired a rule", out.RedFlag, s.Keys())
+	}
+	item.Stem = "Case: Palpitations after a stroke last year.\n\nTask: decide how urgently this patient needs care."
+	s = &kittest.Script{}
+	if out := kittest.RunOn(t, Protocol, "judge", kittest.Settings(3), s, item); out.RedFlag != "stroke" || len(s.Keys()) != 0 {
+		t.Fatalf("red flag %q, calls %v", out.RedFlag, s.Keys())
+	}
+}
