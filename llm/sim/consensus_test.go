@@ -22,7 +22,7 @@ func judgeInput(members ...string) string {
 	return b.String()
 }
 
-const triageScale = "Urgency scale, least urgent first: 1 = sc (Self-care), 2 = ne (Non-emergency care), 3 = em (Emergency care).\n"
+const triageScale = "Urgency scale, least urgent first: 1 = sc (Self-care, option A), 2 = ne (Non-emergency care, option B), 3 = em (Emergency care, option C).\n"
 
 // TestConsensusJudge: the simulated consensus judge executes seed 003's
 // algorithm on the outputs it is shown — known answers for the plurality,

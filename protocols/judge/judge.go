@@ -386,8 +386,8 @@ func (a Arm) judge(ctx context.Context, s *kit.Session, t Task, outs []AgentOutp
 
 // scaleLevel is one level of the urgency scale as the judge is shown it.
 type scaleLevel struct {
-	Num        int
-	Code, Name string
+	Num                int
+	Code, Name, Letter string
 }
 
 // render renders the judge's system and user prompts.
@@ -397,7 +397,7 @@ func (a Arm) render(s *kit.Session, t Task, outs []AgentOutput) (system, user st
 	if t.Triage() {
 		var scale []scaleLevel
 		for i, l := range s.Item.Triage.Scale {
-			scale = append(scale, scaleLevel{Num: i + 1, Code: l.Code, Name: l.Name})
+			scale = append(scale, scaleLevel{Num: i + 1, Code: l.Code, Name: l.Name, Letter: s.Item.LetterOfRank(i)})
 		}
 		d["Scale"], d["Middle"], d["Top"] = scale, t.Levels/2+1, t.Levels
 	}

@@ -165,7 +165,7 @@ func TestTriageJudgeSees(t *testing.T) {
 	req := s.Reqs[kittest.Key(kit.KindJudge, 0, -1)]
 	user := req.Messages[1].Content
 	for _, want := range []string{
-		"Urgency scale, least urgent first: 1 = sc (Self-care), 2 = ne (Non-emergency care), 3 = em (Emergency care).",
+		"Urgency scale, least urgent first: 1 = sc (Self-care, option B), 2 = ne (Non-emergency care, option C), 3 = em (Emergency care, option A).",
 		"  {\"confidence\": 0.9, \"urgency\": 3, \"reasoning\": \"A fits the case.\"},\n  {\"confidence\": 0.6, \"urgency\": 2, \"reasoning\": \"C fits the case.\"},\n  {\"confidence\": null, \"urgency\": null, \"reasoning\": null}\n]}",
 		"1.  **Urgency Consensus**: Calculate the confidence-weighted average of the `urgency` scores. Round to the nearest integer.",
 		"if the weights sum to 0 the urgency is 2, and if no agent has an urgency it is 3.",
