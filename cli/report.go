@@ -113,7 +113,8 @@ type runInput struct {
 	rows     []results.QuestionRow
 	info     report.RunInfo
 	armOrder []string
-	batch    bool // the manifest says the calls went as provider batches
+	batch    bool     // the manifest says the calls went as provider batches
+	notes    []string // what the manifest says a reader must know (in-sample red-flag rules)
 }
 
 // loadRuns reads each run's questions.parquet and manifest; out is the
@@ -152,6 +153,10 @@ func newRunInput(dir, parquet string, rows []results.QuestionRow) runInput {
 		in.batch = m.Batch
 		for _, a := range m.Arms {
 			in.armOrder = append(in.armOrder, a.Label)
+			if a.RedFlagsDevelopedOn != "" {
+				in.notes = append(in.notes, fmt.Sprintf("arm %s applies the red-flag rules %s, developed on %s: its triage figures on that data are in-sample",
+					a.Label, a.RedFlags, a.RedFlagsDevelopedOn))
+			}
 		}
 	}
 	return in
@@ -236,6 +241,11 @@ func buildReport(runs []runInput, opt report.Options) (*report.Report, error) {
 	for i, r := range runs {
 		in[i] = report.RunRows{Info: r.info, Rows: r.rows}
 		opt.Simulated = opt.Simulated || r.info.Simulated
+		for _, n := range r.notes {
+			if !slices.Contains(opt.Notes, n) {
+				opt.Notes = append(opt.Notes, n)
+			}
+		}
 		for _, a := range r.armOrder {
 			if !slices.Contains(opt.ArmOrder, a) {
 				opt.ArmOrder = append(opt.ArmOrder, a)
@@ -246,7 +256,7 @@ func buildReport(runs []runInput, opt report.Options) (*report.Report, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
-	opt.Runs, opt.Notes = infos, notes
+	opt.Runs, opt.Notes = infos, append(opt.Notes, notes...) // the caller's notes first, then Pool's
 	r, err := report.Build(rows, opt)
 	var re *report.ReferenceError
 	if errors.As(err, &re) {

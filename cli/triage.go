@@ -39,10 +39,18 @@ func newTriageCmd(f *Factory) *cobra.Command {
 func NewCmdTriageScore(f *Factory, runF func(context.Context, *TriageScoreOptions) error) *cobra.Command {
 	opts := &TriageScoreOptions{}
 	cmd := &cobra.Command{
-		Use:   "score FILE...",
-		Short: "Triage metrics of per-case outputs in JSONL (true_urgency, llm_output)",
-		Long: `Scores per-case triage outputs made outside medteam — such as the published results of the
-medask triage benchmark — with medteam's own metrics (package stats, as in a run's report).
+		Use:   "score RUN_DIR... | FILE...",
+		Short: "Triage metrics of a run's arms, or of per-case outputs in JSONL (true_urgency, llm_output)",
+		Long: `Given run directories (or their questions.parquet), prints each arm's triage metrics: a
+summary line per arm (n, accuracy, safe, under-triage, the recall of the most urgent level — em
+on the Semigran scale — the red flags that fired by true level and the red-flag rule set), then
+per arm the table below, the recall per level, the confusion matrix, and for the judge how often
+its output agreed with the seed's algorithm computed in code. A rule set whose file says it was
+developed on some data (the semigran set) is flagged: its figures on that data are in-sample.
+
+Given JSONL files, scores per-case triage outputs made outside medteam — such as the published
+results of the medask triage benchmark — with medteam's own metrics (package stats, as in a run's
+report).
 
 Each line of each FILE is a JSON object with true_urgency (a level code) and llm_output (the
 model's answer), and optionally case_id: rows of one case_id (across files, e.g. repeated runs)
@@ -54,7 +62,8 @@ level": counted in n, not correct, not safe. Blank lines are skipped.
 Prints n, accuracy, the safe rate (at or above the true level), under-triage (less urgent than
 the truth) and over-triage with Wilson 95% intervals (and the question-clustered SE with
 repeats), quadratic-weighted kappa, recall per level and the confusion matrix.`,
-		Example: `  medteam triage score ../shared/datasets/triage/published_results/semigran_gpt4o_*.jsonl
+		Example: `  medteam triage score results/run-3f2a9c1b0d4e
+  medteam triage score ../shared/datasets/triage/published_results/semigran_gpt4o_*.jsonl
   medteam triage score --levels low,medium,high mine.jsonl`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -65,11 +74,23 @@ repeats), quadratic-weighted kappa, recall per level and the confusion matrix.`,
 			return runTriageScore(f, opts)
 		},
 	}
-	cmd.Flags().StringSliceVar(&opts.Levels, "levels", []string{"sc", "ne", "em"}, "urgency level codes, least urgent first")
+	cmd.Flags().StringSliceVar(&opts.Levels, "levels", []string{"sc", "ne", "em"}, "urgency level codes, least urgent first (JSONL files; a run's rows name their levels)")
 	return cmd
 }
 
 func runTriageScore(f *Factory, o *TriageScoreOptions) error {
+	runs := 0
+	for _, a := range o.Files {
+		if isRunArg(a) {
+			runs++
+		}
+	}
+	switch {
+	case runs == len(o.Files):
+		return scoreRuns(f.Out, o.Files)
+	case runs > 0:
+		return usagef("triage score: give run directories or JSONL files, not both")
+	}
 	if err := checkLevels(o.Levels); err != nil {
 		return err
 	}
@@ -194,6 +215,12 @@ func readLevel(answer string, levels []string, word *regexp.Regexp) int {
 // writeTriageScore prints the metrics.
 func writeTriageScore(w io.Writer, files int, t stats.Triage) error {
 	fmt.Fprintf(w, "%d rows from %d files; levels %s (least urgent first); %d with no level\n", t.N, files, strings.Join(t.Levels, " < "), t.None)
+	return writeTriageMetrics(w, t)
+}
+
+// writeTriageMetrics prints the rates with their intervals, kappa, the
+// recall per level and the confusion matrix.
+func writeTriageMetrics(w io.Writer, t stats.Triage) error {
 	if t.Repeats > 1 {
 		fmt.Fprintf(w, "up to %d rows per case: the clustered SE treats a case's rows as one question\n", t.Repeats)
 	}

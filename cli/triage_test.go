@@ -103,3 +103,96 @@ func FuzzParseTriageLine(f *testing.F) {
 		}
 	})
 }
+
+// triageCases is a small triage file: three emergencies (one with a seed
+// 003 keyword, "chest pain"; two that only the semigran rules catch), two
+// non-emergencies and a self-care case.
+const triageCases = `{"case": "A 60-year-old man with crushing chest pain and sweating for an hour.", "urgency": "em"}
+{"case": "Fever, headache and a stiff neck since yesterday; she is drowsy.", "urgency": "em"}
+{"case": "Sudden severe abdominal pain; the abdomen is rigid with guarding.", "urgency": "em"}
+{"case": "An itchy rash on the forearm for a week, no fever.", "urgency": "ne"}
+{"case": "Knee pain after jogging for three weeks.", "urgency": "ne"}
+{"case": "A runny nose and sneezing for two days.", "urgency": "sc"}
+`
+
+// TestTriageScoreRunDir: 'triage score RUN_DIR' prints each arm's triage
+// metrics with the recall of the most urgent level and the red flags that
+// fired by true level; with the semigran rules (--red-flags semigran) it
+// says they were developed on the Semigran vignettes, and all three
+// emergencies are caught by the rules (100%, known), against one with the
+// seed's keywords.
+func TestTriageScoreRunDir(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "cases.jsonl")
+	if err := os.WriteFile(data, []byte(triageCases), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(name string, extra ...string) string {
+		args := append([]string{"run", "--dataset", data, "--config", "judge,vote", "--out", dir, "--run-name", name, "--no-report", "--parallel", "2"}, extra...)
+		if code, so, se := runCLI(t, args...); code != 0 {
+			t.Fatalf("run %s: exit %d\n%s%s", name, code, so, se)
+		}
+		return filepath.Join(dir, name)
+	}
+	literal, semigran := run("literal"), run("semigran", "--red-flags", "semigran")
+	code, so, se := runCLI(t, "triage", "score", literal)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, so, se)
+	}
+	t.Log("\n" + so)
+	for _, want := range []string{
+		"triage rows of 2 arm(s)",
+		"most urgent recall  red flags fired", "red-flag rules\n",
+		"== judge · triage · sim/default\nred-flag rules: seed003 (sha256 ",
+		"judge output agrees with the algorithm computed in code: ",
+		"6 rows; levels sc < ne < em (least urgent first); 0 with no level",
+		"accuracy                  ",
+		"most urgent level (em) recall: ",
+		"/3) [", "red flags fired: em 1, ne 0, sc 0\n",
+	} {
+		if !strings.Contains(so, want) {
+			t.Errorf("output lacks %q:\n%s", want, so)
+		}
+	}
+	if strings.Contains(so, "in-sample") || strings.Contains(so, "em 0, ne 0, sc 0") {
+		t.Errorf("the seed's keywords flagged as in-sample, or no red flag written as counts:\n%s", so)
+	}
+	code, so, _ = runCLI(t, "triage", "score", filepath.Join(semigran, "questions.parquet"))
+	if code != 0 {
+		t.Fatal(code)
+	}
+	t.Log("\n" + so)
+	for _, want := range []string{
+		"semigran*",
+		"* semigran: developed on the 45 Semigran et al. (BMJ 2015) vignettes, the evaluation set of --dataset semigran — in-sample there",
+		"NOTE: the red-flag rules semigran were developed on the 45 Semigran",
+		"most urgent level (em) recall: 100.0% (3/3) [",
+		"red flags fired: em 3, ne 0, sc 0\n",
+	} {
+		if !strings.Contains(so, want) {
+			t.Errorf("semigran output lacks %q:\n%s", want, so)
+		}
+	}
+	// The report says it too (and not of the seed's keywords).
+	for run, want := range map[string]bool{semigran: true, literal: false} {
+		if code, so, se := runCLI(t, "report", run, "--bootstrap", "100"); code != 0 {
+			t.Fatalf("report: exit %d\n%s%s", code, so, se)
+		}
+		md, err := os.ReadFile(filepath.Join(run, "report.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		note := "arm judge applies the red-flag rules semigran, developed on the 45 Semigran et al. (BMJ 2015) vignettes, the evaluation set of --dataset semigran: its triage figures on that data are in-sample"
+		if strings.Contains(string(md), note) != want || strings.Contains(string(md), "in-sample") != want {
+			t.Errorf("%s: report.md in-sample note %v, want %v", run, !want, want)
+		}
+	}
+	// Runs and files are not mixed; a missing run is a usage error.
+	files, _ := filepath.Glob("../stats/testdata/triage/semigran_gpt4o_1.jsonl")
+	if code, so, se := runCLI(t, "triage", "score", literal, files[0]); code != exitUsage || !strings.Contains(so+se, "not both") {
+		t.Errorf("mixed: exit %d %s%s", code, so, se)
+	}
+	if code, so, se := runCLI(t, "triage", "score", filepath.Join(dir, "nope")); code != exitUsage {
+		t.Errorf("missing: exit %d %s%s", code, so, se)
+	}
+}

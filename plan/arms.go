@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/medteam-bench/medteam/configs"
 	"github.com/medteam-bench/medteam/protocol"
 	"github.com/medteam-bench/medteam/protocols"
 	"github.com/medteam-bench/medteam/results"
@@ -18,17 +19,32 @@ import (
 func (s Spec) settings() (protocol.Settings, error) {
 	set := protocol.Settings{Turns: s.Turns, Agents: s.Agents, Discussion: s.Discussion, Structured: !s.Text,
 		AgentTemp: s.AgentTemp, LeaderTemp: s.LeaderTemp, MaxTokens: s.MaxTokens, PeerChars: s.PeerChars}
-	if s.RedFlags == "" {
-		return set, nil
+	var err error
+	set.RedFlags, err = RedFlagRules(s.RedFlags)
+	return set, err
+}
+
+// RedFlagRules loads the red-flag rules --red-flags names: "" is the
+// embedded default (nil), the name of an embedded set (configs.RedFlagSet:
+// seed003, semigran) is that set, anything else is a YAML file's path (a
+// file called like a set is given as ./NAME).
+func RedFlagRules(arg string) (*redflag.Rules, error) {
+	if arg == "" {
+		return nil, nil
 	}
-	b, err := os.ReadFile(s.RedFlags)
+	if rs, ok := configs.RedFlagSet(arg); ok {
+		return rs, nil
+	}
+	b, err := os.ReadFile(arg)
 	if err != nil {
-		return set, Inputf("--red-flags: %v; give a red-flag YAML file (see configs/redflags.yaml)", err)
+		return nil, Inputf("--red-flags %s: %v; give an embedded set's name (%s) or a red-flag YAML file (see configs/redflags.yaml)",
+			arg, err, strings.Join(configs.RedFlagSetNames(), ", "))
 	}
-	if set.RedFlags, err = redflag.Parse(s.RedFlags, b); err != nil {
-		return set, Inputf("--red-flags: %v", err)
+	rs, err := redflag.Parse(arg, b)
+	if err != nil {
+		return nil, Inputf("--red-flags: %v", err)
 	}
-	return set, nil
+	return rs, nil
 }
 
 // Arms resolves the spec's --config entries into arms of the registered
@@ -93,7 +109,7 @@ func ArmRefs(arms []runner.Arm) []results.ArmRef {
 			Trust: c.Trust, Monitoring: c.Monitoring, Turns: c.Turns, Discussion: c.Discussion,
 			AgentPolicy: c.AgentPolicy, StructuredOutput: c.Structured,
 			Temperatures:   map[string]float64{"agent": c.AgentTemp, "leader": c.LeaderTemp},
-			RedFlagsSHA256: c.RedFlagsSHA256,
+			RedFlagsSHA256: c.RedFlagsSHA256, RedFlags: c.RedFlags, RedFlagsDevelopedOn: c.RedFlagsDevelopedOn,
 		})
 	}
 	return out

@@ -42,8 +42,18 @@ func TestRedFlagsFlag(t *testing.T) {
 		t.Fatalf("bad file: %v", err)
 	}
 	s.RedFlags = filepath.Join(dir, "missing.yaml")
-	if _, err := s.Arms(); err == nil || !strings.Contains(err.Error(), "--red-flags") {
+	if _, err := s.Arms(); err == nil || !strings.Contains(err.Error(), "--red-flags") || !strings.Contains(err.Error(), "seed003, semigran") {
 		t.Fatalf("missing file: %v", err)
+	}
+	// An embedded set by name.
+	s.RedFlags = "semigran"
+	sg, _ := configs.RedFlagSet("semigran")
+	if arms, err = s.Arms(); err != nil || arms[0].Protocol.Info().RedFlagsSHA256 != sg.SHA256 || arms[0].Protocol.Info().RedFlags != "semigran" {
+		t.Fatalf("--red-flags semigran: %v", err)
+	}
+	s.RedFlags = "seed003"
+	if arms, err = s.Arms(); err != nil || arms[0].Protocol.Info().RedFlagsSHA256 != configs.RedFlags().SHA256 {
+		t.Fatalf("--red-flags seed003: %v", err)
 	}
 	hashes := map[string]bool{}
 	for _, f := range []string{"", good} {
@@ -73,7 +83,18 @@ func TestRedFlagsRecordedForTriage(t *testing.T) {
 	}
 	r := &Resolved{Spec: s, Arms: arms, Sets: []runner.QuestionSet{{Questions: []qa.Question{{Kind: qa.KindTriage}}}}}
 	doc := r.Document()
-	if doc.Arms[0].RedFlagsSHA256 != configs.RedFlags().SHA256 || doc.Arms[1].RedFlagsSHA256 != "" {
+	if doc.Arms[0].RedFlagsSHA256 != configs.RedFlags().SHA256 || doc.Arms[0].RedFlags != "seed003" || doc.Arms[0].RedFlagsDevelopedOn != "" ||
+		doc.Arms[1].RedFlagsSHA256 != "" || doc.Arms[1].RedFlags != "" {
 		t.Fatalf("arms %+v", doc.Arms)
+	}
+	// The alternative set says in the plan (and so the manifest) what it
+	// was developed on.
+	s.RedFlags = "semigran"
+	if r.Arms, err = s.Arms(); err != nil {
+		t.Fatal(err)
+	}
+	doc = r.Document()
+	if doc.Arms[0].RedFlags != "semigran" || !strings.Contains(doc.Arms[0].RedFlagsDevelopedOn, "Semigran") {
+		t.Fatalf("semigran arm %+v", doc.Arms[0])
 	}
 }

@@ -153,7 +153,7 @@ func (r *Resolved) Document() Doc {
 		ProtocolPrompts: protocolPrompts(r.Arms)}
 	if !r.hasTriage() { // red-flag rules touch triage items only: a multiple-choice plan is what it always was
 		for i := range doc.Arms {
-			doc.Arms[i].RedFlagsSHA256 = ""
+			doc.Arms[i].RedFlagsSHA256, doc.Arms[i].RedFlags, doc.Arms[i].RedFlagsDevelopedOn = "", "", ""
 		}
 	}
 	for _, ep := range r.Endpoints {

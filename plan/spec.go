@@ -44,8 +44,9 @@ type Spec struct {
 	Stratify       string `json:"stratify,omitempty"`
 	Shard          string `json:"shard,omitempty"`
 	ShuffleOptions bool   `json:"shuffle_options,omitempty"`
-	// RedFlags is the red-flag file seed 003's judge applies to triage
-	// items (--red-flags); "" = the embedded configs/redflags.yaml.
+	// RedFlags is the red-flag rules seed 003's judge applies to triage
+	// items (--red-flags): an embedded set's name or a file; "" = the
+	// embedded default, configs/redflags.yaml (set seed003).
 	RedFlags string `json:"red_flags,omitempty"`
 	// DiagnosisJudge adds the LLM-judge scoring of stated diagnoses on
 	// triage items (--diagnosis-judge): one call per such question.

@@ -102,6 +102,11 @@ type ArmInfo struct {
 	// RedFlagsSHA256 is the hash of the red-flag rules the arm applies to
 	// triage items ("" for arms that apply none); the plan records it.
 	RedFlagsSHA256 string
+	// RedFlags names the rule set (redflag.Rules.Name), and
+	// RedFlagsDevelopedOn says what data it was developed on, when its
+	// file says (redflag.Rules.DevelopedOn): the report warns that such a
+	// set's figures on that data are in-sample.
+	RedFlags, RedFlagsDevelopedOn string
 }
 
 // Registry is the protocols a run may use, in the order their specs are

@@ -30,7 +30,7 @@ func settings(agents int, structured bool) protocol.Settings {
 // text mode; and it differs between agents. (veto appends its roles and
 // ballot to that request, so none of its calls is the shared one.)
 func TestSharedFirstAnswers(t *testing.T) {
-	specs := []string{"vote", "vote:weighted", "judge", "council:balanced", "council:risk-averse",
+	specs := []string{"vote", "vote:weighted", "judge", "judge:mode=code", "council:balanced", "council:risk-averse",
 		"council:goal-seeking", "council:novelty", "sc:k=5", "debate:n=3,r=2", "vote:n=5", "judge:n=4", "council:novelty,n=5"}
 	for _, structured := range []bool{true, false} {
 		hashes := map[int]map[string]string{} // agent → hash → spec
@@ -133,6 +133,9 @@ func formula(spec string, agents int) map[string]int {
 		}
 		return map[string]int{kit.PhaseDebate: 3 * r, kit.PhaseDecision: 3}
 	case "judge":
+		if strings.Contains(spec, "mode=code") {
+			return map[string]int{kit.PhaseAnswer: n}
+		}
 		return map[string]int{kit.PhaseAnswer: n, kit.PhaseDecision: 1}
 	case "council":
 		return map[string]int{kit.PhaseAnswer: n, kit.PhaseReview: n, kit.PhaseDecision: 1}
@@ -150,7 +153,7 @@ func grid() []string {
 		}
 	}
 	for _, n := range []string{"", "n=5"} {
-		for _, p := range []string{"vote", "vote:weighted", "judge", "council:balanced", "council:risk-averse", "council:goal-seeking", "council:novelty"} {
+		for _, p := range []string{"vote", "vote:weighted", "judge", "judge:mode=code", "council:balanced", "council:risk-averse", "council:goal-seeking", "council:novelty"} {
 			out = append(out, joinOpt(p, n))
 		}
 	}

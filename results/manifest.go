@@ -121,6 +121,11 @@ type ArmRef struct {
 	// triage items (seed 003's judge); omitted for other arms and for plans
 	// without triage items.
 	RedFlagsSHA256 string `json:"red_flags_sha256,omitempty"`
+	// RedFlags is the rule set's name, and RedFlagsDevelopedOn what data its
+	// file says it was developed on (omitted when it says nothing): a set
+	// developed on an evaluation set is in-sample there.
+	RedFlags            string `json:"red_flags,omitempty"`
+	RedFlagsDevelopedOn string `json:"red_flags_developed_on,omitempty"`
 }
 
 // WriteManifest writes m as indented JSON to path atomically (temporary file,

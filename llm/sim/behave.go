@@ -50,8 +50,8 @@ type answer struct {
 	// The kinds of protocols/: a first answer's risk and veto flag; a
 	// review's ranking of the labels shown (indexes into prompt.labels, best
 	// first) and the perceived quality of each; a chairman's contributors
-	// (agent numbers, weights summing to 1); a judge's stated average
-	// confidence and low-confidence flag.
+	// (agent numbers, weights summing to 1); the consensus judge's output
+	// (consensus.go).
 	risk     float64
 	veto     bool
 	review   [maxPeers]int8
@@ -60,8 +60,7 @@ type answer struct {
 	contrib  [maxPeers]int
 	cweight  [maxPeers]float64
 	ncontrib int
-	avgConf  float64
-	low      bool
+	cj       *consensus
 }
 
 // respond computes the answer and formats it (possibly malformed).

@@ -27,7 +27,7 @@ func (c *call) protocolKind(a *answer) {
 	case kindChairman:
 		c.chairman(a)
 	case kindJudge:
-		c.judge(a)
+		c.consensusJudge(a)
 	case kindVetoDebate, kindVetoBallot:
 		c.vetoBallot(a)
 	}
@@ -81,55 +81,6 @@ func (c *call) peerReview(a *answer) {
 			a.review[j], a.review[j-1] = a.review[j-1], a.review[j]
 		}
 	}
-}
-
-// judge decides: the gold when the judge knows it (probability know, its
-// own skill), else the option with the most perceived support — each
-// expert's first choice weighted by the quality the judge perceives in its
-// reasoning times its stated confidence (0.5 when none). It reports the
-// average of the confidences shown and flags it when under 0.70, as the
-// prompt asks.
-func (c *call) judge(a *answer) {
-	c.sortPeers()
-	r := c.rng(tagLeader)
-	if r.float() < c.know(c.skill()) {
-		a.letter = c.it.gold
-	} else {
-		a.letter = c.weighedChoice(&r)
-	}
-	sum, n := 0.0, 0
-	for k := 0; k < c.pr.npeer; k++ {
-		if conf := c.pr.peers[k].conf; conf >= 0 {
-			sum += conf
-			n++
-		}
-	}
-	if n > 0 {
-		a.avgConf = round2(sum / float64(n))
-	}
-	a.low = a.avgConf < 0.70
-	c.verdictSentence(a, &judgeSentences)
-}
-
-// weighedChoice is the option with the greatest Σ perceived quality ×
-// confidence of its backers (ties: a seeded draw); the distractor when no
-// expert answered.
-func (c *call) weighedChoice(r *stream) int8 {
-	var w [maxLetters]float64
-	seen := false
-	for k := 0; k < c.pr.npeer; k++ {
-		p := &c.pr.peers[k]
-		conf := p.conf
-		if conf < 0 {
-			conf = 0.5
-		}
-		w[p.rank.first()] += max(0, c.seen(p.num, r)) * conf
-		seen = true
-	}
-	if !seen {
-		return c.it.distractor
-	}
-	return c.argmax(&w, r)
 }
 
 // argmax returns the option of the greatest weight, a seeded draw among

@@ -100,17 +100,19 @@
 // simulator writes (debate.go). A peer review ranks the answers it is shown under anonymous
 // labels ("POSITION response Alpha: …") by the quality it perceives in their
 // reasoning plus ReviewAgreement for an answer it agrees with. A chairman
-// and a judge answer the gold when they know it (their own skill), else by
-// rule over what they are shown: the chairman by its STRATEGY line and the
-// PEER RANK lines (balanced: the most held answer; risk-averse: the most
-// held among confident, well-ranked experts; goal-seeking: the best-ranked
-// expert's; novelty: the least held), crediting the experts behind its
-// answer; the judge by perceived quality × stated confidence, flagging an
-// average confidence under 0.70. A veto ballot (veto_debate, veto_ballot)
-// is discuss when the prompt shows its own previous position, else an
-// independent answer, with a risk as a first answer's and a decision: its
-// first choice below risk 0.5, else VETO from the Safety agent and REFUSE
-// from the others. llm/sim/README.md has the tables.
+// and the consensus judge answer by rule over what they are shown. The
+// chairman answers the gold when it knows it (its own skill), else by its
+// STRATEGY line and the PEER RANK lines (balanced: the most held answer;
+// risk-averse: the most held among confident, well-ranked experts;
+// goal-seeking: the best-ranked expert's; novelty: the least held),
+// crediting the experts behind its answer. The consensus judge executes
+// seed 003's algorithm on the input object it is shown (consensus.go),
+// never knowing the gold, skipping the 0.70 rule with probability
+// JudgeSlip. A veto ballot (veto_debate, veto_ballot) is discuss when the
+// prompt shows its own previous position, else an independent answer, with
+// a risk as a first answer's and a decision: its first choice below risk
+// 0.5, else VETO from the Safety agent and REFUSE from the others.
+// llm/sim/README.md has the tables.
 //
 // # Output
 //

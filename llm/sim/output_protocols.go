@@ -39,7 +39,7 @@ func (c *call) protocolJSON(b []byte, a *answer) []byte {
 		b = c.contributorsJSON(b, a)
 		return append(b, '}')
 	case kindJudge:
-		return c.judgeJSON(b, a)
+		return c.consensusJSON(b, a)
 	case kindVetoDebate, kindVetoBallot:
 		return c.vetoJSON(b, a)
 	}
@@ -89,18 +89,6 @@ func (c *call) contributorsJSON(b []byte, a *answer) []byte {
 	return append(b, ']')
 }
 
-func (c *call) judgeJSON(b []byte, a *answer) []byte {
-	b = append(b, `{"reasoning":`...)
-	b = c.appendSentence(b, a, true)
-	b = append(b, `,"answer":`...)
-	b = appendQuoted(b, c.it.letters[a.letter])
-	b = append(b, `,"average_confidence":`...)
-	b = strconv.AppendFloat(b, a.avgConf, 'f', 2, 64)
-	b = append(b, `,"low_confidence":`...)
-	b = strconv.AppendBool(b, a.low)
-	return append(b, '}')
-}
-
 // protocolPlain writes the answer of a kind of protocols/ as labelled lines.
 func (c *call) protocolPlain(b []byte, a *answer) []byte {
 	switch a.kind {
@@ -131,14 +119,7 @@ func (c *call) protocolPlain(b []byte, a *answer) []byte {
 		b = c.contributorsJSON(b, a)
 		return append(b, "}\n```"...)
 	case kindJudge:
-		b = append(b, "REASONING: "...)
-		b = c.appendSentence(b, a, false)
-		b = append(b, "\nANSWER: "...)
-		b = append(b, c.it.letters[a.letter]...)
-		b = append(b, "\nAVERAGE CONFIDENCE: "...)
-		b = strconv.AppendFloat(b, a.avgConf, 'f', 2, 64)
-		b = append(b, "\nLOW CONFIDENCE: "...)
-		return append(b, yesNo(a.low)...)
+		return c.consensusPlain(b, a)
 	case kindVetoDebate, kindVetoBallot:
 		return c.vetoPlain(b, a)
 	}

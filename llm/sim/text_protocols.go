@@ -4,12 +4,7 @@ package sim
 // single-letter word but the letters written into them, no semicolon, no
 // quote, and no quality cue.
 
-// Two-letter sentences of the deciders: %1 the choice, %2 the alternative.
-var judgeSentences = [...][3]string{
-	{"Weighing the experts, ", " is better supported than ", "."},
-	{"The panel's strongest reasoning favours ", " over ", "."},
-}
-
+// Two-letter sentences of the chairman: %1 the choice, %2 the alternative.
 var chairSentences = [...][3]string{
 	{"Under the directive the council should answer ", " rather than ", "."},
 	{"Weighing the peer evaluations, ", " is preferred to ", "."},

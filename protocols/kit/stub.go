@@ -47,7 +47,8 @@ func (m stub) Chat(_ context.Context, req llm.Request) (llm.Response, error) {
 	case KindChairman:
 		text = `{"answer":"A","reasoning":"` + r + `","contributors":[{"id":1,"weight":0.6,"reason":"` + r + `"},{"id":2,"weight":0.4,"reason":"` + r + `"}]}`
 	case KindJudge:
-		text = `{"reasoning":"` + r + `","answer":"A","average_confidence":0.72,"low_confidence":false}`
+		// seed 003's output object; a triage judge reads consensus_urgency.
+		text = `{"reasoning":"` + r + `","consensus_answer":"A","consensus_urgency":2,"average_confidence":0.72,"is_low_confidence":false}`
 	}
 	n := 0
 	for _, msg := range req.Messages {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -13,6 +14,8 @@ import (
 // Parse reads a red-flag file (see configs/redflags.yaml for the format):
 //
 //	version: 1
+//	name: seed003-keywords         # optional: the set's name in rows and the manifest (default: the file name)
+//	developed_on: ...              # optional: the data the rules were written while looking at
 //	rules:
 //	  - name: meningism            # [a-z0-9_]+, unique
 //	    description: ...
@@ -34,7 +37,7 @@ func Parse(source string, data []byte) (*Rules, error) {
 		}
 		return nil, fmt.Errorf("%s: %v", source, err)
 	}
-	rs := &Rules{Source: source, SHA256: hashOf(data)}
+	rs := &Rules{Source: source, Name: source, SHA256: hashOf(data)}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
 		return nil, errAt(source, root.Line, "a red-flag file is a mapping with version: 1 and rules: [...]")
@@ -49,8 +52,18 @@ func Parse(source string, data []byte) (*Rules, error) {
 			}
 		case "rules":
 			rules = v
+		case "name":
+			if v.Kind != yaml.ScalarNode || !setName.MatchString(v.Value) {
+				return nil, errAt(source, v.Line, "name %q: use letters, digits, '.', '_' and '-'", v.Value)
+			}
+			rs.Name = v.Value
+		case "developed_on":
+			if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" {
+				return nil, errAt(source, v.Line, "developed_on: say in words what data the rules were developed on")
+			}
+			rs.DevelopedOn = strings.Join(strings.Fields(v.Value), " ")
 		default:
-			return nil, errAt(source, k.Line, "unknown key %q (keys: version, rules)", k.Value)
+			return nil, errAt(source, k.Line, "unknown key %q (keys: version, name, developed_on, rules)", k.Value)
 		}
 	}
 	if rules == nil || rules.Kind != yaml.SequenceNode || len(rules.Content) == 0 {
@@ -71,7 +84,10 @@ func Parse(source string, data []byte) (*Rules, error) {
 	return rs, rs.checkExamples()
 }
 
-var ruleName = regexp.MustCompile(`^[a-z0-9_]+$`)
+var (
+	ruleName = regexp.MustCompile(`^[a-z0-9_]+$`)
+	setName  = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+)
 
 // ruleYAML is a rule as written.
 type ruleYAML struct {

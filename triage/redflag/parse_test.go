@@ -33,6 +33,8 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate", good + strings.TrimPrefix(good, "version: 1\nrules:\n"), "f.yaml:8: rule stiff is defined twice (first at line 3)"},
 		{"bad yaml", "version: 1\nrules: [\n", "f.yaml: yaml:"},
 		{"wrong type", strings.Replace(good, "patterns: ['stiff neck']", "patterns: {a: b}", 1), "f.yaml: yaml: unmarshal errors"},
+		{"bad set name", strings.Replace(good, "version: 1\n", "version: 1\nname: my set\n", 1), "f.yaml:2: name \"my set\""},
+		{"empty developed_on", strings.Replace(good, "version: 1\n", "version: 1\ndeveloped_on: ''\n", 1), "f.yaml:2: developed_on: say in words"},
 	} {
 		_, err := Parse("f.yaml", []byte(tc.text))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -42,6 +44,13 @@ func TestParseErrors(t *testing.T) {
 	rs, err := Parse("f.yaml", []byte(good))
 	if err != nil || len(rs.Rules) != 1 || rs.Rules[0].Line != 3 || !rs.Rules[0].Negation || rs.Rules[0].Level != "" || len(rs.SHA256) != 64 {
 		t.Fatalf("%+v %v", rs, err)
+	}
+	if rs.Name != "f.yaml" || rs.DevelopedOn != "" {
+		t.Fatalf("name %q developed on %q; want the file name and nothing", rs.Name, rs.DevelopedOn)
+	}
+	rs, err = Parse("f.yaml", []byte(strings.Replace(good, "version: 1\n", "version: 1\nname: mine-2.0\ndeveloped_on: |\n  the   dev\n  split\n", 1)))
+	if err != nil || rs.Name != "mine-2.0" || rs.DevelopedOn != "the dev split" {
+		t.Fatalf("name %q developed on %q: %v", rs.Name, rs.DevelopedOn, err)
 	}
 }
 

@@ -47,8 +47,16 @@ type Rule struct {
 // Rules is a parsed red-flag file.
 type Rules struct {
 	Source string // the file name errors are reported against
-	SHA256 string // hex SHA-256 of the file's bytes
-	Rules  []Rule
+	// Name names the set in rows and the manifest: the file's name: key,
+	// else Source.
+	Name string
+	// DevelopedOn is what the file's developed_on: key says the rules were
+	// written while looking at ("" when it says nothing): a set developed
+	// on an evaluation set gives in-sample figures on it, and the report
+	// says so.
+	DevelopedOn string
+	SHA256      string // hex SHA-256 of the file's bytes
+	Rules       []Rule
 }
 
 // Fires reports whether every pattern of r matches text outside a negated
