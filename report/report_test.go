@@ -45,8 +45,11 @@ func handRows() []results.QuestionRow {
 
 // Known answers: McNemar b = 4, c = 8 gives p = 2·Σ_{k≤4} C(12,k)/2¹² =
 // 2·794/4096 = 0.387695 (R: binom.test(4, 12)$p.value); b = 0, c = 10
-// gives 2/1024 = 0.001953. Holm over {c1 ≡ c2, c4} (m = 2): c4 0.003906,
-// c1 and c2 max(0.003906, 0.387695) = 0.387695. Wilson 10/20: [0.2993,
+// gives 2/1024 = 0.001953 (one row per question: the clustered McNemar
+// test is the exact one). c1 and c2 have the same outcomes but different
+// components: two hypotheses (issue 24, item 5), Holm over {c1, c2, c4}
+// (m = 3): c4 3·0.001953 = 0.005859, c1 max(0.005859, 2·0.387695) =
+// 0.775391, c2 max(0.775391, 0.387695) = 0.775391. Wilson 10/20: [0.2993,
 // 0.7007] (R: prop.test(10, 20, correct = FALSE)$conf.int).
 func TestBuildKnownAnswers(t *testing.T) {
 	r, err := Build(handRows(), Options{Seed: 1})
@@ -66,9 +69,9 @@ func TestBuildKnownAnswers(t *testing.T) {
 		p, holm   float64
 		identical string
 	}{
-		{"c1", 4, 8, 0.2, 0.387695, 0.387695, ""},
-		{"c2", 4, 8, 0.2, 0.387695, 0.387695, "c1"},
-		{"c4", 0, 10, 0.5, 0.001953, 0.003906, ""},
+		{"c1", 4, 8, 0.2, 0.387695, 0.775391, ""},
+		{"c2", 4, 8, 0.2, 0.387695, 0.775391, ""},
+		{"c4", 0, 10, 0.5, 0.001953, 0.005859, ""},
 	}
 	for i, w := range want {
 		c := r.Comparisons[i]
@@ -89,7 +92,7 @@ func TestBuildKnownAnswers(t *testing.T) {
 	if err := WriteMarkdown(&md, r); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"| base | 20 | 50.0% [29.9, 70.1] |", "| c1 | 20 | 50.0 → 70.0 | +20.0 |", "0.3877 | 0.3877", "identical to c1", "| c4 | 20 | 50.0 → 100.0 | +50.0 |", "0.0020 | 0.0039", "| smm | base → c1 |"} {
+	for _, s := range []string{"| base | 20 | 50.0% [29.9, 70.1] |", "| c1 | 20 | 50.0 → 70.0 | +20.0 |", "0.3877 | 0.7754", "| c4 | 20 | 50.0 → 100.0 | +50.0 |", "0.0020 | 0.0059", "| smm | base → c1 |"} {
 		if !strings.Contains(md.String(), s) {
 			t.Errorf("report.md lacks %q:\n%s", s, md.String())
 		}

@@ -66,7 +66,7 @@ func (r *Report) errorSection() *Section {
 
 // calibrationSection is ECE, Brier, AURC and the reliability bins.
 func (r *Report) calibrationSection() *Section {
-	t := Table{Header: r.lead("dataset", "model", "arm", "rated", "no confidence", "ECE", "Brier", "AURC", "reliability: mean confidence → accuracy (n) per bin")}
+	t := Table{Header: r.lead("dataset", "model", "arm", "rated", "no confidence", "ECE [95% CI]", "Brier [95% CI]", "AURC", "reliability: mean confidence → accuracy (n) per bin")}
 	any := false
 	for _, g := range r.Groups {
 		c := g.Calibration
@@ -76,13 +76,14 @@ func (r *Report) calibrationSection() *Section {
 			bins[i] = fmt.Sprintf("%s → %s (%d)", fnum(b.Confidence, 2), fnum(b.Accuracy, 2), b.N)
 		}
 		t.Rows = append(t.Rows, r.lead(g.Key.Dataset, g.Key.Model, g.Key.Arm, fmt.Sprint(c.N), fmt.Sprint(c.NoConfidence),
-			fnum(c.ECE, 3), fnum(c.Brier, 3), fnum(g.RiskCoverage.AURC, 3), strings.Join(bins, "; ")))
+			fnum(c.ECE, 3)+" "+ivNum(c.ECECI, 3), fnum(c.Brier, 3)+" "+ivNum(c.BrierCI, 3), fnum(g.RiskCoverage.AURC, 3), strings.Join(bins, "; ")))
 	}
 	if !any {
 		return nil
 	}
 	text := fmt.Sprintf("The team's stated confidence (mean final-round confidence of the agents) against correctness, over answered rows. "+
-		"ECE over %d equal-mass bins (equal confidences share a bin, so there may be fewer); Brier = mean (confidence − correct)²; "+
+		"ECE over %d equal-mass bins (equal confidences share a bin, so there may be fewer), with the percentile interval of the question bootstrap (bins fixed at the sample's edges); "+
+		"Brier = mean (confidence − correct)², with a question-clustered t interval; intervals over fewer than 2 questions are —. "+
 		"AURC = mean selective risk over the coverage levels when answering only the most confident rows first (lower is better).", r.Bins)
 	return &Section{ID: SecCalibration, Heading: "Calibration", Text: text, Tables: []Table{t}}
 }

@@ -166,3 +166,32 @@ func TestPairedOneQuestionUndefined(t *testing.T) {
 		t.Errorf("two questions: %+v, want a defined interval", pb.Delta)
 	}
 }
+
+// Triage rates (medteam triage score, the report's triage table) are
+// clustered by case: three identical lines per case give the interval of
+// one line per case, not a √3-times narrower one; lines without a case are
+// each their own.
+func TestTriageRatesClustered(t *testing.T) {
+	var one, three []TriageObs
+	for q := range 40 {
+		o := TriageObs{Cluster: string(rune('A' + q%26)) + string(rune('a'+q/26)), Truth: 2, Pred: 2 - q%3}
+		one = append(one, o)
+		for range 3 {
+			three = append(three, o)
+		}
+	}
+	levels := []string{"sc", "ne", "em"}
+	a, b := TriageMetrics(one, levels, 0), TriageMetrics(three, levels, 0)
+	if a.Safe.CI != Wilson(a.Safe.K, a.Safe.N, 0) {
+		t.Errorf("one line per case: %+v, want Wilson", a.Safe)
+	}
+	if !nearIv(b.Under.CI, a.Under.CI, 1e-12) || !nearIv(b.Accuracy.CI, a.Accuracy.CI, 1e-12) {
+		t.Errorf("3 lines per case: under %+v accuracy %+v, want %+v %+v", b.Under.CI, b.Accuracy.CI, a.Under.CI, a.Accuracy.CI)
+	}
+	for i := range one {
+		one[i].Cluster = ""
+	}
+	if c := TriageMetrics(one, levels, 0); c.Repeats != 1 || c.Safe.CI != Wilson(c.Safe.K, c.Safe.N, 0) {
+		t.Errorf("no case ids: repeats %d, %+v", c.Repeats, c.Safe)
+	}
+}
