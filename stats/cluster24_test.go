@@ -174,7 +174,7 @@ func TestPairedOneQuestionUndefined(t *testing.T) {
 func TestTriageRatesClustered(t *testing.T) {
 	var one, three []TriageObs
 	for q := range 40 {
-		o := TriageObs{Cluster: string(rune('A' + q%26)) + string(rune('a'+q/26)), Truth: 2, Pred: 2 - q%3}
+		o := TriageObs{Cluster: string(rune('A'+q%26)) + string(rune('a'+q/26)), Truth: 2, Pred: 2 - q%3}
 		one = append(one, o)
 		for range 3 {
 			three = append(three, o)
