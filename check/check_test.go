@@ -322,9 +322,9 @@ func TestNonInferiorVerdicts(t *testing.T) {
 		return c
 	}
 	for _, tc := range []struct {
-		delta, se, margin float64
+		delta, se, margin  float64
 		pass, insufficient bool
-		lo                float64
+		lo                 float64
 	}{
 		{-0.02, 0.01, 0.05, true, false, -0.036604},
 		{-0.02, 0.01, 0.03, false, false, -0.036604},

@@ -92,9 +92,9 @@ type JSONReport struct {
 	Pass         bool         `json:"pass"`
 	Failed       int          `json:"failed"`
 	Insufficient int          `json:"insufficient"`
-	Total   int          `json:"total"`
-	Results []jsonResult `json:"results"`
-	Notes   []string     `json:"notes,omitempty"`
+	Total        int          `json:"total"`
+	Results      []jsonResult `json:"results"`
+	Notes        []string     `json:"notes,omitempty"`
 }
 
 // WriteJSON writes the results and notes as one JSON document.
