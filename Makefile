@@ -2,7 +2,7 @@ GO      ?= go
 BIN     := bin/medteam
 PKGS    := ./...
 
-.PHONY: build run test bench memcheck e2e duckdb lint fmt golden fuzz clean
+.PHONY: build run test bench memcheck e2e duckdb lint fmt golden fuzz calibrate clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/medteam
@@ -17,6 +17,10 @@ test:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+## calibrate: the baseline gate's false alarms and detection, and interval coverage, on real sim runs (build tag calibrate; MedMCQA under MEDTEAM_DATA; a few minutes on 2 cores; docs/ci.md has the table)
+calibrate:
+	$(GO) test -tags calibrate -count=1 -timeout 60m -run 'TestCalibrate' -v ./check/
 
 ## memcheck: peak RSS of a 20,000-question base run on the simulator (limit 300 MB)
 memcheck:

@@ -10,15 +10,49 @@ import (
 	"github.com/medteam-bench/medteam/stats"
 )
 
-// DefaultMargin is the default non-inferiority margin of the baseline gate
-// (see NonInferior and docs/ci.md for the choice).
-const DefaultMargin = 0.065
+// Defaults of the baseline gate (see NonInferior and docs/ci.md).
+const (
+	// DefaultMargin is the non-inferiority margin δ as a share of
+	// accuracy: 0.05 = 5 percentage points.
+	DefaultMargin = 0.05
+	// DefaultAlpha is the one-sided level of the gate's bounds.
+	DefaultAlpha = 0.05
+	// DefaultMinQuestions is the fewest shared questions the gate judges
+	// on: the normal approximation of a paired difference over question
+	// clusters holds from about 30.
+	DefaultMinQuestions = 30
+	// DefaultMinCoverage is the smallest share of the baseline's
+	// (question, repeat) units a compared arm must share.
+	DefaultMinCoverage = 0.90
+	// PowerWarning: below this power the gate warns that it can tell a
+	// drop of δ from no change only by luck.
+	PowerWarning = 0.80
+)
 
 // BaselineOptions configure Baseline.
 type BaselineOptions struct {
-	Margin float64 // Δaccuracy may go down to −Margin; 0 = DefaultMargin
-	Seed   uint64  // bootstrap seed
-	Reps   int     // bootstrap replicates; 0 = stats.DefaultReps
+	Margin       float64 // δ as a share of accuracy; 0 = DefaultMargin
+	Alpha        float64 // one-sided level; 0 = DefaultAlpha
+	MinQuestions int     // 0 = DefaultMinQuestions
+	MinCoverage  float64 // 0 = DefaultMinCoverage
+	Seed         uint64  // bootstrap seed (the Δ bootstrap interval shown)
+	Reps         int     // bootstrap replicates; 0 = stats.DefaultReps
+}
+
+func (o BaselineOptions) withDefaults() BaselineOptions {
+	if o.Margin <= 0 {
+		o.Margin = DefaultMargin
+	}
+	if o.Alpha <= 0 {
+		o.Alpha = DefaultAlpha
+	}
+	if o.MinQuestions <= 0 {
+		o.MinQuestions = DefaultMinQuestions
+	}
+	if o.MinCoverage <= 0 {
+		o.MinCoverage = DefaultMinCoverage
+	}
+	return o
 }
 
 // BaselineSummary counts what the baseline gate paired.
@@ -30,6 +64,9 @@ type BaselineSummary struct {
 	// Unmatched are the dataset · model · arm groups in one run only: not
 	// compared.
 	Unmatched []string
+	// LowPower names the comparisons whose power to detect a drop of δ is
+	// below PowerWarning.
+	LowPower []string
 }
 
 type gkey struct{ dataset, model, arm string }
@@ -48,6 +85,7 @@ func (k gkey) String() string {
 // the same (a model change is gated against the old model's run): groups
 // are matched on dataset × arm.
 func Baseline(base, cand []results.QuestionRow, o BaselineOptions) BaselineSummary {
+	o = o.withDefaults()
 	// One model on each side (a model change is what a CI gate is for):
 	// pair across the models; else model by model.
 	acrossModels := len(models(base)) == 1 && len(models(cand)) == 1
@@ -63,10 +101,13 @@ func Baseline(base, cand []results.QuestionRow, o BaselineOptions) BaselineSumma
 		s.Shared += c.Matched
 		s.BaseOnly += c.RefOnly
 		s.CandOnly += c.CandOnly
-		r := NonInferior(c, o.Margin)
+		r := NonInferior(c, o)
 		r.Arm, r.Where = k.arm, k.String()
 		if acrossModels {
 			r.Where = fmt.Sprintf("%s · %s · %s", k.dataset, modelChange(b[0].Model, cg[k][0].Model), k.arm)
+		}
+		if r.Power < PowerWarning {
+			s.LowPower = append(s.LowPower, fmt.Sprintf("%s: power %.0f%% to detect a drop of %s", r.Where, 100*r.Power, Format(o.Margin)))
 		}
 		s.Results = append(s.Results, r)
 	}
@@ -79,36 +120,88 @@ func Baseline(base, cand []results.QuestionRow, o BaselineOptions) BaselineSumma
 }
 
 // NonInferior is the decision of the baseline gate on one paired
-// comparison (reference = the baseline): it passes when the lower end of the
-// question-bootstrap 95% interval of Δaccuracy = candidate − baseline is at
-// least −margin, and fails otherwise (and when nothing was paired). Unlike
-// a plain "Δ ≥ 0" test, an unchanged but noisy candidate passes as long as
-// the run is large enough for its interval to be narrower than the margin;
-// a real drop of more than the margin fails.
-func NonInferior(c stats.Comparison, margin float64) Result {
-	if margin <= 0 {
-		margin = DefaultMargin
+// comparison (reference = the baseline), a non-inferiority test with
+// margin δ = o.Margin (a share of accuracy) at one-sided level α = o.Alpha
+// on Δ = candidate − baseline accuracy, paired on (question, repeat):
+//
+//	L, U = Δ ∓ t_{1−α, G−1} · SE_CR1(Δ)     one-sided (1 − α) bounds,
+//	                                        SE clustered by question (G questions)
+//	PASS          L ≥ −δ                  non-inferior: a drop of δ or more is ruled out
+//	FAIL          L < −δ and U < 0        not non-inferior, and worse than the baseline
+//	INSUFFICIENT  L < −δ and U ≥ 0        neither shown: the run cannot tell (exit 8)
+//
+// and INSUFFICIENT before any of these when the pairs cover fewer than
+// o.MinQuestions questions or less than o.MinCoverage of the baseline's
+// units of the arm. A candidate whose lower bound is below −δ never
+// passes; it fails outright only when it is also shown worse, so that an
+// unchanged candidate fails with probability at most α at every run size
+// (P(U < 0 | Δ = 0) = α), and a run too small to resolve δ says so instead
+// of failing on noise (the CONSORT non-inferiority reading of an
+// interval: Piaggio et al. 2012, JAMA 308:2594, fig. 2). Power is
+// stats.NonInferiorityPower at the pairs' effective n and discordance.
+func NonInferior(c stats.Comparison, o BaselineOptions) Result {
+	o = o.withDefaults()
+	pb := c.Accuracy
+	d := pb.Delta
+	t := math.NaN()
+	if c.Questions >= 2 {
+		t = stats.TFor(1-2*o.Alpha, float64(c.Questions-1))
 	}
-	lo := c.Accuracy.Delta.Boot.Lo
+	lo, hi := d.Value-t*d.SE, d.Value+t*d.SE
 	r := Result{
-		Name:     fmt.Sprintf("baseline: delta(accuracy, candidate, baseline) ci_low >= %s", Format(-margin)),
-		Observed: lo, Bound: -margin, Op: ">=",
-		Pass: c.Matched > 0 && lo >= -margin,
+		Name:     fmt.Sprintf("baseline: delta(accuracy, candidate, baseline) lower %.0f%% bound >= %s", 100*(1-o.Alpha), Format(-o.Margin)),
+		Observed: lo, Bound: -o.Margin, Op: ">=",
+		Power: stats.NonInferiorityPower(pb.EffectiveN(), pb.Discordance, o.Margin, o.Alpha),
 	}
-	if c.Matched == 0 {
-		r.Detail = fmt.Sprintf("no shared (question, repeat) pair (%d baseline only, %d candidate only)", c.RefOnly, c.CandOnly)
+	units := c.Matched + c.RefOnly
+	coverage := math.NaN()
+	if units > 0 {
+		coverage = float64(c.Matched) / float64(units)
+	}
+	shared := fmt.Sprintf("%d shared pairs over %d questions (%s of the baseline's units; %d baseline only, %d candidate only)",
+		c.Matched, c.Questions, pctText(coverage), c.RefOnly, c.CandOnly)
+	switch {
+	case c.Questions < o.MinQuestions || !(coverage >= o.MinCoverage):
+		r.Insufficient = true
+		r.Detail = fmt.Sprintf("insufficient evidence: %s; the gate needs %d shared questions and %s coverage (--min-questions, --min-coverage)",
+			shared, o.MinQuestions, pctText(o.MinCoverage))
+		return r
+	case math.IsNaN(lo):
+		r.Insufficient = true
+		r.Detail = "insufficient evidence: Δ has no interval on " + shared
 		return r
 	}
-	d := c.Accuracy.Delta
-	r.Detail = fmt.Sprintf("Δ %+.1f pp [%+.1f, %+.1f] on %d shared pairs (%d baseline only, %d candidate only); margin %.1f pp",
-		100*d.Value, 100*d.Boot.Lo, 100*d.Boot.Hi, c.Matched, c.RefOnly, c.CandOnly, 100*margin)
+	r.Detail = fmt.Sprintf("Δ %s, one-sided %.0f%% bounds [%s, %s] on %s; margin %s; power %.0f%% to detect a drop of %s",
+		signedShare(d.Value), 100*(1-o.Alpha), signedShare(lo), signedShare(hi), shared, Format(o.Margin), 100*r.Power, Format(o.Margin))
 	switch {
-	case math.IsNaN(lo):
-		r.Detail += "; interval undefined"
-	case !r.Pass && d.Boot.Width()/2 > margin:
-		r.Detail += "; the interval is wider than the margin: too few questions to show non-inferiority at this margin"
+	case lo >= -o.Margin:
+		r.Pass = true
+	case hi < 0:
+		r.Detail += "; worse than the baseline and not shown within the margin"
+	default:
+		r.Insufficient = true
+		r.Detail = "insufficient evidence: neither non-inferior nor worse at this size. " + r.Detail
+	}
+	if r.Power < PowerWarning {
+		r.Detail += fmt.Sprintf(" (below %.0f%%: too few questions or too much discordance for this margin)", 100*PowerWarning)
 	}
 	return r
+}
+
+// signedShare prints a difference of shares with a sign and 3 decimals.
+func signedShare(x float64) string {
+	if math.IsNaN(x) {
+		return "—"
+	}
+	return fmt.Sprintf("%+.3f", x)
+}
+
+// pctText prints a share in percent.
+func pctText(x float64) string {
+	if math.IsNaN(x) {
+		return "—"
+	}
+	return fmt.Sprintf("%.0f%%", 100*x)
 }
 
 // modelChange names the candidate's model against the baseline's.

@@ -250,17 +250,19 @@ func TestBaseline(t *testing.T) {
 		t.Errorf("unmatched: %s", got)
 	}
 	r := s.Results[0]
-	if r.Arm != "full" || r.Observed != 0 || r.Bound != -DefaultMargin ||
-		r.Detail != "Δ +0.0 pp [+0.0, +0.0] on 300 shared pairs (0 baseline only, 10 candidate only); margin 6.5 pp" {
+	if r.Arm != "full" || r.Observed != 0 || r.Bound != -DefaultMargin || r.Insufficient ||
+		r.Detail != "Δ +0.000, one-sided 95% bounds [+0.000, +0.000] on 300 shared pairs over 300 questions (100% of the baseline's units; 0 baseline only, 10 candidate only); margin 0.05; power 99% to detect a drop of 0.05" {
 		t.Errorf("unchanged result: %+v", r)
 	}
 	s = Baseline(base, worse, BaselineOptions{Seed: 1, Margin: 0.1})
-	if len(s.Results) != 1 || s.Results[0].Pass || s.Results[0].Bound != -0.1 || s.Results[0].Observed >= -0.1 {
+	if len(s.Results) != 1 || s.Results[0].Pass || s.Results[0].Insufficient || s.Results[0].Bound != -0.1 || s.Results[0].Observed >= -0.1 {
 		t.Errorf("20 points worse: %+v", s.Results)
 	}
+	// Better on 5 shared questions of 300: too little evidence to judge
+	// (the 3 shared pairs against 497 unshared passed).
 	s = Baseline(base, rows("full", 5, func(int) bool { return true }), BaselineOptions{Seed: 1})
-	if !s.Results[0].Pass {
-		t.Errorf("better on the shared questions: %+v", s.Results[0])
+	if r := s.Results[0]; r.Pass || !r.Insufficient || !strings.HasPrefix(r.Detail, "insufficient evidence: 5 shared pairs over 5 questions (2% of the baseline's units") {
+		t.Errorf("5 shared questions: %+v", r)
 	}
 
 	// A model change: one model on each side, paired across them.
@@ -282,9 +284,69 @@ func TestBaseline(t *testing.T) {
 	if len(s.Results) != 0 {
 		t.Errorf("no candidate rows: %+v", s)
 	}
-	r = NonInferior(stats.Comparison{RefOnly: 3}, 0)
-	if r.Pass || r.Detail != "no shared (question, repeat) pair (3 baseline only, 0 candidate only)" {
+	r = NonInferior(stats.Comparison{RefOnly: 3}, BaselineOptions{})
+	if r.Pass || !r.Insufficient || !strings.HasPrefix(r.Detail, "insufficient evidence: 0 shared pairs over 0 questions (0% of the baseline's units") {
 		t.Errorf("nothing paired: %+v", r)
+	}
+}
+
+// The minimum coverage: 200 of the baseline's 300 units shared, 200
+// questions (enough), 67% coverage (< 90%): insufficient evidence; with
+// --min-coverage 0.6 the same pairs are judged.
+func TestBaselineMinCoverage(t *testing.T) {
+	base := rows("full", 300, func(i int) bool { return i%10 < 7 })
+	cand := rows("full", 200, func(i int) bool { return i%10 < 7 })
+	if r := Baseline(base, cand, BaselineOptions{}).Results[0]; !r.Insufficient || r.Pass {
+		t.Errorf("67%% coverage: %+v", r)
+	}
+	if r := Baseline(base, cand, BaselineOptions{MinCoverage: 0.6}).Results[0]; r.Insufficient || !r.Pass {
+		t.Errorf("67%% coverage, --min-coverage 0.6: %+v", r)
+	}
+	if r := Baseline(base, cand, BaselineOptions{MinQuestions: 201, MinCoverage: 0.6}).Results[0]; !r.Insufficient {
+		t.Errorf("200 questions, --min-questions 201: %+v", r)
+	}
+}
+
+// The three verdicts by hand. G = 100 questions: t_{0.95, 99} = 1.660391
+// (R: qt(0.95, 99)).
+//
+//	Δ −0.02, SE 0.01: L = −0.02 − 0.016604 = −0.036604, U = −0.003396
+//	  δ 0.05: L ≥ −δ → PASS; δ 0.03: L < −δ and U < 0 → FAIL
+//	Δ 0, SE 0.04: L = −0.066416 < −0.05, U = +0.066416 ≥ 0 → INSUFFICIENT
+//	Δ 0, SE 0.03: L = −0.049812 ≥ −0.05 → PASS
+func TestNonInferiorVerdicts(t *testing.T) {
+	cmp := func(delta, se float64) stats.Comparison {
+		c := stats.Comparison{Matched: 100, Questions: 100}
+		c.Accuracy = stats.PairedBinary{N: 100, Clusters: 100, B: 10, C: 8, Discordance: 0.18,
+			Delta: stats.Estimate{Value: delta, SE: se}}
+		return c
+	}
+	for _, tc := range []struct {
+		delta, se, margin  float64
+		pass, insufficient bool
+		lo                 float64
+	}{
+		{-0.02, 0.01, 0.05, true, false, -0.036604},
+		{-0.02, 0.01, 0.03, false, false, -0.036604},
+		{0, 0.04, 0.05, false, true, -0.066416},
+		{0, 0.03, 0.05, true, false, -0.049812},
+	} {
+		r := NonInferior(cmp(tc.delta, tc.se), BaselineOptions{Margin: tc.margin})
+		if r.Pass != tc.pass || r.Insufficient != tc.insufficient || math.Abs(r.Observed-tc.lo) > 1e-6 {
+			t.Errorf("Δ %v SE %v δ %v: pass %v insufficient %v L %v; want %v %v %v", tc.delta, tc.se, tc.margin, r.Pass, r.Insufficient, r.Observed, tc.pass, tc.insufficient, tc.lo)
+		}
+	}
+}
+
+// Power by hand (Python's statistics.NormalDist): n = 500, ψ = 0.14, δ =
+// 0.05, α = 0.05: (0.05·√500 − 1.644854·√0.14)/√(0.14 − 0.0025) = 1.355374,
+// Φ = 0.912351. n = 100: Φ(−0.311340) = 0.377771. ψ = 0.01 < δ is raised to
+// δ: n = 100, Φ((0.5 − 1.644854·√0.05)/√0.0475) = Φ(0.606573) = 0.727933.
+func TestNonInferiorityPower(t *testing.T) {
+	for _, tc := range []struct{ n, psi, want float64 }{{500, 0.14, 0.912351}, {100, 0.14, 0.377771}, {100, 0.01, 0.727933}} {
+		if got := stats.NonInferiorityPower(tc.n, tc.psi, 0.05, 0.05); math.Abs(got-tc.want) > 1e-6 {
+			t.Errorf("power(n %v, ψ %v) = %v, want %v", tc.n, tc.psi, got, tc.want)
+		}
 	}
 }
 

@@ -3,11 +3,13 @@
 // arm, model, dataset or subject, and paired comparisons between arms —
 // parsed with file:line errors (Parse, Load), checked against a report
 // before anything is evaluated (Validate) and evaluated (Evaluate); and the
-// baseline gate, paired non-inferiority of a candidate's accuracy against a
-// stored run (Baseline, NonInferior). The results render as a table,
+// baseline gate, a paired non-inferiority test of a candidate's accuracy
+// against a stored run with a stated margin and three verdicts — pass,
+// fail, insufficient evidence (Baseline, NonInferior). The results render as a table,
 // Markdown, JSON and JUnit XML.
 //
 // Evaluation is pure: the same report and thresholds give the same results.
-// The statistics come from package stats through report.Build (Wilson
-// intervals, the seeded question bootstrap of paired differences).
+// The statistics come from package stats through report.Build
+// (design-effect-corrected Wilson intervals, the seeded question bootstrap
+// of paired differences, question-clustered standard errors).
 package check

@@ -21,14 +21,32 @@ type Result struct {
 	Observed, Bound float64
 	Op              string
 	Pass            bool
-	Detail          string // the estimate with its interval, or why it failed
+	// Insufficient marks a check the evidence could not decide (the
+	// baseline gate on too few shared questions or units, or an
+	// inconclusive interval): neither passed nor failed.
+	Insufficient bool
+	Detail       string // the estimate with its interval, or why it failed
+	// Power is the baseline gate's power to detect a drop of the margin
+	// (NaN for a threshold).
+	Power float64
 }
 
-// Failed counts the results that did not pass.
+// Failed counts the results that failed (not passed, not insufficient).
 func Failed(rs []Result) int {
 	n := 0
 	for _, r := range rs {
-		if !r.Pass {
+		if !r.Pass && !r.Insufficient {
+			n++
+		}
+	}
+	return n
+}
+
+// Insufficient counts the results the evidence could not decide.
+func Insufficient(rs []Result) int {
+	n := 0
+	for _, r := range rs {
+		if r.Insufficient {
 			n++
 		}
 	}
@@ -316,4 +334,55 @@ func References(th []Threshold) []string {
 		}
 	}
 	return out
+}
+
+// ResolveArms finds the arms the thresholds name among the results' arms
+// as 'medteam report' finds its reference arm: an arm named exactly, else
+// the one arm whose label without its settings ("full" of "full/n3") or
+// without its run ("full/n3" of "full/n3@run-…") is the name. A name that
+// matches several arms is an error at its file:line naming them; a name
+// that matches none is left for Validate to report. The thresholds are
+// returned with the arms' full labels.
+func ResolveArms(th []Threshold, arms []string) ([]Threshold, error) {
+	out := slices.Clone(th)
+	for i := range out {
+		t := &out[i]
+		a, err := resolveArm(t.Arm, arms)
+		if err != nil {
+			return nil, errorf(t.File, t.armLine, "%v", err)
+		}
+		t.Arm = a
+		if t.Compare != nil {
+			cmp := slices.Clone(t.Compare)
+			for j := range cmp {
+				if cmp[j], err = resolveArm(cmp[j], arms); err != nil {
+					return nil, errorf(t.File, t.compareLine, "%v", err)
+				}
+			}
+			t.Compare = cmp
+		}
+	}
+	return out, nil
+}
+
+// resolveArm is ResolveArms for one name.
+func resolveArm(name string, arms []string) (string, error) {
+	if name == "" || slices.Contains(arms, name) {
+		return name, nil
+	}
+	var found []string
+	for _, a := range arms {
+		label, _, _ := strings.Cut(a, "@")
+		config, _, _ := strings.Cut(label, "/")
+		if label == name || config == name {
+			found = append(found, a)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return name, nil
+	case 1:
+		return found[0], nil
+	}
+	return "", fmt.Errorf("arm %q is ambiguous: it names %s; write one of them", name, strings.Join(found, ", "))
 }

@@ -10,10 +10,13 @@ import (
 	"text/tabwriter"
 )
 
-// status is PASS or FAIL.
+// status is PASS, FAIL or INSUFFICIENT.
 func status(r Result) string {
-	if r.Pass {
+	switch {
+	case r.Pass:
 		return "PASS"
+	case r.Insufficient:
+		return "INSUFFICIENT"
 	}
 	return "FAIL"
 }
@@ -32,13 +35,19 @@ func WriteTable(w io.Writer, rs []Result) error {
 	return err
 }
 
-// Summary is one line: how many thresholds passed.
+// Summary is one line: how many checks passed, failed, or could not be
+// decided (insufficient evidence).
 func Summary(rs []Result) string {
-	f := Failed(rs)
-	if f == 0 {
-		return fmt.Sprintf("gate passed: %d of %d checks", len(rs), len(rs))
+	f, in := Failed(rs), Insufficient(rs)
+	switch {
+	case f > 0 && in > 0:
+		return fmt.Sprintf("gate FAILED: %d of %d checks failed; insufficient evidence for %d more", f, len(rs), in)
+	case f > 0:
+		return fmt.Sprintf("gate FAILED: %d of %d checks failed", f, len(rs))
+	case in > 0:
+		return fmt.Sprintf("insufficient evidence: %d of %d checks could not be decided; the others passed", in, len(rs))
 	}
-	return fmt.Sprintf("gate FAILED: %d of %d checks failed", f, len(rs))
+	return fmt.Sprintf("gate passed: %d of %d checks", len(rs), len(rs))
 }
 
 // WriteMarkdown writes the results as a Markdown table (for CI step
@@ -49,7 +58,10 @@ func WriteMarkdown(w io.Writer, rs []Result) error {
 	b.WriteString("| | threshold | where | observed | bound | detail |\n|---|---|---|---:|---|---|\n")
 	for _, r := range rs {
 		mark := "✅"
-		if !r.Pass {
+		switch {
+		case r.Insufficient:
+			mark = "❔"
+		case !r.Pass:
 			mark = "❌"
 		}
 		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s %s | %s |\n", mark, mdEscape(r.Name), mdEscape(r.Where), Format(r.Observed), r.Op, Format(r.Bound), mdEscape(r.Detail))
@@ -70,23 +82,31 @@ type jsonResult struct {
 	Op       string   `json:"op"`
 	Bound    float64  `json:"bound"`
 	Pass     bool     `json:"pass"`
+	Verdict  string   `json:"verdict"` // pass, fail or insufficient
+	Power    *float64 `json:"power,omitempty"`
 	Detail   string   `json:"detail"`
 }
 
 // JSONReport is what --json prints.
 type JSONReport struct {
-	Pass    bool         `json:"pass"`
-	Failed  int          `json:"failed"`
-	Total   int          `json:"total"`
-	Results []jsonResult `json:"results"`
-	Notes   []string     `json:"notes,omitempty"`
+	Pass         bool         `json:"pass"`
+	Failed       int          `json:"failed"`
+	Insufficient int          `json:"insufficient"`
+	Total        int          `json:"total"`
+	Results      []jsonResult `json:"results"`
+	Notes        []string     `json:"notes,omitempty"`
 }
 
 // WriteJSON writes the results and notes as one JSON document.
 func WriteJSON(w io.Writer, rs []Result, notes []string) error {
-	out := JSONReport{Pass: Failed(rs) == 0, Failed: Failed(rs), Total: len(rs), Notes: notes, Results: []jsonResult{}}
+	out := JSONReport{Pass: Failed(rs)+Insufficient(rs) == 0, Failed: Failed(rs), Insufficient: Insufficient(rs), Total: len(rs), Notes: notes, Results: []jsonResult{}}
 	for _, r := range rs {
-		j := jsonResult{Name: r.Name, Arm: r.Arm, Where: r.Where, Pos: r.Pos, Op: r.Op, Bound: r.Bound, Pass: r.Pass, Detail: r.Detail}
+		j := jsonResult{Name: r.Name, Arm: r.Arm, Where: r.Where, Pos: r.Pos, Op: r.Op, Bound: r.Bound, Pass: r.Pass,
+			Verdict: strings.ToLower(status(r)), Detail: r.Detail}
+		if r.Power != 0 && !math.IsNaN(r.Power) {
+			p := r.Power
+			j.Power = &p
+		}
 		if !math.IsNaN(r.Observed) {
 			x := r.Observed
 			j.Observed = &x
@@ -127,6 +147,12 @@ type (
 		Classname string        `xml:"classname,attr"`
 		Time      string        `xml:"time,attr"`
 		Failure   *JUnitFailure `xml:"failure"`
+		// Skipped marks a check the evidence could not decide.
+		Skipped *JUnitSkipped `xml:"skipped"`
+	}
+	// JUnitSkipped says why a case was not decided.
+	JUnitSkipped struct {
+		Message string `xml:"message,attr"`
 	}
 	// JUnitFailure says why a case failed.
 	JUnitFailure struct {
@@ -140,13 +166,16 @@ type (
 // result, classname = the arm (so that GitLab and Jenkins group the cases
 // by arm), name = the threshold and where it was checked.
 func JUnit(rs []Result) JUnitSuites {
-	s := JUnitSuite{Name: "medteam check", Tests: len(rs), Failures: Failed(rs), Time: "0"}
+	s := JUnitSuite{Name: "medteam check", Tests: len(rs), Failures: Failed(rs), Skipped: Insufficient(rs), Time: "0"}
 	for _, r := range rs {
 		c := JUnitCase{Name: r.Name + " [" + r.Where + "]", Classname: r.Arm, Time: "0"}
 		if c.Classname == "" {
 			c.Classname = "medteam"
 		}
-		if !r.Pass {
+		if r.Insufficient {
+			c.Skipped = &JUnitSkipped{Message: r.Detail}
+		}
+		if !r.Pass && !r.Insufficient {
 			msg := fmt.Sprintf("observed %s, bound %s %s", Format(r.Observed), r.Op, Format(r.Bound))
 			text := r.Detail
 			if r.Pos != "" {

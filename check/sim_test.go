@@ -49,7 +49,8 @@ func simRows(rng *rand.Rand, n int, acc, d, drop float64) (base, cand []results.
 	return base, cand
 }
 
-// failRate is the share of pairs the gate fails.
+// failRate is the share of pairs the gate fails (insufficient evidence is
+// not a failure).
 func failRate(seed uint64, drop, margin float64) float64 {
 	var mu sync.Mutex
 	fails := 0
@@ -62,7 +63,7 @@ func failRate(seed uint64, drop, margin float64) float64 {
 			for p := range next {
 				rng := rand.New(rand.NewPCG(seed, uint64(p)))
 				base, cand := simRows(rng, simQuestions, simAccuracy, simDiscordance, drop)
-				s := Baseline(base, cand, BaselineOptions{Margin: margin, Seed: uint64(p) + 1})
+				s := Baseline(base, cand, BaselineOptions{Margin: margin, Seed: uint64(p) + 1, Reps: 100})
 				if Failed(s.Results) > 0 {
 					mu.Lock()
 					fails++
@@ -81,22 +82,24 @@ func failRate(seed uint64, drop, margin float64) float64 {
 
 func TestBaselineFalseAlarmAndDetection(t *testing.T) {
 	if testing.Short() || raceEnabled {
-		t.Skip("simulation: 600 paired bootstraps (6 s; 2 min under -race): go test -run TestBaselineFalseAlarm ./check/")
+		t.Skip("simulation: 400 paired comparisons (2 s; longer under -race): go test -run TestBaselineFalseAlarm ./check/")
 	}
 	fa := failRate(1, 0, DefaultMargin)
 	det := failRate(2, simDrop, DefaultMargin)
 	t.Logf("baseline gate, margin %.3f, %d questions, discordance %.1f%%: false alarms %.1f%% of %d same-configuration pairs; detection %.1f%% of %d pairs %.0f points worse",
 		DefaultMargin, simQuestions, 100*simDiscordance, 100*fa, simPairs, 100*det, simPairs, 100*simDrop)
 	fmt.Printf("false-alarm rate %.1f%%, detection rate %.1f%% (margin %.3f)\n", 100*fa, 100*det, DefaultMargin)
-	// The margin the brief first suggested, 0.02, is narrower than
-	// this run size can resolve (the 95% interval's half-width is ≈ 3.3
-	// points here): it fails most unchanged candidates.
+	// A narrow margin no longer turns noise into failures: an unchanged
+	// candidate fails only when it is shown worse (at most α), whatever δ.
 	fa02 := failRate(1, 0, 0.02)
 	t.Logf("with margin 0.020 instead: false alarms %.1f%%", 100*fa02)
 	fmt.Printf("margin 0.020: false-alarm rate %.1f%%\n", 100*fa02)
-	if fa >= 0.05 {
-		t.Errorf("false-alarm rate %.1f%%, want < 5%%", 100*fa)
+	// α = 5% with a Monte Carlo allowance of 2 SE on 200 pairs (1.5 points).
+	if fa > 0.08 || fa02 > 0.08 {
+		t.Errorf("false-alarm rate %.1f%% (margin 0.02: %.1f%%), want ≤ 5%% within Monte Carlo error", 100*fa, 100*fa02)
 	}
+	// The gate's power at this size is 91% (NonInferiorityPower(500, 0.142,
+	// 0.05, 0.05)): detection is about that.
 	if det < 0.80 {
 		t.Errorf("detection rate %.1f%%, want ≥ 80%%", 100*det)
 	}

@@ -46,7 +46,7 @@ var TriageMetrics = []Metric{UnderTriage, OverTriage, Safe, Kappa, DiagnosisMatc
 // differences (candidate − reference) with a question-bootstrap interval.
 var CompareMetrics = []Metric{Accuracy, CallsPerQ, TokensPerQ, Safe, UnderTriage}
 
-// intervalMetrics have an interval on a group (Wilson).
+// intervalMetrics have an interval on a group (design-effect-corrected Wilson).
 var intervalMetrics = []Metric{Accuracy, SelectiveAccuracy, UnderTriage, OverTriage, Safe, DiagnosisMatch}
 
 // Side is which number of an estimate a bound applies to.

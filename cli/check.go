@@ -20,7 +20,10 @@ type CheckOptions struct {
 	Runs       []string // run directories (or their questions.parquet)
 	Thresholds string   // thresholds file ("" = none)
 	Baseline   string   // baseline run directory ("" = none)
-	Margin     float64  // non-inferiority margin of the baseline gate
+	Margin     float64  // non-inferiority margin δ of the baseline gate, a share of accuracy
+	Alpha      float64  // one-sided level of the baseline gate
+	MinQ       int      // fewest shared questions the baseline gate judges on
+	MinCover   float64  // smallest shared share of the baseline's units per arm
 	JUnit      string   // write JUnit XML here
 	Markdown   string   // write a Markdown summary here
 	JSON       bool     // print JSON instead of the table
@@ -36,6 +39,14 @@ func (e gateFailedError) Error() string {
 	return fmt.Sprintf("gate failed: %d of %d checks failed (exit %d)", e.failed, e.total, exitGateFailed)
 }
 
+// insufficientError is a gate that failed nothing but could not decide
+// some check: exit exitNoEvidence.
+type insufficientError struct{ undecided, total int }
+
+func (e insufficientError) Error() string {
+	return fmt.Sprintf("insufficient evidence: %d of %d checks could not be decided (exit %d)", e.undecided, e.total, exitNoEvidence)
+}
+
 // NewCmdCheck builds 'medteam check'; runF as for NewCmdRun.
 func NewCmdCheck(f *Factory, runF func(context.Context, *CheckOptions) error) *cobra.Command {
 	opts := &CheckOptions{}
@@ -49,18 +60,27 @@ dataset or subject, and paired comparisons between arms) and/or a baseline run.
 The thresholds file is validated before anything is evaluated: a problem is reported as file:line
 and exits ` + fmt.Sprint(exitUsage) + `.
 
---baseline RUN is a paired non-inferiority gate: for each dataset × model × arm present in both,
-the candidate's rows are paired with the baseline's on (question id, repeat) and the check fails
-when the lower end of the question-bootstrap 95% interval of Δaccuracy (candidate − baseline) is
-below −margin. The counts of shared and unmatched pairs are printed. The default margin, 6.5 points,
-keeps false alarms of an unchanged configuration under 5% and detects a 5-point drop at least 80%
-of the time on 500 questions at the simulator's seed-to-seed discordance (14%); a margin narrower
-than about 3.6 × the standard error of Δ fails unchanged candidates more often than not (see
-docs/ci.md).
+Arm names in the thresholds file are found as 'medteam report' finds its reference: "full" is
+the arm full, or the one arm labelled full/... (e.g. full/n3 of a sweep); a name that matches
+several arms is an error naming them.
+
+--baseline RUN is a paired non-inferiority test: for each dataset × model × arm present in both,
+the candidate's rows are paired with the baseline's on (question id, repeat), and Δ = candidate −
+baseline accuracy gets one-sided (1 − α) bounds L and U from its question-clustered standard error
+(t with questions − 1 degrees of freedom). With the margin δ:
+  PASS          L ≥ −δ              a drop of δ or more is ruled out
+  FAIL          L < −δ and U < 0    worse than the baseline, not shown within the margin (exit ` + fmt.Sprint(exitGateFailed) + `)
+  INSUFFICIENT  L < −δ and U ≥ 0    the run cannot tell (exit ` + fmt.Sprint(exitNoEvidence) + `)
+and INSUFFICIENT before that when the pairs cover fewer than --min-questions questions or less
+than --min-coverage of the baseline's (question, repeat) units of the arm. An unchanged candidate
+fails at most α of the time at any run size. The gate prints its power to detect a drop of δ at
+this size and discordance and warns below 80%. Every accuracy figure of the gate, δ included, is a
+share of accuracy (0–1): --margin 0.05 is 5 percentage points (see docs/ci.md for the calibration).
 
 Prints a table (threshold, where, observed, bound, result) or, with --json, a JSON document; writes
 --junit (one test case per check, classname = the arm) and --markdown (for CI step summaries).
-Exits 0 when every check passes and ` + fmt.Sprint(exitGateFailed) + ` when one fails.`,
+Exits 0 when every check passes, ` + fmt.Sprint(exitGateFailed) + ` when one fails, ` + fmt.Sprint(exitNoEvidence) + ` when none fails but one is
+INSUFFICIENT (insufficient evidence).`,
 		Example: `  medteam check --thresholds configs/thresholds.yaml results/run-3f2a9c1b0d4e
   medteam check --baseline results/run-main results/run-pr --junit check.xml --markdown check.md
   medteam check --thresholds configs/thresholds.yaml --baseline results/run-main results/run-pr --json`,
@@ -81,7 +101,10 @@ Exits 0 when every check passes and ` + fmt.Sprint(exitGateFailed) + ` when one 
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Thresholds, "thresholds", "", "thresholds file (YAML, see configs/thresholds.yaml)")
 	fl.StringVar(&opts.Baseline, "baseline", "", "baseline run directory: paired non-inferiority of Δaccuracy against it")
-	fl.Float64Var(&opts.Margin, "margin", check.DefaultMargin, "non-inferiority margin of --baseline (accuracy as a share: 0.065 = 6.5 points)")
+	fl.Float64Var(&opts.Margin, "margin", check.DefaultMargin, "non-inferiority margin δ of --baseline, as a share of accuracy like every accuracy figure check prints (0.05 = 5 percentage points)")
+	fl.Float64Var(&opts.Alpha, "alpha", check.DefaultAlpha, "one-sided level of --baseline's bounds")
+	fl.IntVar(&opts.MinQ, "min-questions", check.DefaultMinQuestions, "--baseline: fewest shared questions to judge on (fewer: insufficient evidence)")
+	fl.Float64Var(&opts.MinCover, "min-coverage", check.DefaultMinCoverage, "--baseline: smallest share of the baseline's (question, repeat) units each compared arm must share (less: insufficient evidence)")
 	fl.StringVar(&opts.JUnit, "junit", "", "write the checks as JUnit XML to this file")
 	fl.StringVar(&opts.Markdown, "markdown", "", "write the checks as a Markdown table to this file")
 	fl.BoolVar(&opts.JSON, "json", false, "print the checks as JSON instead of a table")
@@ -101,7 +124,16 @@ func runCheck(f *Factory, o *CheckOptions) error {
 		return usagef("--bootstrap %d: use at least 100 replicates (2000 is the default)", o.Bootstrap)
 	}
 	if o.Margin <= 0 || o.Margin >= 1 {
-		return usagef("--margin %g: give a share of accuracy between 0 and 1, e.g. 0.065 for 6.5 points", o.Margin)
+		return usagef("--margin %g: give a share of accuracy between 0 and 1, e.g. 0.05 for 5 percentage points", o.Margin)
+	}
+	if o.Alpha <= 0 || o.Alpha >= 0.5 {
+		return usagef("--alpha %g: give a one-sided level between 0 and 0.5, e.g. 0.05", o.Alpha)
+	}
+	if o.MinQ < 2 {
+		return usagef("--min-questions %d: give at least 2 (a paired difference over one question has no interval)", o.MinQ)
+	}
+	if o.MinCover <= 0 || o.MinCover > 1 {
+		return usagef("--min-coverage %g: give a share in (0, 1], e.g. 0.9", o.MinCover)
 	}
 	var th []check.Threshold
 	if o.Thresholds != "" {
@@ -134,6 +166,9 @@ func runCheck(f *Factory, o *CheckOptions) error {
 	if n := check.Failed(rs); n > 0 {
 		return gateFailedError{failed: n, total: len(rs)}
 	}
+	if n := check.Insufficient(rs); n > 0 {
+		return insufficientError{undecided: n, total: len(rs)}
+	}
 	return nil
 }
 
@@ -145,20 +180,15 @@ func checkThresholds(runs []runInput, th []check.Threshold, o *CheckOptions) ([]
 		return nil, nil, err
 	}
 	opt := report.Options{Seed: o.Seed, Reps: o.Bootstrap, Prices: prices, Notes: priceNotes}
-	refs := check.References(th)
-	if len(refs) > 0 {
-		opt.Reference = refs[0]
-	}
 	r, err := buildReport(runs, opt)
 	if err != nil {
-		// The first reference is not an arm: build with the default and
-		// let Validate name the threshold's line.
-		opt.Reference = ""
-		if r, err = buildReport(runs, opt); err != nil {
-			return nil, nil, err
-		}
+		return nil, nil, err
 	}
-	for _, ref := range refs {
+	// Arm names as 'medteam report' finds them: full finds full/n3.
+	if th, err = check.ResolveArms(th, r.Arms); err != nil {
+		return nil, nil, usageError{err}
+	}
+	for _, ref := range check.References(th) {
 		if ref == r.Reference || !slices.Contains(r.Arms, ref) {
 			continue
 		}
@@ -193,9 +223,13 @@ func checkBaseline(runs []runInput, o *CheckOptions) ([]check.Result, []string, 
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
-	s := check.Baseline(base[0].rows, cand, check.BaselineOptions{Margin: o.Margin, Seed: o.Seed, Reps: o.Bootstrap})
-	notes := []string{fmt.Sprintf("baseline %s: %d shared (question, repeat) pairs, %d in the baseline only, %d in the candidate only",
-		o.Baseline, s.Shared, s.BaseOnly, s.CandOnly)}
+	s := check.Baseline(base[0].rows, cand, check.BaselineOptions{Margin: o.Margin, Alpha: o.Alpha, MinQuestions: o.MinQ, MinCoverage: o.MinCover,
+		Seed: o.Seed, Reps: o.Bootstrap})
+	notes := []string{fmt.Sprintf("baseline %s: %d shared (question, repeat) pairs, %d in the baseline only, %d in the candidate only; margin δ = %s of accuracy, one-sided α = %g",
+		o.Baseline, s.Shared, s.BaseOnly, s.CandOnly, check.Format(o.Margin), o.Alpha)}
+	for _, lp := range s.LowPower {
+		notes = append(notes, fmt.Sprintf("warning: low power (below %.0f%%) — %s", 100*check.PowerWarning, lp))
+	}
 	for _, u := range s.Unmatched {
 		notes = append(notes, "not compared with the baseline: "+u)
 	}
@@ -249,5 +283,6 @@ func writeFileWith(path string, write func(io.Writer) error) error {
 // runGate runs the gate after 'medteam run --check FILE' on the run in dir.
 func runGate(f *Factory, dir, thresholds, prices string) error {
 	fmt.Fprintf(f.Out, "\ncheck %s:\n", thresholds)
-	return runCheck(f, &CheckOptions{Runs: []string{dir}, Thresholds: thresholds, Prices: prices, Seed: 1, Bootstrap: stats.DefaultReps, Margin: check.DefaultMargin})
+	return runCheck(f, &CheckOptions{Runs: []string{dir}, Thresholds: thresholds, Prices: prices, Seed: 1, Bootstrap: stats.DefaultReps,
+		Margin: check.DefaultMargin, Alpha: check.DefaultAlpha, MinQ: check.DefaultMinQuestions, MinCover: check.DefaultMinCoverage})
 }

@@ -81,6 +81,9 @@ func TestCheckUsage(t *testing.T) {
 		{[]string{"check", "--thresholds", writeThresholds(t, "thresholds:\n  - metric: accuracy\n    compare: [full, c1]\n    bound: value >= 0\n"), dir}, `th.yaml:3: unknown arm "c1" in compare; the results have base, full`},
 		{[]string{"check", "--thresholds", writeThresholds(t, "thresholds:\n  - metric: accuracy\n    arm: c2\n    bound: value >= 0\n"), dir}, `th.yaml:3: unknown arm "c2"`},
 		{[]string{"check", "--baseline", dir, "--margin", "5", dir}, "--margin 5"},
+		{[]string{"check", "--baseline", dir, "--min-questions", "1", dir}, "--min-questions 1"},
+		{[]string{"check", "--baseline", dir, "--min-coverage", "1.5", dir}, "--min-coverage 1.5"},
+		{[]string{"check", "--baseline", dir, "--alpha", "0.7", dir}, "--alpha 0.7"},
 		{[]string{"check", "--baseline", filepath.Join(dir, "missing"), dir}, "does not exist"},
 	}
 	for _, c := range cases {
@@ -112,9 +115,44 @@ func TestCheckBaseline(t *testing.T) {
 	if b, _ := os.ReadFile(junit); !strings.Contains(string(b), "<failure") {
 		t.Errorf("junit has no failure:\n%s", b)
 	}
+	// The default margin (5 points) on 50 questions: neither
+	// non-inferiority nor a drop can be shown — insufficient evidence,
+	// exit 8, not a failure (it was exit 7 before issue 24).
 	code, so, _ = runCLI(t, "check", "--baseline", base, again)
-	if code != exitGateFailed || !strings.Contains(so, "too few questions to show non-inferiority") {
+	if code != exitNoEvidence || !strings.Contains(so, "INSUFFICIENT") || !strings.Contains(so, "warning: low power") {
 		t.Errorf("default margin on 50 questions: exit %d\n%s", code, so)
+	}
+	// 20 shared questions: under --min-questions 30, insufficient whatever
+	// the margin; so is a candidate that shares 20 of the baseline's 50.
+	few := checkRun(t, out, "few", "--seed", "2", "--limit", "20")
+	code, so, _ = runCLI(t, "check", "--baseline", base, "--margin", "0.5", "--junit", junit, few)
+	if code != exitNoEvidence || !strings.Contains(so, "insufficient evidence: 20 shared pairs over 20 questions (40% of the baseline's units") {
+		t.Errorf("20 shared questions: exit %d\n%s", code, so)
+	}
+	if b, _ := os.ReadFile(junit); !strings.Contains(string(b), "<skipped") || strings.Contains(string(b), "<failure") {
+		t.Errorf("junit of an undecided gate:\n%s", b)
+	}
+	code, so, _ = runCLI(t, "check", "--baseline", base, "--margin", "0.5", "--min-questions", "10", "--min-coverage", "0.3", few)
+	if code != exitOK {
+		t.Errorf("--min-questions 10 --min-coverage 0.3: exit %d\n%s", code, so)
+	}
+}
+
+// TestCheckArmLabels: thresholds name arms as the report does — "full"
+// finds the sweep label "full/n3" — and a name matching several arms is
+// an error at its line (issue 24, item 8).
+func TestCheckArmLabels(t *testing.T) {
+	out := t.TempDir()
+	dir := checkRun(t, out, "n3", "--agents", "3")
+	th := writeThresholds(t, "thresholds:\n  - {metric: accuracy, arm: full, bound: ci_low >= 0.3}\n  - {metric: accuracy, compare: [full, base], bound: ci_low >= -0.5}\n")
+	code, so, se := runCLI(t, "check", "--thresholds", th, dir)
+	if code != exitOK || !strings.Contains(so, "full/n3 − base/n3") || !strings.Contains(so, "· full/n3 ") {
+		t.Fatalf("full → full/n3: exit %d\n%s\n%s", code, so, se)
+	}
+	two := checkRun(t, out, "n2", "--agents", "2")
+	code, so, se = runCLI(t, "check", "--thresholds", th, dir, two)
+	if code != exitUsage || !strings.Contains(se, `th.yaml:2: arm "full" is ambiguous: it names full/n3, full/n2`) {
+		t.Errorf("two full arms: exit %d\n%s\n%s", code, so, se)
 	}
 }
 

@@ -72,7 +72,7 @@ func TestReportGolden(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Fatalf("report.md differs from %s (rerun with -update after an intended change):\n%s", golden, got)
 	}
-	for _, s := range []string{"SIMULATED", "| c7/n3 |", "identical to c5/n3", "Comparisons with base/n3", "Holm p", "MDE", "```sql"} {
+	for _, s := range []string{"SIMULATED", "| c7/n3 |", "same configuration as c5/n3", "Comparisons with base/n3", "Holm p", "MDE", "```sql"} {
 		if !bytes.Contains(got, []byte(s)) {
 			t.Errorf("report.md lacks %q", s)
 		}

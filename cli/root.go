@@ -29,6 +29,7 @@ const (
 	exitUnavailable ExitCode = 5   // the endpoint stayed unreachable longer than --max-outage; rerun to resume
 	exitBusy        ExitCode = 6   // another process is working in the run directory
 	exitGateFailed  ExitCode = 7   // medteam check (or run --check): a threshold or the baseline gate failed
+	exitNoEvidence  ExitCode = 8   // medteam check: insufficient evidence — the baseline gate could not decide (too few shared questions or units, or an inconclusive interval); nothing failed
 	exitInterrupted ExitCode = 130 // stopped by SIGINT/SIGTERM after a clean flush; rerun to resume
 	exitKilled      ExitCode = 131 // second signal: exited at once; rerun to resume
 )
@@ -129,9 +130,12 @@ func execute(ctx context.Context, stop <-chan struct{}, args []string, stdout, s
 	var ua unavailableError
 	var ue4 unitErrorsError
 	var gate gateFailedError
+	var noEvidence insufficientError
 	switch {
 	case errors.As(err, &gate):
 		return exitGateFailed
+	case errors.As(err, &noEvidence):
+		return exitNoEvidence
 	case errors.As(err, &ue), plan.IsInput(err):
 		return exitUsage
 	case errors.As(err, &busy):

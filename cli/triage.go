@@ -60,8 +60,9 @@ published benchmark's reading, \b(em|ne|sc)\b); an answer naming no level or sev
 level": counted in n, not correct, not safe. Blank lines are skipped.
 
 Prints n, accuracy, the safe rate (at or above the true level), under-triage (less urgent than
-the truth) and over-triage with Wilson 95% intervals (and the question-clustered SE with
-repeats), quadratic-weighted kappa, recall per level and the confusion matrix.`,
+the truth) and over-triage with 95% intervals clustered by case (a line's case_id: Wilson's
+interval on the effective n = n / design effect, exactly Wilson's when every case has one line;
+and the case-clustered SE with repeats), quadratic-weighted kappa, recall per level and the confusion matrix.`,
 		Example: `  medteam triage score results/run-3f2a9c1b0d4e
   medteam triage score ../shared/datasets/triage/published_results/semigran_gpt4o_*.jsonl
   medteam triage score --levels low,medium,high mine.jsonl`,
@@ -222,10 +223,10 @@ func writeTriageScore(w io.Writer, files int, t stats.Triage) error {
 // recall per level and the confusion matrix.
 func writeTriageMetrics(w io.Writer, t stats.Triage) error {
 	if t.Repeats > 1 {
-		fmt.Fprintf(w, "up to %d rows per case: the clustered SE treats a case's rows as one question\n", t.Repeats)
+		fmt.Fprintf(w, "up to %d rows per case: the intervals and the clustered SE treat a case's rows as one draw\n", t.Repeats)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "metric\trate\tk/n\t95% CI (Wilson)\tclustered SE (pp)")
+	fmt.Fprintln(tw, "metric\trate\tk/n\t95% CI (Wilson, clustered)\tclustered SE (pp)")
 	for _, m := range []struct {
 		name string
 		r    stats.Rate

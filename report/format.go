@@ -66,13 +66,26 @@ func ivPP(iv stats.Interval) string {
 	return "[" + pp(iv.Lo) + ", " + pp(iv.Hi) + "]"
 }
 
-// estNum is a difference of a count with its bootstrap interval.
+// estNum is a difference of a count with its bootstrap interval ("[—]"
+// when the interval is undefined: fewer than 2 questions).
 func estNum(e stats.Estimate, prec int) string {
 	s := signed(e.Value, prec)
 	if e.Boot.Defined() {
-		s += " [" + signed(e.Boot.Lo, prec) + ", " + signed(e.Boot.Hi, prec) + "]"
+		return s + " [" + signed(e.Boot.Lo, prec) + ", " + signed(e.Boot.Hi, prec) + "]"
+	}
+	if !math.IsNaN(e.Value) {
+		s += " [" + dash + "]"
 	}
 	return s
+}
+
+// ivNum is an interval of plain numbers with prec decimals, "[—]" when
+// undefined.
+func ivNum(iv stats.Interval, prec int) string {
+	if !iv.Defined() {
+		return "[" + dash + "]"
+	}
+	return "[" + fnum(iv.Lo, prec) + ", " + fnum(iv.Hi, prec) + "]"
 }
 
 // pval formats a p-value.

@@ -92,11 +92,11 @@ func figures(r *Report) (map[string][]htmlpage.Figure, error) {
 	}
 	costLabel, pts := costPoints(r, label)
 	svg, err = plot.CostAccuracy(costLabel, pts)
-	if err := add(SecCost, "Accuracy (Wilson 95% interval) against "+costLabel+"; the line is the Pareto frontier (no arm is cheaper and more accurate).", svg, err); err != nil {
+	if err := add(SecCost, "Accuracy (design-effect-corrected Wilson 95% interval) against "+costLabel+"; the line is the Pareto frontier (no arm is cheaper and more accurate).", svg, err); err != nil {
 		return nil, err
 	}
 	svg, err = plot.Reliability(reliability(r, label))
-	if err := add(SecCalibration, "Reliability diagram: accuracy against the team's stated confidence, equal-mass bins (Wilson 95% intervals); the diagonal is perfect calibration.", svg, err); err != nil {
+	if err := add(SecCalibration, "Reliability diagram: accuracy against the team's stated confidence, equal-mass bins (design-effect-corrected Wilson 95% intervals); the diagonal is perfect calibration.", svg, err); err != nil {
 		return nil, err
 	}
 	svg, err = plot.RiskCoverage(riskCoverage(r, label))
@@ -112,7 +112,7 @@ func figures(r *Report) (map[string][]htmlpage.Figure, error) {
 	}
 	if len(r.Subjects) > 0 {
 		svg, err = plot.SubjectBreakdown(subjects(r, label))
-		if err := add(SecSubjects, "Accuracy per subject and arm (Wilson 95% intervals).", svg, err); err != nil {
+		if err := add(SecSubjects, "Accuracy per subject and arm (design-effect-corrected Wilson 95% intervals).", svg, err); err != nil {
 			return nil, err
 		}
 	}
@@ -146,7 +146,7 @@ func forestRows(r *Report) []plot.ForestRow {
 		}
 		fr := plot.ForestRow{Label: l, Estimate: c.Accuracy.Delta.Value, Lo: c.Accuracy.Delta.Boot.Lo, Hi: c.Accuracy.Delta.Boot.Hi}
 		if c.IdenticalTo != "" {
-			fr.Flag = "identical to " + c.IdenticalTo
+			fr.Flag = "same configuration as " + c.IdenticalTo
 		}
 		rows = append(rows, fr)
 	}

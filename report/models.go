@@ -63,7 +63,12 @@ func compareModels(rows []results.QuestionRow, refModel string, arms []string, b
 // adjustModels sets the Holm-adjusted p and the identical models of one
 // dataset × arm family.
 func adjustModels(fam []ModelComparison, cands [][]results.QuestionRow) []ModelComparison {
-	same := stats.IdenticalGroups(cands)
+	// Models are different by construction: each is a hypothesis of its
+	// own, whatever its outcomes (issue 24, item 5).
+	same := make([]int, len(cands))
+	for i := range same {
+		same[i] = i
+	}
 	p := make([]float64, len(fam))
 	for i, c := range fam {
 		p[i] = c.Accuracy.McNemarP

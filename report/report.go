@@ -165,7 +165,7 @@ func Build(rows []results.QuestionRow, opt Options) (*Report, error) {
 func (r *Report) compute(rows []results.QuestionRow, opt Options) {
 	rank := r.armRank()
 	boot := stats.Bootstrap{Reps: r.Reps, Seed: r.Seed, Level: r.Level}
-	agg := stats.AggregateOptions{Price: opt.Prices.Func(), Bins: r.Bins, Level: r.Level}
+	agg := stats.AggregateOptions{Price: opt.Prices.Func(), Bins: r.Bins, Level: r.Level, Seed: r.Seed, Reps: r.Reps}
 	r.Groups = sortGroups(stats.Aggregate(rows, agg), rank)
 	if hasSubjects(rows) {
 		agg.BySubject = true

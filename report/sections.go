@@ -124,23 +124,26 @@ func (r *Report) headlineSection() Section {
 	rep := r.hasRepeats()
 	h := []string{"arm", "n", "accuracy [95% CI]"}
 	if rep {
-		h = append(h, "clustered SE (pp)")
+		h = append(h, "clustered SE (pp)", "deff")
 	}
 	h = append(h, "coverage", "selective acc.", "calls/q", "tokens/q", "cost/q")
 	t := Table{Header: r.lead("dataset", "model", h...)}
 	for _, g := range r.Groups {
 		row := []string{g.Key.Arm, fmt.Sprint(g.Rows), pctCI(g.Correct, g.Rows, g.AccuracyCI)}
 		if rep {
-			row = append(row, fnum(100*g.ClusteredSE, 1))
+			row = append(row, fnum(100*g.ClusteredSE, 1), fnum(g.DesignEffect, 2))
 		}
 		row = append(row, pctKN(g.Answered, g.Rows), pctKN(g.Correct, g.Answered),
 			fnum(g.Calls.Mean, 2), fnum(g.Tokens.Mean, 0), costCell(g.Cost))
 		t.Rows = append(t.Rows, r.lead(g.Key.Dataset, g.Key.Model, row...))
 	}
-	text := "n = question rows (questions × repeats). Accuracy = correct / n with a Wilson 95% interval; " +
+	text := "n = question rows (questions × repeats). Accuracy = correct / n with a design-effect-corrected Wilson 95% interval " +
+		"(Wilson's score interval on the effective n = n / deff, deff the question-cluster design effect, at least 1: " +
+		"exactly Wilson's with one row per question); " +
 		"coverage = answered / n; selective accuracy = correct / answered; calls and tokens (prompt + completion, as the API reported them) per question row."
 	if rep {
-		text += " With repeats, the clustered SE is the question-clustered (CR1) standard error of accuracy: repeats of a question are not independent draws."
+		text += " With repeats, the clustered SE is the question-clustered (CR1) standard error of accuracy and deff its variance over that of as many independent rows: " +
+			"repeats of a question are not independent draws, the question is the unit."
 	}
 	return Section{ID: SecHeadline, Heading: "Headline", Text: text, Tables: []Table{t}}
 }
@@ -175,8 +178,9 @@ func (r *Report) comparisonSection() *Section {
 	}
 	text := fmt.Sprintf("Each arm against `%s` on the same questions, paired on question × repeat. "+
 		"Δ = arm − %s in percentage points; its interval is a paired bootstrap that resamples questions (%d replicates, seed %d). "+
-		"p is the exact McNemar test on the discordant pairs b (%s right, arm wrong) and c (%s wrong, arm right); "+
-		"Holm p adjusts it over the arms compared on the dataset × model, arms with identical outcomes counted once (see note). "+
+		"p is the clustered McNemar test on the discordant pairs b (%s right, arm wrong) and c (%s wrong, arm right): "+
+		"Durkalski et al.'s (2003) statistic with its exact sign-flip distribution over questions, the exact McNemar test with one repeat. "+
+		"Holm p adjusts it over every arm compared on the dataset × model, arms of equivalent configuration counted once (see note). "+
 		"MDE is the minimum detectable |Δ| at α = 0.05 (two-sided) and 80%% power for these pairs' size and discordance (the design effect of repeats included): "+
 		"a |Δ| below it is not evidence of no effect; \"none\" means no difference reaches that power at this size and discordance. "+
 		"Δ calls and Δ tokens per question row with bootstrap intervals.",
@@ -189,7 +193,7 @@ func comparisonCells(name string, c stats.Comparison) []string {
 	pb := c.Accuracy
 	note := ""
 	if c.IdenticalTo != "" {
-		note = "identical to " + c.IdenticalTo
+		note = "same configuration as " + c.IdenticalTo
 	}
 	return []string{name, fmt.Sprint(c.Matched), pct(pb.RefRate) + " → " + pct(pb.CandRate), pp(pb.Delta.Value), ivPP(pb.Delta.Boot),
 		pval(pb.McNemarP), pval(c.HolmP), mdeCell(c), fmt.Sprintf("%d / %d", pb.B, pb.C),

@@ -66,7 +66,7 @@ func (r *Report) errorSection() *Section {
 
 // calibrationSection is ECE, Brier, AURC and the reliability bins.
 func (r *Report) calibrationSection() *Section {
-	t := Table{Header: r.lead("dataset", "model", "arm", "rated", "no confidence", "ECE", "Brier", "AURC", "reliability: mean confidence → accuracy (n) per bin")}
+	t := Table{Header: r.lead("dataset", "model", "arm", "rated", "no confidence", "ECE [95% CI]", "Brier [95% CI]", "AURC", "reliability: mean confidence → accuracy (n) per bin")}
 	any := false
 	for _, g := range r.Groups {
 		c := g.Calibration
@@ -76,13 +76,14 @@ func (r *Report) calibrationSection() *Section {
 			bins[i] = fmt.Sprintf("%s → %s (%d)", fnum(b.Confidence, 2), fnum(b.Accuracy, 2), b.N)
 		}
 		t.Rows = append(t.Rows, r.lead(g.Key.Dataset, g.Key.Model, g.Key.Arm, fmt.Sprint(c.N), fmt.Sprint(c.NoConfidence),
-			fnum(c.ECE, 3), fnum(c.Brier, 3), fnum(g.RiskCoverage.AURC, 3), strings.Join(bins, "; ")))
+			fnum(c.ECE, 3)+" "+ivNum(c.ECECI, 3), fnum(c.Brier, 3)+" "+ivNum(c.BrierCI, 3), fnum(g.RiskCoverage.AURC, 3), strings.Join(bins, "; ")))
 	}
 	if !any {
 		return nil
 	}
 	text := fmt.Sprintf("The team's stated confidence (mean final-round confidence of the agents) against correctness, over answered rows. "+
-		"ECE over %d equal-mass bins (equal confidences share a bin, so there may be fewer); Brier = mean (confidence − correct)²; "+
+		"ECE over %d equal-mass bins (equal confidences share a bin, so there may be fewer), with the percentile interval of the question bootstrap (bins fixed at the sample's edges); "+
+		"Brier = mean (confidence − correct)², with a question-clustered t interval; intervals over fewer than 2 questions are —. "+
 		"AURC = mean selective risk over the coverage levels when answering only the most confident rows first (lower is better).", r.Bins)
 	return &Section{ID: SecCalibration, Heading: "Calibration", Text: text, Tables: []Table{t}}
 }
@@ -173,22 +174,24 @@ func (r *Report) factorialSection() *Section {
 		text = append(text, fmt.Sprintf("- %s%d arms (one per valid combination), %d rows in %d question clusters; terms the design cannot separate: %s",
 			where, len(f.Arms), f.Fit.N, f.Fit.Clusters, orNone(f.Fit.Dropped)))
 	}
-	intro := "Linear probability model P(correct) = β₀ + Σ βⱼ xⱼ + Σ γⱼₖ xⱼ xₖ over the five component indicators, by OLS with question-clustered (CR1) " +
-		"standard errors and t intervals with G − 1 degrees of freedom. βⱼ is component j's effect where the components it interacts with are off; " +
-		"γⱼₖ the two-way interaction (estimates in percentage points). Fitted only when a dataset × model's arms cover the 24 valid combinations with all else equal."
+	intro := "Linear probability model P(correct) = β₀ + Σ βⱼ xⱼ + Σ γⱼₖ xⱼ xₖ over the five components, **effect-coded: xⱼ = +1 when component j is on, −1 when off**, " +
+		"by OLS over the 24 valid cells with question-clustered (CR1) standard errors and t intervals with G − 1 degrees of freedom. " +
+		"The table gives effects = 2 × coefficient in percentage points: a main effect is the mean difference on − off averaged over the other components' levels, " +
+		"an interaction jk half the difference between j's effect with k on and with k off; Holm p adjusts p over the effects. " +
+		"The intercept is the model's mean accuracy over the cells. Fitted only when a dataset × model's arms cover the 24 valid combinations with all else equal."
 	s.Text = intro + "\n\n" + strings.Join(text, "\n")
 	return s
 }
 
 // factorialTable is one fit's coefficients.
 func factorialTable(f FactorialFit) Table {
-	t := Table{Caption: f.Dataset + " · " + f.Model, Header: []string{"term", "estimate (pp)", "SE (pp)", "95% CI", "p"}}
-	for _, c := range f.Fit.Coefs {
+	t := Table{Caption: f.Dataset + " · " + f.Model, Header: []string{"term", "effect (pp)", "SE (pp)", "95% CI", "p", "Holm p"}}
+	for _, c := range f.Fit.Effects {
 		est, ci := pp(c.Estimate), ivPP(c.CI)
 		if c.Name == "(intercept)" {
 			est, ci = pct(c.Estimate), ivPct(c.CI)
 		}
-		t.Rows = append(t.Rows, []string{c.Name, est, fnum(100*c.SE, 1), ci, pval(c.P)})
+		t.Rows = append(t.Rows, []string{c.Name, est, fnum(100*c.SE, 1), ci, pval(c.P), pval(c.HolmP)})
 	}
 	return t
 }

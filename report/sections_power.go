@@ -16,7 +16,7 @@ func (r *Report) subjectSection() *Section {
 		return nil
 	}
 	s := &Section{ID: SecSubjects, Heading: "Per subject",
-		Text: "Accuracy in percent with its Wilson 95% interval, per subject (the dataset's subject or step metadata); n = question rows of the subject in the first arm."}
+		Text: "Accuracy in percent with its design-effect-corrected Wilson 95% interval, per subject (the dataset's subject or step metadata); n = question rows of the subject in the first arm."}
 	for _, fam := range subjectFamilies(r.Subjects) {
 		t := Table{Header: append([]string{"subject", "n"}, fam.arms...)}
 		if r.multi() {

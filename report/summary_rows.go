@@ -86,14 +86,16 @@ func triageColumns(s SummaryRow, t *stats.Triage) SummaryRow {
 	return s
 }
 
-// factorialRows is one row per coefficient of a fit.
+// factorialRows is one row per term of a fit: its effect (stats.LPM.Effects:
+// 2β of the ±1-coded model, the intercept as fitted) with the Holm p.
 func factorialRows(base SummaryRow, fit FactorialFit) []SummaryRow {
-	out := make([]SummaryRow, 0, len(fit.Fit.Coefs))
-	for _, c := range fit.Fit.Coefs {
+	out := make([]SummaryRow, 0, len(fit.Fit.Effects))
+	for _, c := range fit.Fit.Effects {
 		s := base
 		s.Dataset, s.Model, s.Term = fit.Dataset, fit.Model, c.Name
 		s.N, s.Clusters = n(fit.Fit.N), n(fit.Fit.Clusters)
 		s.Estimate, s.EstimateSE, s.EstimateLo, s.EstimateHi, s.P = f(c.Estimate), f(c.SE), f(c.CI.Lo), f(c.CI.Hi), f(c.P)
+		s.PHolm = f(c.HolmP)
 		out = append(out, s)
 	}
 	return out

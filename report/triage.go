@@ -39,7 +39,7 @@ func (r *Report) triageSection() *Section {
 	}
 	s.Text = "Triage items: the team routes a case to a level of an ordinal urgency scale (least urgent first). n = question rows; " +
 		"accuracy = predicted level = true level; under-triage = predicted less urgent than the truth (the unsafe error); " +
-		"over-triage = more urgent; safe = at or above the truth (the published benchmark's \"safe\"); each with a Wilson 95% interval. " +
+		"over-triage = more urgent; safe = at or above the truth (the published benchmark's \"safe\"); each with a design-effect-corrected Wilson 95% interval (Wilson's with one row per case). " +
 		"A row with no level (a failure, or no level named) counts in n as not correct, not safe and neither under- nor over-triaged, " +
 		"so accuracy + under + over + no level = 100%. κ_w is Cohen's quadratic-weighted kappa over the rows with a level; " +
 		"recall is per true level; the diagnosis match is over the rows whose stated diagnosis was scored."
@@ -47,7 +47,7 @@ func (r *Report) triageSection() *Section {
 		s.Text += " With repeats, the clustered SEs are question-clustered (CR1), as for accuracy."
 	}
 	if r.hasTriageComparisons() {
-		s.Text += fmt.Sprintf("\n\nThe paired comparisons with `%s` are as for accuracy (bootstrap over questions, exact McNemar on the discordant pairs, "+
+		s.Text += fmt.Sprintf("\n\nThe paired comparisons with `%s` are as for accuracy (bootstrap over questions, clustered McNemar on the discordant pairs, "+
 			"Holm over the arms of the dataset × model): a negative Δ under-triage is fewer unsafe errors.", r.Reference)
 	}
 	s.Text += "\n\nThe table's point estimates from `questions.parquet` alone:\n\n```sql\n" + strings.TrimRight(r.TriageSQL, "\n") + "\n```"
@@ -113,7 +113,7 @@ func (r *Report) triageComparisonTable() *Table {
 		}
 		note := ""
 		if c.IdenticalTo != "" {
-			note = "identical to " + c.IdenticalTo
+			note = "same configuration as " + c.IdenticalTo
 		}
 		t.Rows = append(t.Rows, r.lead(c.Dataset, c.Model, c.Candidate, fmt.Sprint(tc.Safe.N),
 			pct(tc.Safe.RefRate)+" → "+pct(tc.Safe.CandRate), pp(tc.Safe.Delta.Value)+" "+ivPP(tc.Safe.Delta.Boot), pval(tc.Safe.McNemarP), pval(tc.SafeHolmP),

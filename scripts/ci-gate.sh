@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The CI gate on sim runs of the embedded sample (issue 13): the example thresholds pass on the
-# default profile (exit 0); a degraded profile (sim/weak) against the default run as baseline exits
-# with the gate's code (7) and writes a JUnit file with the failing case; then the simulation of the
+# default profile and on the shipped sweep's output (configs/ablation.yaml, arms labelled full/n3 …:
+# issue 24) (exit 0); a degraded profile (sim/weak) against the default run as baseline exits with
+# the gate's code (7) and writes a JUnit file with the failing case; then the simulation of the
 # baseline gate's false-alarm and detection rates.
 #
 #   bash scripts/ci-gate.sh [WORKDIR]
@@ -16,6 +17,10 @@ m="$work/medteam"
 
 echo "-- passing: configs/thresholds.yaml on sim/default"
 "$m" check --thresholds configs/thresholds.yaml --junit "$work/pass.xml" "$work/default"
+
+echo "-- passing: configs/thresholds.yaml on configs/ablation.yaml's output"
+"$m" sweep configs/ablation.yaml --out "$work" --run-name ablation --no-report >/dev/null 2>&1
+"$m" check --thresholds configs/thresholds.yaml "$work/ablation"
 
 echo "-- failing: sim/weak against the sim/default baseline (50 questions: --margin 0.15)"
 set +e

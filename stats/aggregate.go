@@ -16,6 +16,10 @@ type AggregateOptions struct {
 	Price     PriceFunc // nil: no cost
 	Bins      int       // calibration bins; 0 = DefaultBins
 	Level     float64   // confidence level; 0 = DefaultLevel
+	// Seed and Reps drive the question bootstrap of the ECE interval
+	// (CalibrateClustered); Reps 0 = DefaultReps.
+	Seed uint64
+	Reps int
 }
 
 // Cost is what a group's tokens cost at a price table.
@@ -40,14 +44,19 @@ type Group struct {
 	Errors       int // the unit failed (Error or ErrorClass set)
 	ErrorClasses map[string]int
 
-	Accuracy   float64  // Correct / Rows
-	AccuracyCI Interval // Wilson interval of Correct / Rows
+	Accuracy float64 // Correct / Rows
+	// AccuracyCI is the design-effect-corrected Wilson interval of
+	// Correct / Rows (ClusteredWilson): Wilson's with one row per question.
+	AccuracyCI Interval
+	// DesignEffect is ClusteredWilson's design effect of Accuracy (1 with
+	// one row per question).
+	DesignEffect float64
 	// ClusteredSE is the question-clustered standard error of Accuracy
 	// (ClusteredMean); NaN unless some question has more than one row.
 	ClusteredSE       float64
 	Coverage          float64  // Answered / Rows
 	SelectiveAccuracy float64  // Correct / Answered
-	SelectiveCI       Interval // Wilson interval of Correct / Answered
+	SelectiveCI       Interval // ClusteredWilson interval of Correct / Answered (answered rows, clustered by question)
 
 	// Per question row (every row, failed ones included).
 	Calls, Tokens, PromptTokens, CompletionTokens, WallMS, CallLatencyMS Dist
@@ -77,24 +86,29 @@ func Aggregate(rows []results.QuestionRow, opt AggregateOptions) []Group {
 func aggregateGroup(rows []results.QuestionRow, g group, opt AggregateOptions) Group {
 	s := Group{Key: g.key, Rows: len(g.idx), ErrorClasses: map[string]int{}}
 	y := make([]float64, len(g.idx))
+	var ans []int
 	for j, i := range g.idx {
 		r := &rows[i]
 		y[j] = b2f(isCorrect(r))
 		s.count(r)
+		if answered(r) {
+			ans = append(ans, i)
+		}
 	}
 	s.Answered = s.Rows - s.Abstained - s.Errors
 	lvl := level(opt.Level)
-	s.Accuracy, s.AccuracyCI = ratio(s.Correct, s.Rows), Wilson(s.Correct, s.Rows, lvl)
-	s.Coverage = ratio(s.Answered, s.Rows)
-	s.SelectiveAccuracy, s.SelectiveCI = ratio(s.Correct, s.Answered), Wilson(s.Correct, s.Answered, lvl)
 	cl, nq := clusterOf(rows, g.idx)
 	s.Questions, s.Repeats = nq, maxRun(cl)
+	acc := clusteredProportion(y, cl, nq, lvl)
+	s.Accuracy, s.AccuracyCI, s.DesignEffect = ratio(s.Correct, s.Rows), acc.CI, acc.DesignEffect
+	s.Coverage = ratio(s.Answered, s.Rows)
+	s.SelectiveAccuracy, s.SelectiveCI = ratio(s.Correct, s.Answered), proportionIdx(rows, ans, isCorrect, lvl).CI
 	s.ClusteredSE = math.NaN()
 	if s.Repeats > 1 {
-		_, s.ClusteredSE = clusteredSE(y, cl, nq)
+		s.ClusteredSE = acc.SE
 	}
 	s.describe(rows, g.idx)
-	s.Calibration = calibrationIdx(rows, g.idx, opt.Bins)
+	s.Calibration = calibrationIdx(rows, g.idx, opt.Bins, Bootstrap{Reps: opt.Reps, Seed: opt.Seed, Level: lvl})
 	s.RiskCoverage = riskCoverageIdx(rows, g.idx)
 	s.Convergence = convergenceIdx(rows, g.idx, lvl)
 	if opt.Price != nil {
@@ -150,6 +164,17 @@ func costOf(rows []results.QuestionRow, idx []int, price PriceFunc) *Cost {
 	c.Priced = c.Unpriced == 0
 	c.PerQuestion = c.Total / float64(max(len(idx), 1))
 	return c
+}
+
+// proportionIdx is the ClusteredWilson share of rows idx (sorted by
+// question) for which hit holds.
+func proportionIdx(rows []results.QuestionRow, idx []int, hit func(*results.QuestionRow) bool, lvl float64) Proportion {
+	y := make([]float64, len(idx))
+	for j, i := range idx {
+		y[j] = b2f(hit(&rows[i]))
+	}
+	cl, g := clusterOf(rows, idx)
+	return clusteredProportion(y, cl, g, lvl)
 }
 
 // maxRun is the longest run of equal values in sorted cluster indices: the

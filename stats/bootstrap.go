@@ -52,7 +52,9 @@ func (b Bootstrap) rng() *rand.Rand {
 // 1993, §13.3): the α/2 and 1 − α/2 quantiles of the sorted replicates with
 // stat.Quantile(stat.Empirical). Replicates in which the draws hold no
 // observation (impossible with g ≥ 1) are skipped. Undefined intervals
-// when there is no observation. It panics on ragged input.
+// when there is no observation or fewer than 2 clusters: one question
+// resampled gives itself every time, a zero-width interval that says
+// nothing about the population. It panics on ragged input.
 func BootstrapMeans(d [][]float64, cluster []int, g int, opt Bootstrap) []Interval {
 	out := make([]Interval, len(d))
 	for m := range d {
@@ -61,23 +63,26 @@ func BootstrapMeans(d [][]float64, cluster []int, g int, opt Bootstrap) []Interv
 		}
 		out[m] = nanInterval()
 	}
-	if len(cluster) == 0 || g < 1 || len(d) == 0 {
+	if len(cluster) == 0 || g < 2 || len(d) == 0 {
 		return out
 	}
 	sums, size := clusterSums(d, cluster, g)
 	reps := resample(sums, size, opt)
-	alpha := 1 - level(opt.Level)
 	for m, r := range reps {
-		if len(r) == 0 {
-			continue
-		}
-		slices.Sort(r)
-		out[m] = Interval{
-			stat.Quantile(alpha/2, stat.Empirical, r, nil),
-			stat.Quantile(1-alpha/2, stat.Empirical, r, nil),
-		}
+		out[m] = percentile(r, opt.Level)
 	}
 	return out
+}
+
+// percentile is the percentile interval of replicates r at a two-sided
+// level (r is sorted in place); undefined when r is empty.
+func percentile(r []float64, lvl float64) Interval {
+	if len(r) == 0 {
+		return nanInterval()
+	}
+	alpha := 1 - level(lvl)
+	slices.Sort(r)
+	return Interval{stat.Quantile(alpha/2, stat.Empirical, r, nil), stat.Quantile(1-alpha/2, stat.Empirical, r, nil)}
 }
 
 // clusterSums returns sums[m][k], the sum of metric m over cluster k, and

@@ -18,7 +18,7 @@ type ReliabilityBin struct {
 	ConfLo, ConfHi float64  // smallest and largest confidence in the bin
 	Confidence     float64  // mean stated confidence
 	Accuracy       float64  // share correct
-	CI             Interval // Wilson 95% interval of Accuracy
+	CI             Interval // design-effect-corrected Wilson 95% interval of Accuracy (ClusteredWilson)
 }
 
 // Calibration is how well stated confidence matches accuracy.
@@ -28,7 +28,12 @@ type Calibration struct {
 	Unanswered   int // rows without an answer (abstained, failed): excluded, counted (CalibrationOf)
 	ECE          float64
 	Brier        float64
-	Bins         []ReliabilityBin
+	// ECECI is the question-bootstrap percentile interval of ECE, the bin
+	// edges fixed at the sample's; BrierCI is Brier ± t_{G−1}·SE_CR1
+	// (ClusteredMean of the squared errors), clamped to [0, 1]. Both NaN
+	// with fewer than 2 questions.
+	ECECI, BrierCI Interval
+	Bins           []ReliabilityBin
 }
 
 // Calibrate measures the calibration of confidences conf[i] ∈ [0, 1] against
@@ -50,15 +55,33 @@ type Calibration struct {
 // fewer than K bins (one per distinct value at most). Empty: N = 0, ECE and
 // Brier NaN. It panics when the slices differ in length.
 func Calibrate(conf []float64, correct []bool, bins int) Calibration {
-	if len(conf) != len(correct) {
-		panic("stats: Calibrate: conf and correct differ in length")
+	return CalibrateClustered(conf, correct, seq(len(conf)), bins, Bootstrap{})
+}
+
+// CalibrateClustered is Calibrate with the items in question clusters
+// (cluster[i] is item i's question): every interval treats a question's
+// rows as one draw. A bin's interval is ClusteredWilson's; Brier's is
+// ClusteredMean's t interval of the squared errors; ECE's is the
+// percentile interval of opt's question bootstrap (BootstrapMeans' draws):
+// each replicate draws the G questions with replacement and recomputes
+//
+//	ECE* = Σ_k |Σ_{i∈B_k} (yᵢ − confᵢ)| / N*
+//
+// over the bins B_k fixed at the sample's edges (an equal-mass re-binning
+// of each replicate would move the edges with the draw). It panics when
+// the slices differ in length.
+func CalibrateClustered[K comparable](conf []float64, correct []bool, cluster []K, bins int, opt Bootstrap) Calibration {
+	if len(conf) != len(correct) || len(conf) != len(cluster) {
+		panic("stats: Calibrate: conf, correct and cluster differ in length")
 	}
 	if bins <= 0 {
 		bins = DefaultBins
 	}
+	cidx, _ := denseIndex(cluster)
 	type item struct {
-		c float64
-		y bool
+		c  float64
+		y  bool
+		cl int
 	}
 	items := make([]item, 0, len(conf))
 	var out Calibration
@@ -67,33 +90,96 @@ func Calibrate(conf []float64, correct []bool, bins int) Calibration {
 			out.NoConfidence++
 			continue
 		}
-		items = append(items, item{c, correct[i]})
+		items = append(items, item{c, correct[i], cidx[i]})
 	}
-	slices.SortFunc(items, func(a, b item) int { return cmp.Or(cmp.Compare(a.c, b.c), cmp.Compare(b2f(a.y), b2f(b.y))) })
+	slices.SortFunc(items, func(a, b item) int {
+		return cmp.Or(cmp.Compare(a.c, b.c), cmp.Compare(b2f(a.y), b2f(b.y)), cmp.Compare(a.cl, b.cl))
+	})
 	out.N = len(items)
 	out.ECE, out.Brier = math.NaN(), math.NaN()
+	out.ECECI, out.BrierCI = nanInterval(), nanInterval()
 	if out.N == 0 {
 		return out
 	}
-	cs, ys := make([]float64, out.N), make([]bool, out.N)
-	brier := 0.0
+	cs, ys, cl := make([]float64, out.N), make([]bool, out.N), make([]int, out.N)
+	sq := make([]float64, out.N)
 	for i, it := range items {
-		cs[i], ys[i] = it.c, it.y
-		brier += (it.c - b2f(it.y)) * (it.c - b2f(it.y))
+		cs[i], ys[i], cl[i] = it.c, it.y, it.cl
+		sq[i] = (it.c - b2f(it.y)) * (it.c - b2f(it.y))
 	}
-	out.Brier = brier / float64(out.N)
-	out.Bins = equalMassBins(cs, ys, bins)
+	dcl, g := denseIndex(cl)
+	bm := ClusterMean{N: out.N, Clusters: g}
+	bm.Mean, bm.SE = clusteredSE(sq, dcl, g)
+	out.Brier, out.BrierCI = bm.Mean, bm.CI(opt.Level, 0, 1)
+	var edges []int
+	out.Bins, edges = equalMassBins(cs, ys, dcl, bins, opt.Level)
 	out.ECE = 0
 	for _, b := range out.Bins {
 		out.ECE += float64(b.N) / float64(out.N) * math.Abs(b.Accuracy-b.Confidence)
 	}
+	out.ECECI = eceBootstrap(cs, ys, dcl, g, edges, opt)
 	return out
 }
 
-// equalMassBins bins sorted confidences (see Calibrate).
-func equalMassBins(cs []float64, ys []bool, k int) []ReliabilityBin {
+// eceBootstrap is CalibrateClustered's ECE interval: items sorted, bin b
+// holding items edges[b] … edges[b+1] − 1, cl their dense questions.
+func eceBootstrap(cs []float64, ys []bool, cl []int, g int, edges []int, opt Bootstrap) Interval {
+	if g < 2 {
+		return nanInterval()
+	}
+	// Per question: its bins' sums of (y − conf), and its size.
+	type part struct {
+		bin int
+		d   float64
+	}
+	parts := make([][]part, g)
+	size := make([]float64, g)
+	for b := 0; b+1 < len(edges); b++ {
+		for i := edges[b]; i < edges[b+1]; i++ {
+			k := cl[i]
+			size[k]++
+			ps := parts[k]
+			if n := len(ps); n > 0 && ps[n-1].bin == b {
+				ps[n-1].d += b2f(ys[i]) - cs[i]
+			} else {
+				ps = append(ps, part{b, b2f(ys[i]) - cs[i]})
+			}
+			parts[k] = ps
+		}
+	}
+	r := opt.rng()
+	nb := len(edges) - 1
+	acc := make([]float64, nb)
+	reps := make([]float64, 0, opt.reps())
+	for range opt.reps() {
+		clear(acc)
+		n := 0.0
+		for range g {
+			k := r.IntN(g)
+			n += size[k]
+			for _, p := range parts[k] {
+				acc[p.bin] += p.d
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		e := 0.0
+		for _, v := range acc {
+			e += math.Abs(v)
+		}
+		reps = append(reps, e/n)
+	}
+	return percentile(reps, opt.Level)
+}
+
+// equalMassBins bins sorted confidences (see Calibrate), cl the items'
+// dense questions; it returns the bins and their edges (bin b holds items
+// edges[b] … edges[b+1] − 1).
+func equalMassBins(cs []float64, ys []bool, cl []int, k int, lvl float64) ([]ReliabilityBin, []int) {
 	n := len(cs)
 	var out []ReliabilityBin
+	edges := []int{0}
 	start := 0
 	for b := 0; b < k && start < n; b++ {
 		end := (b + 1) * n / k
@@ -103,14 +189,15 @@ func equalMassBins(cs []float64, ys []bool, k int) []ReliabilityBin {
 		for end < n && cs[end] == cs[end-1] {
 			end++
 		}
-		out = append(out, reliabilityBin(cs[start:end], ys[start:end]))
+		out = append(out, reliabilityBin(cs[start:end], ys[start:end], cl[start:end], lvl))
+		edges = append(edges, end)
 		start = end
 	}
-	return out
+	return out, edges
 }
 
 // reliabilityBin summarises one bin.
-func reliabilityBin(cs []float64, ys []bool) ReliabilityBin {
+func reliabilityBin(cs []float64, ys []bool, cl []int, lvl float64) ReliabilityBin {
 	b := ReliabilityBin{N: len(cs), ConfLo: cs[0], ConfHi: cs[len(cs)-1]}
 	k := 0
 	for i, c := range cs {
@@ -119,21 +206,24 @@ func reliabilityBin(cs []float64, ys []bool) ReliabilityBin {
 	}
 	b.Confidence /= float64(b.N)
 	b.Accuracy = float64(k) / float64(b.N)
-	b.CI = Wilson(k, b.N, 0)
+	b.CI = ClusteredWilson(ys, cl, lvl).CI
 	return b
 }
 
 // CalibrationOf is Calibrate over the answered rows (not abstained, not
 // failed) of rows, with ConfidenceMean as the team's confidence (−1 = none,
 // counted in NoConfidence); unanswered rows are counted in Unanswered.
+// Rows are clustered by question id (CalibrateClustered, with the default
+// bootstrap seed 0).
 func CalibrationOf(rows []results.QuestionRow, bins int) Calibration {
 	idx := seq(len(rows))
-	return calibrationIdx(rows, idx, bins)
+	return calibrationIdx(rows, idx, bins, Bootstrap{})
 }
 
-func calibrationIdx(rows []results.QuestionRow, idx []int, bins int) Calibration {
+func calibrationIdx(rows []results.QuestionRow, idx []int, bins int, opt Bootstrap) Calibration {
 	conf := make([]float64, 0, len(idx))
 	y := make([]bool, 0, len(idx))
+	var q []string
 	skipped := 0
 	for _, i := range idx {
 		r := &rows[i]
@@ -141,9 +231,9 @@ func calibrationIdx(rows []results.QuestionRow, idx []int, bins int) Calibration
 			skipped++
 			continue
 		}
-		conf, y = append(conf, r.ConfidenceMean), append(y, r.Correct)
+		conf, y, q = append(conf, r.ConfidenceMean), append(y, r.Correct), append(q, r.QuestionID)
 	}
-	c := Calibrate(conf, y, bins)
+	c := CalibrateClustered(conf, y, q, bins, opt)
 	c.Unanswered = skipped
 	return c
 }

@@ -31,9 +31,9 @@ type Comparison struct {
 	// HolmP is McNemar's p Holm-adjusted over the family it was compared
 	// in (HolmGrouped); NaN for a comparison made alone.
 	HolmP float64
-	// IdenticalTo names an earlier arm of the family whose outcomes equal
-	// this arm's on every (question, repeat) (IdenticalOutcomes): the two
-	// are one hypothesis in the Holm family. "" otherwise.
+	// IdenticalTo names an earlier arm of the family whose configuration
+	// is equivalent to this arm's (SameConfigGroups): the two send the same
+	// requests and are one hypothesis in the Holm family. "" otherwise.
 	IdenticalTo string
 	// Triage is the paired comparison of the safe and under-triage rates
 	// when the pairs are triage rows (TriageCompare); nil otherwise.
@@ -151,7 +151,7 @@ func compareIdx(ref []results.QuestionRow, ri []int, cand []results.QuestionRow,
 	cl, g := clusterOf(ref, p.ref)
 	c.Questions = g
 	est := pairedEstimates(d, cl, g, opt)
-	c.Accuracy = binaryCounts(rc, cc)
+	c.Accuracy = binaryCounts(rc, cc, cl)
 	c.Accuracy.Clusters, c.Accuracy.Delta = g, est[0]
 	c.Calls, c.Tokens = est[1], est[2]
 	c.MDD = comparisonMDD(c.Accuracy, d[0])

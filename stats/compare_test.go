@@ -87,12 +87,9 @@ func TestCompareToReferenceIdentical(t *testing.T) {
 			t.Errorf("%s: HolmP %v, want %v (family of 7)", cs[j].Candidate, cs[j].HolmP, h[i])
 		}
 	}
-	if !IdenticalOutcomes(armRows(rows, "c5"), armRows(rows, "c7")) || IdenticalOutcomes(armRows(rows, "c5"), armRows(rows, "c4")) {
-		t.Error("IdenticalOutcomes")
-	}
 	arms := [][]results.QuestionRow{armRows(rows, "c4"), armRows(rows, "c5"), armRows(rows, "c6"), armRows(rows, "c7"), armRows(rows, "c5")}
-	if got := IdenticalGroups(arms); !slices.Equal(got, []int{0, 1, 2, 1, 1}) {
-		t.Errorf("IdenticalGroups = %v", got)
+	if got := SameConfigGroups(arms); !slices.Equal(got, []int{0, 1, 2, 1, 1}) {
+		t.Errorf("SameConfigGroups = %v", got)
 	}
 	// No reference in the rows: no comparison.
 	if got := CompareToReference(rows, "nosuch", Bootstrap{}); len(got) != 0 {
@@ -158,5 +155,54 @@ func TestPairedMetric(t *testing.T) {
 	calls, _ := PairedMetric(ref, cand, func(r *results.QuestionRow) float64 { return float64(r.Calls) }, Bootstrap{Seed: 4, Reps: 100})
 	if c := Compare(ref, cand, Bootstrap{Seed: 4, Reps: 100}); calls != c.Calls {
 		t.Errorf("PairedMetric(calls) %+v, Compare %+v", calls, c.Calls)
+	}
+}
+
+// Arms are merged in the Holm family because their configurations are
+// equivalent, never because their outcomes happened to match (issue 24,
+// item 5): an arm relabelled with other components but the same outcomes
+// as c4 is a hypothesis of its own, and the family keeps every arm compared,
+// one without pairs included.
+func TestHolmFamilyFixedByDesign(t *testing.T) {
+	p := func(f [5]bool, qe float64) float64 { return 0.5 + qe + 0.08*b2f(f[1]) - 0.03*b2f(f[3]) }
+	rows := synthRows(presetArms(), 300, 1, 7, p)
+	var twin []results.QuestionRow
+	for _, r := range rows {
+		if r.Arm == "c4" {
+			r.Arm, r.Turns = "twin", r.Turns+1
+			twin = append(twin, r)
+		}
+	}
+	rows = append(rows, twin...)
+	if got := SameConfigGroups([][]results.QuestionRow{armRows(rows, "c4"), armRows(rows, "twin")}); !slices.Equal(got, []int{0, 1}) {
+		t.Errorf("same outcomes, other config: groups %v, want [0 1]", got)
+	}
+	cs := CompareToReference(rows, "base", Bootstrap{Seed: 1, Reps: 200})
+	var ps []float64
+	var c4, tw Comparison
+	for _, c := range cs {
+		if c.Candidate != "c7" { // c7 is c5's configuration: one hypothesis
+			ps = append(ps, c.Accuracy.McNemarP)
+		}
+		switch c.Candidate {
+		case "c4":
+			c4 = c
+		case "twin":
+			tw = c
+		}
+	}
+	if len(ps) != 8 || tw.IdenticalTo != "" || c4.HolmP != tw.HolmP {
+		t.Fatalf("family %d (want 8), twin %+v", len(ps), tw)
+	}
+	h := Holm(ps)
+	if c4.HolmP != h[3] {
+		t.Errorf("c4 HolmP %v, want %v (a family of 8)", c4.HolmP, h[3])
+	}
+	// A member that could not be tested still counts.
+	if got := HolmFamily([]float64{0.01, math.NaN(), 0.04}, 3); !near(got[0], 0.03, 1e-15) || !math.IsNaN(got[1]) || !near(got[2], 0.08, 1e-15) {
+		t.Errorf("HolmFamily = %v, want [0.03 NaN 0.08]", got)
+	}
+	if got := HolmGrouped([]float64{0.01, math.NaN(), 0.04}, []int{0, 1, 2}); !near(got[0], 0.03, 1e-15) {
+		t.Errorf("HolmGrouped with an untestable member = %v, want 0.03 first", got)
 	}
 }

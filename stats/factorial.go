@@ -3,6 +3,7 @@ package stats
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/medteam-bench/medteam/results"
 )
@@ -12,7 +13,17 @@ import (
 type LPM struct {
 	Dataset, Model string
 	Arms           int // distinct component combinations among the rows
+	// OLSFit holds the coefficients β of the effect-coded model.
 	OLSFit
+	// Effects are the terms as effects, in Coefs' order: the intercept as
+	// fitted (the model's mean over the cells), every other term 2β with
+	// SE and interval doubled, p unchanged and HolmP adjusted over the
+	// family of effects (the intercept excluded). A main effect is the
+	// mean difference "on − off" over the other components' levels; an
+	// interaction jk half the difference between j's effect with k on and
+	// with k off (Box, Hunter & Hunter 2005, Statistics for
+	// Experimenters, §5.5).
+	Effects []Coef
 }
 
 // FactorialTerms are the LPM's columns in priority order: "(intercept)",
@@ -29,18 +40,23 @@ func FactorialTerms() []string {
 	return out
 }
 
-// FactorialLPM fits, on each dataset × model, the linear probability model
+// FactorialLPM fits, on each dataset × model, the effect-coded linear
+// probability model
 //
-//	P(correct) = β₀ + Σ_j β_j x_j + Σ_{j<k} γ_jk x_j x_k
+//	P(correct) = β₀ + Σ_j β_j x_j + Σ_{j<k} γ_jk x_j x_k,   x_j = +1 (on), −1 (off)
 //
-// over every row (errors and abstentions as 0), x_j the five component
-// indicators of the row's arm, by OLS with question-clustered CR1 standard
-// errors and t_{G−1} intervals at the given level (ClusteredOLS). β_j is
-// component j's effect where the components it interacts with are off; γ_jk
-// is the two-way interaction. Terms the design cannot separate are dropped
-// and listed in Dropped — with the 24 valid combinations of --config
-// factorial, "l:mm" (monitoring requires leadership, so l·mm = mm); a
-// component never switched on or always on is dropped too. Rows should be
+// over every row (errors and abstentions as 0), x_j the five components of
+// the row's arm, by OLS with question-clustered CR1 standard errors and
+// t_{G−1} intervals at the given level (ClusteredOLS). With the ±1 coding
+// (issue 24, item 6), β_j is half of component j's main effect averaged
+// over the other components' levels — not its effect where the others are
+// off, as 0/1 indicators would give — and γ_jk half the two-way
+// interaction; Effects holds them doubled, Holm-adjusted over the terms.
+// Terms the design cannot separate are dropped and listed in Dropped —
+// with the 24 valid combinations of --config factorial, "l:mm"
+// (monitoring requires leadership, so x_l·x_mm = 1 − x_l + x_mm on the
+// valid cells); a component never switched on or always on is dropped
+// too. Rows should be
 // one arm per component combination (the caller's design); fits are in
 // dataset, model order, and an error names each family that could not be
 // fitted (the others are still returned).
@@ -64,13 +80,35 @@ func FactorialLPM(rows []results.QuestionRow, lvl float64) ([]LPM, error) {
 			errs = append(errs, fmt.Errorf("%s · %s: %w", f.dataset, f.model, err))
 			continue
 		}
-		out = append(out, LPM{Dataset: f.dataset, Model: f.model, Arms: len(arms), OLSFit: fit})
+		out = append(out, LPM{Dataset: f.dataset, Model: f.model, Arms: len(arms), OLSFit: fit, Effects: effectsOf(fit)})
 	}
 	return out, errors.Join(errs...)
 }
 
-// factorialColumns builds the intercept, main-effect and interaction
-// columns and the 0/1 outcome of rows idx.
+// effectsOf doubles the effect-coded coefficients (not the intercept) and
+// Holm-adjusts their p over the terms.
+func effectsOf(fit OLSFit) []Coef {
+	out := make([]Coef, len(fit.Coefs))
+	p := make([]float64, len(out))
+	for i, c := range fit.Coefs {
+		p[i] = math.NaN()
+		if c.Name != "(intercept)" {
+			c.Estimate, c.SE, c.CI = 2*c.Estimate, 2*c.SE, Interval{2 * c.CI.Lo, 2 * c.CI.Hi}
+			p[i] = c.P
+		}
+		out[i] = c
+	}
+	for i, h := range Holm(p) {
+		out[i].HolmP = h
+	}
+	return out
+}
+
+// pm is +1 for true, −1 for false: the effect coding.
+func pm(b bool) float64 { return 2*b2f(b) - 1 }
+
+// factorialColumns builds the intercept, the effect-coded (±1) main-effect
+// and interaction columns and the 0/1 outcome of rows idx.
 func factorialColumns(rows []results.QuestionRow, idx []int) ([][]float64, []float64) {
 	const k = 5
 	cols := make([][]float64, 1+k+k*(k-1)/2)
@@ -85,9 +123,9 @@ func factorialColumns(rows []results.QuestionRow, idx []int) ([][]float64, []flo
 		cols[0][i] = 1
 		c := 1 + k
 		for a := range k {
-			cols[1+a][i] = b2f(fl[a])
+			cols[1+a][i] = pm(fl[a])
 			for b := a + 1; b < k; b++ {
-				cols[c][i] = b2f(fl[a] && fl[b])
+				cols[c][i] = pm(fl[a]) * pm(fl[b])
 				c++
 			}
 		}

@@ -82,11 +82,16 @@ func TestClusteredOLSAliased(t *testing.T) {
 // A simulated factorial design (seeded): all 24 valid combinations × 600
 // questions, P(correct) = 0.45 + 0.06·smm + 0.10·l + 0.05·to − 0.04·t +
 // 0.03·mm − 0.08·smm·l + a question effect in [−0.2, 0.2] (mean 0, the same
-// for every arm: a balanced design, so OLS is unbiased). The fit recovers
-// each main effect and the smm:l interaction within its 95% interval, and
-// drops l:mm (monitoring requires leadership).
+// for every arm), with smm, l, … ∈ {0, 1}. In the effect coding x = 2f − 1,
+// f_smm·f_l = (x_smm x_l + x_smm + x_l + 1)/4, so the effects (2β) are
+// smm 0.06 − 0.08/2 = 0.02, l 0.10 − 0.04 = 0.06, to 0.05, t −0.04, mm
+// 0.03 and smm:l 2·(−0.08/4) = −0.04 (the 0/1 model in the span of the ±1
+// columns: OLS is unbiased though the 24 cells are not balanced in l and
+// mm). The fit recovers each within its 95% interval, and drops l:mm
+// (monitoring requires leadership). With 0/1 columns smm's coefficient is
+// 0.06, outside the effect's interval.
 func TestFactorialLPMRecovers(t *testing.T) {
-	truth := map[string]float64{"smm": 0.06, "l": 0.10, "to": 0.05, "t": -0.04, "mm": 0.03, "smm:l": -0.08}
+	truth := map[string]float64{"smm": 0.02, "l": 0.06, "to": 0.05, "t": -0.04, "mm": 0.03, "smm:l": -0.04}
 	p := func(f [5]bool, qe float64) float64 {
 		v := 0.45 + qe + 0.06*b2f(f[0]) + 0.10*b2f(f[1]) + 0.05*b2f(f[2]) - 0.04*b2f(f[3]) + 0.03*b2f(f[4])
 		// Rows that abstain or fail (3%) are wrong: lift p so the
@@ -102,9 +107,20 @@ func TestFactorialLPMRecovers(t *testing.T) {
 	if fit.Arms != 24 || fit.Clusters != 600 || fit.N != 24*600 || !slices.Equal(fit.Dropped, []string{"l:mm"}) {
 		t.Fatalf("fit: arms %d clusters %d n %d dropped %v", fit.Arms, fit.Clusters, fit.N, fit.Dropped)
 	}
+	effect := func(name string) (Coef, bool) {
+		for _, c := range fit.Effects {
+			if c.Name == name {
+				return c, true
+			}
+		}
+		return Coef{}, false
+	}
 	for _, name := range []string{"smm", "l", "to", "t", "mm", "smm:l"} {
 		w := truth[name]
-		c, ok := fit.Coef(name)
+		c, ok := effect(name)
+		if b, _ := fit.Coef(name); !near(c.Estimate, 2*b.Estimate, 1e-12) || !near(c.SE, 2*b.SE, 1e-12) || c.P != b.P || !(c.HolmP >= c.P) {
+			t.Errorf("%s: effect %+v is not 2 × coefficient %+v with a Holm p", name, c, b)
+		}
 		if !ok || !c.CI.Contains(w) {
 			t.Errorf("%s: %+v does not cover %v", name, c, w)
 		}
@@ -112,7 +128,7 @@ func TestFactorialLPMRecovers(t *testing.T) {
 	}
 	// The null interactions: at most one of nine outside its interval.
 	misses := 0
-	for _, c := range fit.Coefs {
+	for _, c := range fit.Effects {
 		if _, ok := truth[c.Name]; !ok && c.Name != "(intercept)" && !c.CI.Contains(0) {
 			misses++
 		}

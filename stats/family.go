@@ -7,83 +7,77 @@ import (
 	"github.com/medteam-bench/medteam/results"
 )
 
-// outcome is what identifies an arm's result on one unit.
-type outcome struct {
-	q                         string
-	rep                       int32
-	predicted                 string
-	correct, abstain, errored bool
+// armConfig is what an arm's rows say of its configuration: two arms whose
+// configs are equal send the same requests (call seeds do not depend on the
+// arm) and are one hypothesis, whatever their outcomes.
+type armConfig struct {
+	protocol string
+	flags    [5]bool
+	setting  setting
 }
 
-// signature lists the outcomes of rows idx (sorted by question, repeat).
-func signature(rows []results.QuestionRow, idx []int) []outcome {
-	out := make([]outcome, len(idx))
-	for j, i := range idx {
-		r := &rows[i]
-		out[j] = outcome{r.QuestionID, r.Repeat, r.Predicted, r.Correct, r.Abstained, errored(r)}
+// configOf is a row's configuration; ok is false for a protocol whose
+// parameters the rows do not record: only teamwork arms are known to be
+// equal by their columns (rows without a protocol name say nothing).
+func configOf(r *results.QuestionRow) (armConfig, bool) {
+	if r.Protocol != "teamwork" {
+		return armConfig{}, false
 	}
-	return out
+	return armConfig{r.Protocol, flags(r), settingOf(r)}, true
 }
 
-// IdenticalOutcomes reports whether two arms ran the same (question id,
-// repeat) units with the same outcome on every one — the same predicted
-// letter, correctness, abstention and failure — as two presets with the
-// same configuration (c5 and c7) do on a deterministic backend.
-func IdenticalOutcomes(a, b []results.QuestionRow) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	ia, ib := seq(len(a)), seq(len(b))
-	sortByQuestion(a, ia)
-	sortByQuestion(b, ib)
-	return slices.Equal(signature(a, ia), signature(b, ib))
-}
-
-// IdenticalGroups groups arms (each one arm's rows) by identical outcomes
-// (IdenticalOutcomes): out[i] is the index of the first arm identical to
-// arm i, i itself when none before it is. Pass the result to HolmGrouped
-// so that identical arms count once in a family.
-func IdenticalGroups(arms [][]results.QuestionRow) []int {
-	sigs := make([][]outcome, len(arms))
+// SameConfigGroups groups arms (each one arm's rows) by equivalent
+// configuration: out[i] is the index of the first arm whose configuration
+// (protocol, the five component flags, turns, discussion, agent policy,
+// structured output of its first row; the team a dynamic policy recruits
+// is an outcome, not configuration) equals arm i's,
+// i itself when none before it does. Arms of another protocol than
+// teamwork (or none), whose parameters the rows do not hold, and empty
+// arms are never merged. Outcomes play no part: two arms that happen to agree on
+// every question are still two hypotheses (issue 24, item 5). Pass the
+// result to HolmGrouped.
+func SameConfigGroups(arms [][]results.QuestionRow) []int {
 	out := make([]int, len(arms))
+	cfg := make([]armConfig, len(arms))
+	known := make([]bool, len(arms))
 	for i, a := range arms {
-		idx := seq(len(a))
-		sortByQuestion(a, idx)
-		sigs[i] = signature(a, idx)
-		out[i] = firstEqual(sigs, out, i)
-	}
-	return out
-}
-
-// firstEqual is the first representative j < i whose signature equals
-// sigs[i], or i.
-func firstEqual(sigs [][]outcome, rep []int, i int) int {
-	for j := range i {
-		if rep[j] == j && slices.Equal(sigs[i], sigs[j]) {
-			return j
+		out[i] = i
+		if len(a) == 0 {
+			continue
+		}
+		cfg[i], known[i] = configOf(&a[0])
+		if !known[i] {
+			continue
+		}
+		for j := range i {
+			if out[j] == j && known[j] && cfg[j] == cfg[i] {
+				out[i] = j
+				break
+			}
 		}
 	}
-	return i
+	return out
 }
 
-// identicalGroups returns, for each group, the index of the first group
-// with identical outcomes (itself when none earlier).
-func identicalGroups(rows []results.QuestionRow, gs []group) []int {
-	sigs := make([][]outcome, len(gs))
-	out := make([]int, len(gs))
+// sameConfigGroups is SameConfigGroups over groups of rows.
+func sameConfigGroups(rows []results.QuestionRow, gs []group) []int {
+	arms := make([][]results.QuestionRow, len(gs))
 	for i, g := range gs {
-		sigs[i] = signature(rows, g.idx)
-		out[i] = firstEqual(sigs, out, i)
+		if len(g.idx) > 0 {
+			arms[i] = rows[g.idx[0] : g.idx[0]+1]
+		}
 	}
-	return out
+	return SameConfigGroups(arms)
 }
 
 // CompareToReference compares every arm with the reference arm on each
 // dataset × model (Compare), and adjusts McNemar's p with Holm within each
-// dataset × model family. Arms whose outcomes are identical on every unit
-// (IdenticalOutcomes) are one hypothesis: they count once in the family,
-// share its adjusted p, and the later ones (in arm order) name the first in
-// IdenticalTo. A family without the reference arm yields no comparison.
+// dataset × model family: every arm compared counts in the family, one
+// without pairs included. Arms whose configurations are equivalent
+// (SameConfigGroups: c5 and c7) are one hypothesis: they count once in the
+// family, share its adjusted p, and the later ones (in arm order) name the
+// first in IdenticalTo; arms are never merged because their outcomes
+// happened to match. A family without the reference arm yields no comparison.
 // Comparisons are ordered by dataset, model, candidate arm.
 func CompareToReference(rows []results.QuestionRow, reference string, opt Bootstrap) []Comparison {
 	var out []Comparison
@@ -97,14 +91,14 @@ func CompareToReference(rows []results.QuestionRow, reference string, opt Bootst
 		for i, g := range cands {
 			cs[i] = compareIdx(rows, f.groups[ref].idx, rows, g.idx, opt)
 		}
-		adjustFamily(cs, identicalGroups(rows, cands), func(i int) string { return cands[i].key.Arm })
+		adjustFamily(cs, sameConfigGroups(rows, cands), func(i int) string { return cands[i].key.Arm })
 		out = append(out, cs...)
 	}
 	return out
 }
 
 // adjustFamily sets HolmP over the family and IdenticalTo from the
-// identical-outcome groups.
+// equivalent-configuration groups.
 func adjustFamily(cs []Comparison, same []int, name func(int) string) {
 	p := make([]float64, len(cs))
 	for i := range cs {

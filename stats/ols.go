@@ -20,6 +20,9 @@ type Coef struct {
 	SE       float64  // cluster-robust (CR1) standard error
 	CI       Interval // Estimate ± t_{G−1}·SE
 	P        float64  // two-sided p of Estimate = 0 against t_{G−1}
+	// HolmP is P Holm-adjusted over a family of terms (FactorialLPM's
+	// effects); NaN when the coefficient is in no family.
+	HolmP float64
 }
 
 // OLSFit is an OLS fit with cluster-robust standard errors.
@@ -103,7 +106,7 @@ func ClusteredOLS(cols [][]float64, names []string, y []float64, cluster []int, 
 		}
 		b, s := beta.AtVec(j), se[j]
 		fit.Coefs = append(fit.Coefs, Coef{Name: names[c], Estimate: b, SE: s,
-			CI: Interval{b - tc*s, b + tc*s}, P: 2 * td.Survival(math.Abs(b/s))})
+			CI: Interval{b - tc*s, b + tc*s}, P: 2 * td.Survival(math.Abs(b/s)), HolmP: math.NaN()})
 		j++
 	}
 	return fit, nil

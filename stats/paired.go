@@ -20,7 +20,10 @@ type PairedBinary struct {
 	B           int      // discordant: reference right, candidate wrong
 	C           int      // discordant: reference wrong, candidate right
 	Discordance float64  // (B + C)/N
-	McNemarP    float64  // McNemarExact(B, C)
+	// McNemarP is the clustered McNemar p (McNemarClustered): the exact
+	// McNemar p (McNemarExact(B, C)) when no question holds more than one
+	// discordant pair, as with one repeat.
+	McNemarP float64
 }
 
 // ComparePaired compares paired 0/1 outcomes: ref[i] and cand[i] are the
@@ -33,10 +36,10 @@ type PairedBinary struct {
 // standard error, Δ ± t_{G−1}·SE_CR1(d); with one pair per question this is
 // the paired Wald interval of Agresti (2013, Categorical Data Analysis,
 // §11.1), Var = ((B + C) − (C − B)²/N)/N², times N/(N − 1). The bootstrap
-// interval resamples questions (BootstrapMeans). McNemarP is the exact
-// McNemar p on B and C; it treats the pairs as independent, which repeats of
-// one question are not — with repeats, read the clustered intervals first.
-// It panics when the slices differ in length.
+// interval resamples questions (BootstrapMeans). McNemarP is the clustered
+// McNemar test (McNemarClustered), the exact McNemar test with one repeat.
+// With fewer than 2 questions the intervals are undefined (NaN), never of
+// zero width. It panics when the slices differ in length.
 func ComparePaired(ref, cand []bool, cluster []int, opt Bootstrap) PairedBinary {
 	if len(ref) != len(cand) || len(ref) != len(cluster) {
 		panic("stats: ComparePaired: slices differ in length")
@@ -46,7 +49,7 @@ func ComparePaired(ref, cand []bool, cluster []int, opt Bootstrap) PairedBinary 
 	for i := range ref {
 		d[i] = b2f(cand[i]) - b2f(ref[i])
 	}
-	pb := binaryCounts(ref, cand)
+	pb := binaryCounts(ref, cand, idx)
 	pb.Clusters = g
 	pb.Delta = pairedEstimates([][]float64{d}, idx, g, opt)[0]
 	return pb
@@ -68,8 +71,9 @@ func PairedDiff(ref, cand []float64, cluster []int, opt Bootstrap) Estimate {
 	return pairedEstimates([][]float64{d}, idx, g, opt)[0]
 }
 
-// binaryCounts fills N, the rates, B, C, the discordance and McNemar's p.
-func binaryCounts(ref, cand []bool) PairedBinary {
+// binaryCounts fills N, the rates, B, C, the discordance and the clustered
+// McNemar p; cluster[i] is pair i's question.
+func binaryCounts(ref, cand []bool, cluster []int) PairedBinary {
 	pb := PairedBinary{N: len(ref)}
 	nr, nc := 0, 0
 	for i := range ref {
@@ -84,7 +88,7 @@ func binaryCounts(ref, cand []bool) PairedBinary {
 	}
 	pb.RefRate, pb.CandRate = ratio(nr, pb.N), ratio(nc, pb.N)
 	pb.Discordance = ratio(pb.B+pb.C, pb.N)
-	pb.McNemarP = McNemarExact(pb.B, pb.C)
+	pb.McNemarP = McNemarClustered(ref, cand, cluster)
 	return pb
 }
 

@@ -66,3 +66,45 @@ func MinDetectableDiff(n, psi, alpha, power float64) float64 {
 	}
 	return d
 }
+
+// NonInferiorityPower is the power of the baseline gate's paired test at
+// one-sided level alpha to tell a candidate whose accuracy is delta lower
+// from an unchanged one, with n pairs (an effective n: pairs over the
+// design effect of repeats) of which a share psi is discordant. Connor's
+// (1987) normal approximation, one-sided and solved for the power:
+//
+//	power = Φ( (δ·√n − z_{1−α}·√ψ) / √(ψ − δ²) ),  ψ = max(psi, δ)
+//
+// It is both the probability that the one-sided (1 − α) upper bound of Δ
+// falls below 0 when Δ = −δ (the drop is detected) and, to this
+// approximation, that the lower bound stays above −δ when Δ = 0 (an
+// unchanged candidate is shown non-inferior). A drop of δ makes at least a
+// share δ of the pairs discordant, hence ψ ≥ δ. NaN when n < 1, δ ∉ (0, 1)
+// or alpha ∉ (0, 1).
+func NonInferiorityPower(n, psi, delta, alpha float64) float64 {
+	if !(n >= 1 && delta > 0 && delta < 1 && alpha > 0 && alpha < 1) || math.IsNaN(psi) {
+		return math.NaN()
+	}
+	psi = math.Max(psi, delta)
+	za := distuv.UnitNormal.Quantile(1 - alpha)
+	return distuv.UnitNormal.CDF((delta*math.Sqrt(n) - za*math.Sqrt(psi)) / math.Sqrt(psi-delta*delta))
+}
+
+// EffectiveN is the number of pairs over the design effect of Δ's
+// clustered standard error: deff = SE²_CR1 / (s²/N), s² = ((B + C) −
+// (C − B)²/N)/(N − 1) the variance of the N paired differences, limited to
+// [1, N/G] as ClusteredWilson's; N when deff cannot be estimated (no
+// discordant pair, fewer than 2 questions).
+func (pb PairedBinary) EffectiveN() float64 {
+	n := float64(pb.N)
+	if pb.N < 2 || pb.Clusters < 2 || math.IsNaN(pb.Delta.SE) {
+		return n
+	}
+	d := float64(pb.C - pb.B)
+	s2 := (float64(pb.B+pb.C) - d*d/n) / (n - 1)
+	if s2 <= 0 {
+		return n
+	}
+	deff := math.Min(n/float64(pb.Clusters), math.Max(1, pb.Delta.SE*pb.Delta.SE/(s2/n)))
+	return n / deff
+}

@@ -37,8 +37,24 @@ func McNemarExact(b, c int) float64 {
 //	p̃₍ᵢ₎ = max_{j ≤ i} min(1, (m − j + 1) · p₍ⱼ₎)
 //
 // (R's p.adjust(method = "holm")). NaN entries are not members of the family:
-// they do not count in m and stay NaN.
+// they do not count in m and stay NaN. A family fixed by the design, whose
+// untestable members still count, is HolmFamily's.
 func Holm(p []float64) []float64 {
+	n := 0
+	for _, v := range p {
+		if !math.IsNaN(v) {
+			n++
+		}
+	}
+	return HolmFamily(p, n)
+}
+
+// HolmFamily is Holm's adjustment in a family of m ≥ (non-NaN p-values)
+// hypotheses fixed by the design: a member that could not be tested (NaN:
+// no pair, one question) still counts in m, as a p-value of 1 would
+// (R's p.adjust(p, "holm", n = m)), and stays NaN. A smaller m is raised to
+// the number of p-values given.
+func HolmFamily(p []float64, m int) []float64 {
 	out := make([]float64, len(p))
 	var idx []int
 	for i, v := range p {
@@ -47,8 +63,9 @@ func Holm(p []float64) []float64 {
 			idx = append(idx, i)
 		}
 	}
+	m = max(m, len(idx))
 	slices.SortStableFunc(idx, func(a, b int) int { return cmpFloat(p[a], p[b]) })
-	m, run := len(idx), 0.0
+	run := 0.0
 	for j, i := range idx {
 		run = math.Max(run, math.Min(1, float64(m-j)*p[i]))
 		out[i] = run
@@ -56,12 +73,15 @@ func Holm(p []float64) []float64 {
 	return out
 }
 
-// HolmGrouped is Holm over a family in which some members are the same
-// hypothesis tested twice (identical arms): members with equal group ids
-// count once, with the smallest p-value of the group, and every member gets
-// its group's adjusted p-value. group[i] is any integer naming the group of
-// p[i] (e.g. the index of the first identical arm); NaN p-values are left
-// out as in Holm. It panics when the slices differ in length.
+// HolmGrouped is Holm over a family fixed by the design in which some
+// members are the same hypothesis tested twice (arms whose configurations
+// are equivalent, so that they send the same requests: SameConfigGroups):
+// members with equal group ids count once, with the smallest p-value of
+// the group, and every member gets its group's adjusted p-value. Every
+// group counts in the family, a group whose members are all NaN (not
+// testable) included (HolmFamily); NaN members stay NaN. group[i] is any
+// integer naming the group of p[i]. It panics when the slices differ in
+// length.
 func HolmGrouped(p []float64, group []int) []float64 {
 	if len(p) != len(group) {
 		panic("stats: HolmGrouped: p and group differ in length")
@@ -76,7 +96,7 @@ func HolmGrouped(p []float64, group []int) []float64 {
 			rep[gi[i]] = v
 		}
 	}
-	adj := Holm(rep)
+	adj := HolmFamily(rep, g)
 	out := make([]float64, len(p))
 	for i, v := range p {
 		out[i] = math.NaN()

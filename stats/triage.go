@@ -21,12 +21,15 @@ type TriageObs struct {
 	DiagnosisMatch *bool
 }
 
-// Rate is a proportion K/N with its Wilson interval and, when some cluster
-// has more than one observation, its question-clustered standard error.
+// Rate is a proportion K/N with its design-effect-corrected Wilson
+// interval and, when some cluster has more than one observation, its
+// question-clustered standard error.
 type Rate struct {
 	K, N  int
-	Value float64  // K/N; NaN when N = 0
-	CI    Interval // Wilson (WilsonZ) interval of K/N
+	Value float64 // K/N; NaN when N = 0
+	// CI is the ClusteredWilson interval of K/N over the observations'
+	// clusters: Wilson's (WilsonZ) with one observation per cluster.
+	CI Interval
 	// ClusteredSE is the CR1 question-clustered standard error of the rate
 	// (ClusteredMean of the 0/1 outcomes); NaN unless there are repeats.
 	ClusteredSE float64
@@ -68,9 +71,10 @@ type Triage struct {
 }
 
 // TriageMetrics summarises triage outcomes on a scale of len(levels)
-// levels at a confidence level (0 = 0.95). The proportions and their
-// Wilson intervals follow WilsonZ; their clustered standard errors follow
-// ClusteredMean over the observations' clusters; kappa follows
+// levels at a confidence level (0 = 0.95). The proportions' intervals are
+// ClusteredWilson's over the observations' clusters (an observation
+// without a cluster is its own); their clustered standard errors follow
+// ClusteredMean; kappa follows
 // QuadraticKappa. Under-, over-triage and "safe" are the definitions of
 // Semigran et al. (BMJ 2015;351:h3480) as the medask triage benchmark
 // computes them: safe = predicted urgency at or above the true one.
@@ -95,11 +99,7 @@ func TriageMetrics(obs []TriageObs, levels []string, lvl float64) Triage {
 		kept = append(kept, o)
 	}
 	t.N = len(kept)
-	cl := make([]string, len(kept))
-	for i, o := range kept {
-		cl[i] = o.Cluster
-	}
-	idx, g := denseIndex(cl)
+	idx, g := obsClusters(kept)
 	t.Repeats = maxCount(idx, g)
 	rate := func(hit func(TriageObs) bool) Rate { return rateOf(kept, idx, g, t.Repeats, hit, lvl) }
 	t.Accuracy = rate(func(o TriageObs) bool { return predicted(o, k) && o.Pred == o.Truth })
@@ -108,11 +108,14 @@ func TriageMetrics(obs []TriageObs, levels []string, lvl float64) Triage {
 	t.Safe = rate(func(o TriageObs) bool { return predicted(o, k) && o.Pred >= o.Truth })
 	t.Recall = make([]Rate, k)
 	for i := range k {
-		n := 0
-		for _, c := range t.Confusion[i] {
-			n += c
+		var sub []TriageObs
+		for _, o := range kept {
+			if o.Truth == i {
+				sub = append(sub, o)
+			}
 		}
-		t.Recall[i] = simpleRate(t.Confusion[i][i], n, lvl)
+		si, sg := obsClusters(sub)
+		t.Recall[i] = rateOf(sub, si, sg, maxCount(si, sg), func(o TriageObs) bool { return o.Pred == o.Truth }, lvl)
 	}
 	sq := make([][]int, k)
 	for i := range sq {
@@ -130,38 +133,40 @@ func predicted(o TriageObs, k int) bool { return o.Pred >= 0 && o.Pred < k }
 // repeats, its clustered SE.
 func rateOf(obs []TriageObs, idx []int, g, repeats int, hit func(TriageObs) bool, lvl float64) Rate {
 	y := make([]float64, len(obs))
-	k := 0
 	for i, o := range obs {
-		if hit(o) {
-			y[i] = 1
-			k++
-		}
+		y[i] = b2f(hit(o))
 	}
-	r := simpleRate(k, len(obs), lvl)
+	p := clusteredProportion(y, idx, g, lvl)
+	r := Rate{K: p.K, N: p.N, Value: ratio(p.K, p.N), CI: p.CI, ClusteredSE: math.NaN()}
 	if repeats > 1 {
-		_, r.ClusteredSE = clusteredSE(y, idx, g)
+		r.ClusteredSE = p.SE
 	}
 	return r
 }
 
-// simpleRate is k/n with its Wilson interval and no clustered SE.
-func simpleRate(k, n int, lvl float64) Rate {
-	return Rate{K: k, N: n, Value: ratio(k, n), CI: Wilson(k, n, lvl), ClusteredSE: math.NaN()}
+// obsClusters numbers the observations' clusters densely; an observation
+// without a cluster name is a cluster of its own.
+func obsClusters(obs []TriageObs) ([]int, int) {
+	cl := make([]string, len(obs))
+	for i, o := range obs {
+		cl[i] = o.Cluster
+		if o.Cluster == "" {
+			cl[i] = fmt.Sprintf("\x00%d", i)
+		}
+	}
+	return denseIndex(cl)
 }
 
 // diagnosisRate is the match rate over the scored observations.
 func diagnosisRate(obs []TriageObs, lvl float64) Rate {
-	k, n := 0, 0
+	var sub []TriageObs
 	for _, o := range obs {
-		if o.DiagnosisMatch == nil {
-			continue
-		}
-		n++
-		if *o.DiagnosisMatch {
-			k++
+		if o.DiagnosisMatch != nil {
+			sub = append(sub, o)
 		}
 	}
-	return simpleRate(k, n, lvl)
+	idx, g := obsClusters(sub)
+	return rateOf(sub, idx, g, maxCount(idx, g), func(o TriageObs) bool { return *o.DiagnosisMatch }, lvl)
 }
 
 // maxCount is the largest number of observations in one of g clusters.
@@ -320,7 +325,7 @@ func triageCompare(ref []results.QuestionRow, ri []int, cand []results.QuestionR
 		d[0][j], d[1][j] = b2f(cs[j])-b2f(rs[j]), b2f(cu[j])-b2f(ru[j])
 	}
 	est := pairedEstimates(d, cl, g, opt)
-	tc := &TriageComparison{Safe: binaryCounts(rs, cs), Under: binaryCounts(ru, cu), SafeHolmP: math.NaN(), UnderHolmP: math.NaN()}
+	tc := &TriageComparison{Safe: binaryCounts(rs, cs, cl), Under: binaryCounts(ru, cu, cl), SafeHolmP: math.NaN(), UnderHolmP: math.NaN()}
 	tc.Safe.Clusters, tc.Safe.Delta = g, est[0]
 	tc.Under.Clusters, tc.Under.Delta = g, est[1]
 	return tc
