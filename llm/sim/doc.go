@@ -100,7 +100,11 @@
 // held among confident, well-ranked experts; goal-seeking: the best-ranked
 // expert's; novelty: the least held), crediting the experts behind its
 // answer; the judge by perceived quality × stated confidence, flagging an
-// average confidence under 0.70. llm/sim/README.md has the tables.
+// average confidence under 0.70. MedAgents' kinds (medagents.go) read their
+// prompts' own lines: the experts' analyses, advice and the report carry a
+// quality cue and a lean the next stage reads back; a consulted expert
+// votes yes when its own view is the report's lean or the report persuades
+// it. llm/sim/README.md has the tables.
 //
 // # Output
 //
