@@ -59,6 +59,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseReview -fuzztime 15s ./protocols/council/
 	$(GO) test -run '^$$' -fuzz FuzzParseChairman -fuzztime 15s ./protocols/council/
 	$(GO) test -run '^$$' -fuzz FuzzParseVerdict -fuzztime 15s ./protocols/judge/
+	$(GO) test -run '^$$' -fuzz FuzzParseDomains -fuzztime 15s ./protocols/medagents/
+	$(GO) test -run '^$$' -fuzz FuzzParseVote -fuzztime 15s ./protocols/medagents/
+	$(GO) test -run '^$$' -fuzz FuzzParseReport -fuzztime 15s ./protocols/medagents/
 	$(GO) test -run '^$$' -fuzz FuzzParseOutputLine -fuzztime 15s ./llm/openai/
 	$(GO) test -run '^$$' -fuzz FuzzParseTriageLine -fuzztime 15s ./cli/
 	$(GO) test -run '^$$' -fuzz FuzzLoadSemigran -fuzztime 15s ./datasets/

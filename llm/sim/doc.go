@@ -112,7 +112,11 @@
 // prompt shows its own previous position, else an independent answer, with
 // a risk as a first answer's and a decision: its first choice below risk
 // 0.5, else VETO from the Safety agent and REFUSE from the others.
-// llm/sim/README.md has the tables.
+// MedAgents' kinds (medagents.go) read their prompts' own lines: the
+// experts' analyses, advice and the report carry a quality cue and a lean
+// the next stage reads back; a consulted expert votes yes when its own view
+// is the report's lean or the report persuades it. llm/sim/README.md has the
+// tables.
 //
 // # Output
 //

@@ -300,7 +300,10 @@ func protocolKindCode(k string) (uint64, bool) {
 	case kindDiagnosisJudge:
 		return 19, true
 	}
-	return vetoKindCode(k)
+	if c, ok := vetoKindCode(k); ok {
+		return c, true
+	}
+	return medagentsKindCode(k)
 }
 
 // fault decides whether this attempt fails. The decision is a pure function

@@ -176,3 +176,15 @@ func TestNewSessionAliases(t *testing.T) {
 		}
 	}
 }
+
+// TestCallOrder: a call's Order, when set, is its llm.Meta.Order (for a
+// protocol whose stages Order does not rank); otherwise Order's.
+func TestCallOrder(t *testing.T) {
+	s := NewSession(nil, qa.Item{ID: "q"}, protocol.Unit{}, false, 0)
+	if got := s.Meta(Call{Phase: "gather", Kind: "question_domains", Agent: -1, Order: 77}).Order; got != 77 {
+		t.Fatalf("order %d, want 77", got)
+	}
+	if got, want := s.Request(Call{Phase: PhaseDebate, Kind: KindRevise, Turn: 2, Agent: 1}).Meta.Order, Order(PhaseDebate, KindRevise, 2, 1); got != want {
+		t.Fatalf("order %d, want %d", got, want)
+	}
+}

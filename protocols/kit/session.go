@@ -93,12 +93,20 @@ type Call struct {
 	History []llm.Message
 	User    string
 	Schema  *llm.Schema // sent only when the session is structured
+	// Order, when not 0, is the call's llm.Meta.Order, for a protocol whose
+	// stages Order (kinds.go) does not rank; it must be unique within the
+	// question and follow the order of a sequential run.
+	Order int
 }
 
 // Meta is the call's metadata.
 func (s *Session) Meta(c Call) llm.Meta {
+	order := c.Order
+	if order == 0 {
+		order = Order(c.Phase, c.Kind, c.Turn, c.Agent)
+	}
 	return llm.Meta{QuestionID: s.Item.ID, Arm: s.Unit.Arm, Repeat: s.Unit.Repeat, Phase: c.Phase, Kind: c.Kind,
-		Order: Order(c.Phase, c.Kind, c.Turn, c.Agent), Turn: c.Turn, Agent: c.Agent, Role: c.Role}
+		Order: order, Turn: c.Turn, Agent: c.Agent, Role: c.Role}
 }
 
 // Request is the call as sent: the system message, the History, the user
