@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/protocol"
 	"github.com/medteam-bench/medteam/results"
 )
 
@@ -17,8 +18,8 @@ type Estimate struct {
 	Units        int
 	PerArm       map[string]ArmEstimate
 	Arms         []string // arm labels in plan order
-	Calls        int64    // logical calls, tie-breaks excluded
-	MaxTieBreaks int64    // at most one per unit of an arm with leadership
+	Calls        int64    // logical calls the stub's answers lead to
+	MaxTieBreaks int64    // at most this many more: calls the stub's answers did not lead to (a leader's tie-break, medagents' consultation rounds, …)
 	PromptTokens int64
 	Completion   int64
 }
@@ -27,7 +28,7 @@ type Estimate struct {
 type ArmEstimate struct {
 	Units            int
 	Calls            int64
-	MaxTieBreaks     int64
+	MaxTieBreaks     int64 // at most this many more calls than Calls
 	PromptTokens     int64
 	CompletionTokens int64
 }
@@ -45,8 +46,11 @@ func (a ArmEstimate) TokensPerUnit() int64 {
 // a typical, well-formed answer, and counts tokens as characters / 4 (the
 // rule of thumb for English with BPE tokenizers; the simulator counts the
 // same way). Calls are exact for a fixed team size (--agents); with a dynamic
-// team the stub's recruiter asks for 3 agents. Leader tie-breaks cannot be
-// foreseen: MaxTieBreaks bounds them.
+// team the stub's recruiter asks for 3 agents. Calls that depend on what a
+// model answers (a leader's tie-break, medagents' consultation rounds,
+// mdagents' route) cannot be foreseen: MaxTieBreaks bounds them by each
+// arm's accounting formula (protocol.Arm.Calls: its maximum less the calls
+// the stub's answers made).
 //
 // A dry run's live heap is small and short-lived, so it collects garbage
 // less often (GOGC 400 unless the GOGC environment variable is set): about
@@ -67,13 +71,12 @@ func DryRun(ctx context.Context, p Plan) (Estimate, error) {
 	for _, a := range p.Arms {
 		est.Arms = append(est.Arms, a.Label)
 	}
-	leader := map[string]bool{}
+	arms := map[string]protocol.Arm{}
 	for _, a := range p.Arms {
-		_, extra := a.Protocol.Calls(3)
-		leader[a.Label] = extra > 0
+		arms[a.Label] = a.Protocol
 	}
 	// The estimate sums each unit as it finishes: no row is kept.
-	sink := &estimateSink{est: &est, leader: leader}
+	sink := &estimateSink{est: &est, arms: arms}
 	if _, err := Execute(ctx, stubbed, Options{Sink: sink}); err != nil {
 		return est, err
 	}
@@ -85,9 +88,9 @@ func DryRun(ctx context.Context, p Plan) (Estimate, error) {
 
 // estimateSink adds each finished unit to an estimate.
 type estimateSink struct {
-	mu     sync.Mutex
-	est    *Estimate
-	leader map[string]bool // arms whose units may make a tie-break call
+	mu   sync.Mutex
+	est  *Estimate
+	arms map[string]protocol.Arm // by label, for their accounting formulas
 }
 
 func (s *estimateSink) Put(_ string, _ int64, r results.QuestionRow, _ []results.CallRow) error {
@@ -98,8 +101,11 @@ func (s *estimateSink) Put(_ string, _ int64, r results.QuestionRow, _ []results
 	a.Calls += int64(r.Calls)
 	a.PromptTokens += r.PromptTokens
 	a.CompletionTokens += r.CompletionTokens
-	if s.leader[r.Arm] {
-		a.MaxTieBreaks++
+	if arm := s.arms[r.Arm]; arm != nil {
+		calls, extra := arm.Calls(int(r.NAgents))
+		if more := int64(calls+extra) - int64(r.Calls); more > 0 {
+			a.MaxTieBreaks += more
+		}
 	}
 	s.est.PerArm[r.Arm] = a
 	s.est.Units++
@@ -125,10 +131,10 @@ func (e Estimate) String() string {
 	var sb strings.Builder
 	for _, a := range e.Arms {
 		x := e.PerArm[a]
-		fmt.Fprintf(&sb, "  %-24s %6d units  %8d calls (+ ≤%d tie-breaks)  %10d prompt + %9d completion tokens\n",
+		fmt.Fprintf(&sb, "  %-24s %6d units  %8d calls (+ ≤%d more)  %10d prompt + %9d completion tokens\n",
 			a, x.Units, x.Calls, x.MaxTieBreaks, x.PromptTokens, x.CompletionTokens)
 	}
-	fmt.Fprintf(&sb, "  %-24s %6d units  %8d calls (+ ≤%d tie-breaks)  %10d prompt + %9d completion tokens\n",
+	fmt.Fprintf(&sb, "  %-24s %6d units  %8d calls (+ ≤%d more)  %10d prompt + %9d completion tokens\n",
 		"total", e.Units, e.Calls, e.MaxTieBreaks, e.PromptTokens, e.Completion)
 	return sb.String()
 }
