@@ -8,6 +8,7 @@ import (
 	"github.com/medteam-bench/medteam/protocols/council"
 	"github.com/medteam-bench/medteam/protocols/debate"
 	"github.com/medteam-bench/medteam/protocols/judge"
+	"github.com/medteam-bench/medteam/protocols/mdagents"
 	"github.com/medteam-bench/medteam/protocols/veto"
 	"github.com/medteam-bench/medteam/protocols/vote"
 	"github.com/medteam-bench/medteam/teamwork"
@@ -25,6 +26,7 @@ func All() protocol.Registry {
 		veto.Protocol,
 		judge.Protocol,
 		council.Protocol,
+		mdagents.Protocol,
 		teamwork.Protocol,
 	}
 }
