@@ -69,6 +69,9 @@ func (c *call) respond() string {
 	if c.req.Meta.Kind == kindDiagnosisJudge {
 		return c.diagnosisVerdict()
 	}
+	if text, ok := c.mdagents(); ok {
+		return text
+	}
 	self, judge := 0, false
 	switch c.req.Meta.Kind {
 	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst, kindZeroShot, kindCoT, kindRevise:

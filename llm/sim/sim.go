@@ -300,7 +300,7 @@ func protocolKindCode(k string) (uint64, bool) {
 	case kindDiagnosisJudge:
 		return 19, true
 	}
-	return 0, false
+	return mdagentsKindCode(k)
 }
 
 // fault decides whether this attempt fails. The decision is a pure function
