@@ -53,6 +53,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseReview -fuzztime 15s ./protocols/council/
 	$(GO) test -run '^$$' -fuzz FuzzParseChairman -fuzztime 15s ./protocols/council/
 	$(GO) test -run '^$$' -fuzz FuzzParseJudgement -fuzztime 15s ./protocols/judge/
+	$(GO) test -run '^$$' -fuzz FuzzParseReplies -fuzztime 15s ./protocols/mdagents/
 	$(GO) test -run '^$$' -fuzz FuzzParseOutputLine -fuzztime 15s ./llm/openai/
 	$(GO) test -run '^$$' -fuzz FuzzParseTriageLine -fuzztime 15s ./cli/
 	$(GO) test -run '^$$' -fuzz FuzzLoadSemigran -fuzztime 15s ./datasets/

@@ -305,6 +305,8 @@ type ExpertList struct {
 	Notes   []string
 }
 
+var reHierarchy = regexp.MustCompile(`(?i)hierarchy:`)
+
 var reExpertsLabel = regexp.MustCompile(`(?im)^\W*experts\s*:`)
 
 var reExpertLine = regexp.MustCompile(`^\s*[*_#]*\s*(\d+)\s*[.)]\s*(.+)$`)
@@ -375,10 +377,10 @@ func (l ExpertList) cap() ExpertList {
 // at " - Hierarchy: ", then at the first "-").
 func expertFromLine(s string) Expert {
 	var e Expert
-	low := strings.ToLower(s)
-	if i := strings.LastIndex(low, "hierarchy:"); i >= 0 {
-		e.Hierarchy = strings.TrimSpace(strings.Trim(s[i+len("hierarchy:"):], " *_"))
-		s = strings.TrimRight(strings.TrimSpace(s[:i]), " -–*_")
+	if locs := reHierarchy.FindAllStringIndex(s, -1); len(locs) > 0 {
+		loc := locs[len(locs)-1]
+		e.Hierarchy = strings.TrimSpace(strings.Trim(s[loc[1]:], " *_"))
+		s = strings.TrimRight(strings.TrimSpace(s[:loc[0]]), " -–*_")
 	}
 	role, desc, _ := strings.Cut(s, " - ")
 	e.Role, e.Description = cleanRole(role), strings.TrimSpace(desc)
