@@ -76,10 +76,11 @@ func clip(text string, n int) string {
 	return kit.Truncate(text, n)
 }
 
-// lowerFirst lowers the first letter of s ("Specializes in …" → "specializes
-// in …"), as the code's "You are a {role} who {description.lower()}".
+// lowerFirst lowers the first letter of s and drops a final period
+// ("Specializes in X." → "specializes in X"), for the code's "You are a
+// {role} who {description.lower()}."
 func lowerFirst(s string) string {
-	s = strings.TrimSpace(s)
+	s = strings.TrimRight(strings.TrimSpace(s), ". ")
 	if s == "" {
 		return s
 	}
