@@ -97,3 +97,26 @@ func (a Arm) boundsWith(k int) (lo, hi int) {
 	}
 	return router + lo, router + hi
 }
+
+// Exact is the calls the question whose record is d made, by the route's
+// formula: the router's (unless forced), and basic k + 1; intermediate 1 +
+// k + E + E per turn run + 1 per talk + 1 per message + E per finished
+// round + 1; advanced 1 + Σ (members + 1) + 1.
+func (d *Details) Exact() int {
+	n := len(d.Exemplars)
+	if d.RouteSource == "router" {
+		n++
+	}
+	switch d.Route {
+	case RouteBasic:
+		return n + 1
+	case RouteIntermediate:
+		e := len(d.Experts)
+		return n + 2 + e + d.TurnsRun*e + d.Talks + len(d.Messages) + e*d.Finals
+	}
+	n += 2
+	for _, t := range d.Teams {
+		n += len(t.Members) + 1
+	}
+	return n
+}

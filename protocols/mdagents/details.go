@@ -24,6 +24,7 @@ type Details struct {
 	Experts   []Expert  `json:"experts,omitempty"`
 	Rounds    int       `json:"rounds,omitempty"`
 	TurnsRun  int       `json:"turns_run,omitempty"`
+	Talks     int       `json:"talks,omitempty"` // participation answers read as yes (each followed by a choice)
 	Messages  []Message `json:"messages,omitempty"`
 	Finals    int       `json:"final_rounds,omitempty"`
 	EarlyStop bool      `json:"early_stop,omitempty"` // a turn in which nobody wanted to talk ended it

@@ -130,6 +130,7 @@ func (r *run) discuss(ctx context.Context, agents []*agent, roles []string, curr
 					continue
 				}
 				numYes++
+				r.det.Talks++
 				chosen, err := r.choose(ctx, agents[i], t, i, n, list.String())
 				if err != nil {
 					return nil, err

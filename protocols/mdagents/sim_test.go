@@ -2,6 +2,7 @@ package mdagents
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/medteam-bench/medteam/protocol"
 	"github.com/medteam-bench/medteam/protocols/kit/kittest"
 	"github.com/medteam-bench/medteam/qa"
+	"github.com/medteam-bench/medteam/runner"
 )
 
 // synthQuestions are n multiple-choice questions with 4 or 5 options and a
@@ -46,10 +48,12 @@ func fewshotOf(qs []qa.Question) *protocol.Fewshot {
 	return &protocol.Fewshot{Name: "train.jsonl", SHA256: "x", Questions: qs}
 }
 
-// TestCallsWithinBoundsOnSim: on 200 simulated questions, every question's
-// measured calls lie within its route's bounds (plus the router's call) and
-// within the arm's Calls; the router sends questions down every route; the
-// forced routes take theirs with no router call.
+// TestCallsWithinBoundsOnSim: a 200-question run on the simulator through
+// the runner (its meter counts every call): every row's calls lie within its
+// route's bounds (plus the router's call) and within the arm's Calls, every
+// row records its route, its calls are its calls.parquet rows, the router
+// sends questions down every route, and a forced arm takes its route with no
+// router call.
 func TestCallsWithinBoundsOnSim(t *testing.T) {
 	qs := synthQuestions("q", 200)
 	m := simModel(t, "default", qs)
@@ -76,32 +80,45 @@ func TestCallsWithinBoundsOnSim(t *testing.T) {
 		if tc.fewshot != nil {
 			k = Exemplars
 		}
+		res, err := runner.Run(context.Background(), runner.Plan{RunID: "t", Sets: []runner.QuestionSet{{Name: "synth", Questions: qs}},
+			Arms: []runner.Arm{{Label: a.Info().Label, Protocol: a}}, Models: []runner.Model{{Name: "sim/default", Request: "sim", Client: m}},
+			Repeats: 1, Seed: 1, Parallel: 4}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		perQuestion := map[string]int{}
+		for _, c := range res.Calls {
+			perQuestion[c.QuestionID]++
+		}
 		lo, extra := a.Calls(3)
-		routes := map[string]int{}
-		calls := map[string]int{}
-		for _, q := range qs {
-			cl := &countClient{c: m}
-			out, err := a.Run(context.Background(), cl, q.Item(), kittest.Unit(a.Info().Label))
-			if err != nil {
-				t.Fatalf("%s %s: %v", tc.spec, q.ID, err)
-			}
-			n := int(cl.n)
+		forced := a.(Arm).Forced
+		routes, calls := map[string]int{}, map[string]int{}
+		for _, q := range res.Questions {
+			n := int(q.Calls)
 			router := 1
-			if a.(Arm).Forced != "" {
+			if forced != "" {
 				router = 0
-				if out.Route != a.(Arm).Forced {
-					t.Fatalf("%s: route %q", tc.spec, out.Route)
-				}
 			}
-			rlo, rhi := RouteBounds(out.Route, k)
-			if n < rlo+router || n > rhi+router || n < lo || n > lo+extra {
-				t.Errorf("%s %s (%s): %d calls, route bounds %d–%d (+%d router), arm %d–%d", tc.spec, q.ID, out.Route, n, rlo, rhi, router, lo, lo+extra)
+			rlo, rhi := RouteBounds(q.Route, k)
+			switch {
+			case q.Error != "" || q.Route == "" || forced != "" && q.Route != forced:
+				t.Errorf("%s %s: route %q, error %q", tc.spec, q.QuestionID, q.Route, q.Error)
+			case n < rlo+router || n > rhi+router || n < lo || n > lo+extra || perQuestion[q.QuestionID] != n:
+				t.Errorf("%s %s (%s): %d calls (%d call rows), route bounds %d–%d (+%d router), arm %d–%d",
+					tc.spec, q.QuestionID, q.Route, n, perQuestion[q.QuestionID], rlo, rhi, router, lo, lo+extra)
 			}
-			routes[out.Route]++
-			calls[out.Route] += n
+			var det Details
+			if err := json.Unmarshal([]byte(q.ProtocolJSON), &det); err != nil || det.Exact() != n {
+				t.Errorf("%s %s (%s): %d calls, the formula over its record %d (%v)", tc.spec, q.QuestionID, q.Route, n, det.Exact(), err)
+			}
+			routes[q.Route]++
+			calls[q.Route] += n
+		}
+		if len(res.Questions) != len(qs) {
+			t.Fatalf("%s: %d rows", tc.spec, len(res.Questions))
 		}
 		t.Logf("%s structured=%v k=%d: routes %v, calls %v", tc.spec, tc.structured, k, routes, calls)
-		if a.(Arm).Forced == "" && (routes[RouteBasic] == 0 || routes[RouteIntermediate] == 0 || routes[RouteAdvanced] == 0) {
+		if forced == "" && (routes[RouteBasic] == 0 || routes[RouteIntermediate] == 0 || routes[RouteAdvanced] == 0) {
 			t.Errorf("%s: the router did not use every route: %v", tc.spec, routes)
 		}
 	}
