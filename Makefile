@@ -62,6 +62,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseDomains -fuzztime 15s ./protocols/medagents/
 	$(GO) test -run '^$$' -fuzz FuzzParseVote -fuzztime 15s ./protocols/medagents/
 	$(GO) test -run '^$$' -fuzz FuzzParseReport -fuzztime 15s ./protocols/medagents/
+	$(GO) test -run '^$$' -fuzz FuzzParseReplies -fuzztime 15s ./protocols/mdagents/
 	$(GO) test -run '^$$' -fuzz FuzzParseOutputLine -fuzztime 15s ./llm/openai/
 	$(GO) test -run '^$$' -fuzz FuzzParseTriageLine -fuzztime 15s ./cli/
 	$(GO) test -run '^$$' -fuzz FuzzLoadSemigran -fuzztime 15s ./datasets/

@@ -138,6 +138,7 @@ func registerSpec(fl *pflag.FlagSet, p *plan.Spec) {
 	fl.IntVar(&p.PeerChars, "peer-chars", 0, "bound in bytes on each other agent's text a prompt shows (a peer's reasoning to the leader, discussion history, debate replies); 0 = the full text")
 	fl.BoolVar(&p.DiagnosisJudge, "diagnosis-judge", false, "on triage items, also ask the model whether the team's stated diagnosis matches the dataset's (one extra call per question, kind diagnosis_judge; diagnosis_method llm_judge)")
 	fl.StringVar(&p.RedFlags, "red-flags", "", "red-flag rules the judge arm applies to triage items before any call: an embedded set's name (seed003, the default: seed 003's literal keywords; semigran: developed on the Semigran vignettes, in-sample there) or a YAML file; give it again on --resume")
+	fl.StringVar(&p.FewshotFile, "fewshot-file", "", "training split (any dataset format) the mdagents arms draw their few-shot exemplars from; a file sharing a question with an evaluated dataset is refused; without it they run zero-shot; give it again on --resume")
 }
 
 // otherArms lists the named arms of the protocols besides teamwork.
@@ -166,7 +167,8 @@ func (o *RunOptions) spec() (plan.Spec, string, error) {
 	if o.DataDirGiven {
 		rp.DataDir = o.Spec.DataDir
 	}
-	rp.RedFlags = o.Spec.RedFlags // recorded by its hash only; a different file is a different plan
+	rp.RedFlags = o.Spec.RedFlags       // recorded by its hash only; a different file is a different plan
+	rp.FewshotFile = o.Spec.FewshotFile // likewise
 	return rp, o.Resume, nil
 }
 

@@ -66,6 +66,7 @@ var sweepFlags = map[string]func(dst, flagged *plan.Spec){
 	"diagnosis-judge":    func(d, f *plan.Spec) { d.DiagnosisJudge = f.DiagnosisJudge },
 	"max-tokens":         func(d, f *plan.Spec) { d.MaxTokens = f.MaxTokens },
 	"peer-chars":         func(d, f *plan.Spec) { d.PeerChars = f.PeerChars },
+	"fewshot-file":       func(d, f *plan.Spec) { d.FewshotFile = f.FewshotFile },
 	"agent-temperature":  func(d, f *plan.Spec) { d.AgentTemp = f.AgentTemp },
 	"leader-temperature": func(d, f *plan.Spec) { d.LeaderTemp = f.LeaderTemp },
 	"base-url":           func(d, f *plan.Spec) { d.BaseURL = f.BaseURL },

@@ -15,11 +15,15 @@ import (
 )
 
 // settings are the spec's settings every arm shares, with the red-flag
-// rules of --red-flags loaded (nil: the arms' embedded default).
+// rules of --red-flags loaded (nil: the arms' embedded default) and the
+// training split of --fewshot-file (nil: none).
 func (s Spec) settings() (protocol.Settings, error) {
 	set := protocol.Settings{Turns: s.Turns, Agents: s.Agents, Discussion: s.Discussion, Structured: !s.Text,
 		AgentTemp: s.AgentTemp, LeaderTemp: s.LeaderTemp, MaxTokens: s.MaxTokens, PeerChars: s.PeerChars}
 	var err error
+	if set.Fewshot, err = s.fewshot(); err != nil {
+		return set, err
+	}
 	set.RedFlags, err = RedFlagRules(s.RedFlags)
 	return set, err
 }

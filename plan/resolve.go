@@ -48,6 +48,8 @@ type Resolved struct {
 	Endpoints []*Endpoint
 	Doc       []byte // the plan document (indented JSON)
 	Hash      string // hex SHA-256 of Doc
+
+	fewshot *protocol.Fewshot // --fewshot-file's split (nil: none)
 }
 
 // Close closes the endpoints.
@@ -90,6 +92,9 @@ func Resolve(ctx context.Context, s Spec, open Opener) (*Resolved, error) {
 		return nil, err
 	}
 	r := &Resolved{Spec: s, Arms: arms}
+	if r.fewshot, err = s.fewshot(); err != nil {
+		return nil, err
+	}
 	all, err := r.loadSets()
 	if err != nil {
 		return nil, err
@@ -119,6 +124,9 @@ func (r *Resolved) loadSets() ([]qa.Question, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := checkFewshot(r.fewshot, r.Spec.FewshotFile, spec, qs); err != nil {
+			return nil, err
+		}
 		if seen[dref.Name] {
 			dref.Name += "#" + strconv.Itoa(len(r.Sets)+1)
 		}
@@ -143,7 +151,8 @@ func (r *Resolved) Document() Doc {
 	s := r.Spec
 	s.BaseURL = cache.CleanBaseURL(s.BaseURL)
 	s.DataDir = ""
-	s.RedFlags = "" // the file is identified by its content (the arms' red_flags_sha256), not where it is
+	s.RedFlags = ""    // the file is identified by its content (the arms' red_flags_sha256), not where it is
+	s.FewshotFile = "" // likewise: by its content (fewshot_sha256)
 	sets := make([]results.DatasetRef, len(r.Datasets))
 	for i, d := range r.Datasets {
 		d.Path, d.Files, d.FileSHA256 = "", nil, nil
@@ -151,6 +160,9 @@ func (r *Resolved) Document() Doc {
 	}
 	doc := Doc{Spec: s, Datasets: sets, PromptSetHash: teamwork.PromptSetHash(), ProtocolVersion: ProtocolVersion, Arms: ArmRefs(r.Arms),
 		ProtocolPrompts: protocolPrompts(r.Arms)}
+	if r.fewshot != nil {
+		doc.FewshotSHA256 = r.fewshot.SHA256
+	}
 	if !r.hasTriage() { // red-flag rules touch triage items only: a multiple-choice plan is what it always was
 		for i := range doc.Arms {
 			doc.Arms[i].RedFlagsSHA256, doc.Arms[i].RedFlags, doc.Arms[i].RedFlagsDevelopedOn = "", "", ""

@@ -51,6 +51,10 @@ type Spec struct {
 	// DiagnosisJudge adds the LLM-judge scoring of stated diagnoses on
 	// triage items (--diagnosis-judge): one call per such question.
 	DiagnosisJudge bool `json:"diagnosis_judge,omitempty"`
+	// FewshotFile is the training split few-shot exemplars are drawn from
+	// (--fewshot-file; mdagents); "" = none. Like RedFlags it is recorded
+	// by its content (Doc.FewshotSHA256), not its path.
+	FewshotFile string `json:"fewshot_file,omitempty"`
 }
 
 // ProtocolVersion changes whenever the protocol's behaviour changes in a way
@@ -71,6 +75,9 @@ type Doc struct {
 	// ProtocolPrompts is the prompt-set hash of each protocol besides
 	// teamwork that the arms run (omitted when none).
 	ProtocolPrompts map[string]string `json:"protocol_prompt_sets,omitempty"`
+	// FewshotSHA256 is the content hash of --fewshot-file (omitted when
+	// none), so another training split is another plan.
+	FewshotSHA256 string `json:"fewshot_sha256,omitempty"`
 }
 
 // Encode returns the document's stored form and its hash (hex SHA-256).

@@ -31,6 +31,7 @@ type sweepFile struct {
 	DiagnosisJudge *bool   `yaml:"diagnosis_judge"`
 	MaxTokens      *int    `yaml:"max_tokens"`
 	PeerChars      *int    `yaml:"peer_chars"`
+	FewshotFile    *string `yaml:"fewshot_file"`
 	BaseURL        *string `yaml:"base_url"`
 	NumCtx         *int    `yaml:"num_ctx"`
 	Temperature    *struct {
@@ -56,6 +57,7 @@ var sweepKeys = []struct{ key, want string }{
 	{"transcripts", "true or false"},
 	{"diagnosis_judge", "true or false"},
 	{"max_tokens", "an integer"},
+	{"fewshot_file", "a path to a training split (any dataset format), e.g. data/medqa/train.jsonl"},
 	{"base_url", "a URL"},
 	{"num_ctx", "an integer"},
 	{"temperature", "a mapping with agent and/or leader, e.g. {agent: 0.7, leader: 0.5}"},
@@ -78,6 +80,7 @@ var sweepFields = map[string]func(*sweepFile) any{
 	"diagnosis_judge": func(s *sweepFile) any { return &s.DiagnosisJudge },
 	"max_tokens":      func(s *sweepFile) any { return &s.MaxTokens },
 	"peer_chars":      func(s *sweepFile) any { return &s.PeerChars },
+	"fewshot_file":    func(s *sweepFile) any { return &s.FewshotFile },
 	"base_url":        func(s *sweepFile) any { return &s.BaseURL },
 	"num_ctx":         func(s *sweepFile) any { return &s.NumCtx },
 }
@@ -285,6 +288,7 @@ func (f *sweepFile) apply(s *Spec) {
 	set(&s.Transcripts, f.Transcripts)
 	set(&s.DiagnosisJudge, f.DiagnosisJudge)
 	set(&s.BaseURL, f.BaseURL)
+	set(&s.FewshotFile, f.FewshotFile)
 	if f.Temperature != nil {
 		set(&s.AgentTemp, f.Temperature.Agent)
 		set(&s.LeaderTemp, f.Temperature.Leader)

@@ -64,6 +64,20 @@ type Settings struct {
 	// items before any call (medteam run --red-flags); nil = the embedded
 	// configs/redflags.yaml.
 	RedFlags *redflag.Rules
+	// Fewshot is the training split few-shot exemplars are drawn from
+	// (medteam run --fewshot-file; mdagents); nil = none, and a method that
+	// asks for exemplars runs zero-shot and says so.
+	Fewshot *Fewshot
+}
+
+// Fewshot is a training split whose questions, with their gold answers, a
+// protocol may show as worked examples. The plan refuses one that shares a
+// question (by content) with a dataset it evaluates; the evaluated
+// question's own gold answer never reaches a protocol.
+type Fewshot struct {
+	Name      string // the file as given
+	SHA256    string // its content hash (the plan records it)
+	Questions []qa.Question
 }
 
 // Unit is what one run of an arm needs to know besides the item: the model

@@ -8,6 +8,7 @@ import (
 	"github.com/medteam-bench/medteam/protocols/council"
 	"github.com/medteam-bench/medteam/protocols/debate"
 	"github.com/medteam-bench/medteam/protocols/judge"
+	"github.com/medteam-bench/medteam/protocols/mdagents"
 	"github.com/medteam-bench/medteam/protocols/medagents"
 	"github.com/medteam-bench/medteam/protocols/veto"
 	"github.com/medteam-bench/medteam/protocols/vote"
@@ -27,6 +28,7 @@ func All() protocol.Registry {
 		judge.Protocol,
 		council.Protocol,
 		medagents.Protocol,
+		mdagents.Protocol,
 		teamwork.Protocol,
 	}
 }

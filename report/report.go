@@ -108,6 +108,9 @@ type Report struct {
 	// SQL is the DuckDB query that recomputes the headline table's point
 	// estimates from questions.parquet.
 	SQL string
+	// Routes are the accuracy and cost per route of the arms that route
+	// (mdagents); nil when none does (routes.go).
+	Routes []RouteRow
 	// TriageSQL is the DuckDB query of the triage table (TriageSQL); ""
 	// when no row is a triage item's. The triage metrics themselves are
 	// in Groups (Group.Triage) and Comparisons (Comparison.Triage).
@@ -187,6 +190,7 @@ func (r *Report) compute(rows []results.QuestionRow, opt Options) {
 	}
 	r.notePairs()
 	r.noteTerms(rows)
+	r.noteRoutes(rows)
 	r.notePrices(opt.Prices)
 }
 

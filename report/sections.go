@@ -53,6 +53,7 @@ func Sections(r *Report) []Section {
 		r.comparisonSection(), r.triageSection(), r.modelSection(), r.costSection(), r.errorSection(),
 		r.calibrationSection(), r.convergenceSection(), r.componentSection(),
 		r.factorialSection(), r.subjectSection(), r.powerSection(),
+		r.routeSection(),
 	} {
 		if s != nil {
 			out = append(out, *s)

@@ -71,6 +71,9 @@ func (c *call) respond() string {
 	if text, ok := c.medagents(); ok {
 		return text
 	}
+	if text, ok := c.mdagents(); ok {
+		return text
+	}
 	self, judge := 0, false
 	switch c.req.Meta.Kind {
 	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst, kindZeroShot, kindCoT, kindRevise, kindVetoDebate, kindVetoBallot:

@@ -303,7 +303,10 @@ func protocolKindCode(k string) (uint64, bool) {
 	if c, ok := vetoKindCode(k); ok {
 		return c, true
 	}
-	return medagentsKindCode(k)
+	if c, ok := medagentsKindCode(k); ok {
+		return c, true
+	}
+	return mdagentsKindCode(k)
 }
 
 // fault decides whether this attempt fails. The decision is a pure function
