@@ -10,6 +10,9 @@ func (c *call) protocolJSON(b []byte, a *answer) []byte {
 	switch a.kind {
 	case kindFirst:
 		b = c.rankedJSON(b, a)
+		if !a.hasVeto {
+			return b
+		}
 		b = b[:len(b)-1] // reopen the object
 		b = append(b, `,"risk":`...)
 		b = strconv.AppendFloat(b, a.risk, 'f', 2, 64)
@@ -104,6 +107,9 @@ func (c *call) protocolPlain(b []byte, a *answer) []byte {
 	switch a.kind {
 	case kindFirst:
 		b = c.rankedPlain(b, a)
+		if !a.hasVeto {
+			return b
+		}
 		b = append(b, "\nRISK: "...)
 		b = strconv.AppendFloat(b, a.risk, 'f', 2, 64)
 		b = append(b, "\nVETO: "...)

@@ -189,14 +189,14 @@ type promptData struct {
 func (a Arm) data(s *kit.Session, round, i int, prev []answer.Answer) *promptData {
 	var own, others strings.Builder
 	own.WriteString(kit.PositionLine("you", prev[i]))
-	own.WriteString(kit.ReasoningLine("you", prev[i]))
+	own.WriteString(kit.ReasoningLine("you", prev[i], 0))
 	for j, p := range prev {
 		if j == i {
 			continue
 		}
 		who := fmt.Sprintf("agent %d", j+1)
 		others.WriteString(kit.PositionLine(who, p))
-		others.WriteString(kit.ReasoningLine(who, p))
+		others.WriteString(kit.ReasoningLine(who, p, 0))
 	}
 	return &promptData{Question: s.Question, Own: own.String(), Others: others.String(), Round: round, Rounds: a.R, JSON: a.structured}
 }

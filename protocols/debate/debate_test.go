@@ -42,7 +42,7 @@ func TestRevisionsSeeThePreviousRound(t *testing.T) {
 				if has != (j != i) {
 					t.Fatalf("round %d agent %d: shows agent %d = %v:\n%s", round, i+1, j+1, has, p)
 				}
-				if j != i && !strings.Contains(p, kit.PositionLine(fmt.Sprintf("agent %d", j+1), prev[j])+kit.ReasoningLine(fmt.Sprintf("agent %d", j+1), prev[j])) {
+				if j != i && !strings.Contains(p, kit.PositionLine(fmt.Sprintf("agent %d", j+1), prev[j])+kit.ReasoningLine(fmt.Sprintf("agent %d", j+1), prev[j], 0)) {
 					t.Fatalf("round %d agent %d: agent %d's previous answer missing", round, i+1, j+1)
 				}
 			}

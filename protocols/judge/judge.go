@@ -170,7 +170,7 @@ func (a Arm) judge(ctx context.Context, s *kit.Session, answers []answer.Answer)
 	for i, ans := range answers {
 		who := fmt.Sprintf("agent %d", i+1)
 		experts.WriteString(kit.PositionLine(who, ans))
-		experts.WriteString(kit.ReasoningLine(who, ans))
+		experts.WriteString(kit.ReasoningLine(who, ans, a.PeerChars))
 	}
 	d := map[string]any{"Question": s.Question, "Experts": experts.String(), "JSON": a.Structured}
 	system, err := prompts.Render("system", d)

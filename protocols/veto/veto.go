@@ -1,7 +1,8 @@
 // Package veto is seed 004's decision rules as a protocol.Protocol ("veto",
 // "veto:n=5"): N agents give their independent first answers at once (the
-// shared first answer of package firstanswer: a ranking, a confidence, a
-// stated risk and a veto flag), and aggregator.VetoRule decides in the
+// shared first answer of package firstanswer — reasoning, ranking,
+// confidence — with the stated risk and veto flag the rule reads appended,
+// ballot.go), and aggregator.VetoRule decides in the
 // seed's order of precedence — any veto flag → the safe default; any
 // unreadable answer or veto flag → the safe default (the seed's agent
 // "defaults to REFUSE" when its output does not parse); all agree → that
@@ -107,11 +108,15 @@ type Details struct {
 // Run asks the panel and applies seed 004's rule.
 func (a Arm) Run(ctx context.Context, c llm.Client, item qa.Item, u protocol.Unit) (*protocol.Outcome, error) {
 	s := kit.NewSession(c, item, u, a.Structured, a.MaxTokens)
-	fa, err := firstanswer.Ask(ctx, s, a.N, a.AgentTemp)
+	fa, err := ask(ctx, s, a.N, a.AgentTemp)
 	if err != nil {
 		return nil, err
 	}
-	s.Out.N, s.Out.Roles, s.Out.Rounds = a.N, kit.Roles(a.N), [][]answer.Answer{firstanswer.Answers(fa)}
+	answers := make([]answer.Answer, len(fa))
+	for i, f := range fa {
+		answers[i] = f.Answer
+	}
+	s.Out.N, s.Out.Roles, s.Out.Rounds = a.N, kit.Roles(a.N), [][]answer.Answer{answers}
 	ballots := make([]aggregator.VetoBallot, a.N)
 	risks := make([]float64, a.N)
 	for i, f := range fa {
