@@ -34,10 +34,10 @@ func (c *call) protocolJSON(b []byte, a *answer) []byte {
 	case kindPeerReview:
 		return c.reviewJSON(b, a)
 	case kindChairman:
-		b = append(b, `{"answer":`...)
-		b = appendQuoted(b, c.it.letters[a.letter])
-		b = append(b, `,"reasoning":`...)
+		b = append(b, `{"reasoning":`...)
 		b = c.appendSentence(b, a, true)
+		b = append(b, `,"answer":`...)
+		b = appendQuoted(b, c.it.letters[a.letter])
 		b = append(b, ',')
 		b = c.contributorsJSON(b, a)
 		return append(b, '}')
@@ -127,10 +127,10 @@ func (c *call) protocolPlain(b []byte, a *answer) []byte {
 	case kindPeerReview:
 		return c.reviewPlain(b, a)
 	case kindChairman:
-		b = append(b, "ANSWER: "...)
-		b = append(b, c.it.letters[a.letter]...)
-		b = append(b, "\nREASONING: "...)
+		b = append(b, "REASONING: "...)
 		b = c.appendSentence(b, a, false)
+		b = append(b, "\nANSWER: "...)
+		b = append(b, c.it.letters[a.letter]...)
 		b = append(b, "\n```json\n{"...)
 		b = c.contributorsJSON(b, a)
 		return append(b, "}\n```"...)

@@ -167,7 +167,7 @@ var protocolPlainLabels = map[string][]string{
 	kindRevise:   {"REASONING: ", "RANKING: ", "CONFIDENCE: "},
 	kindPeerReview: {"REVIEW Response Alpha: STRENGTHS: ", "REVIEW Response Bravo: STRENGTHS: ", "REVIEW Response Charlie: STRENGTHS: ",
 		"FINAL RANKING:", "1. Response ", "2. Response ", "3. Response Charlie"},
-	kindChairman: {"ANSWER: ", "REASONING: ", "```json", `{"contributors":[`, "```"},
+	kindChairman: {"REASONING: ", "ANSWER: ", "```json", `{"contributors":[`, "```"},
 	kindJudge:    {"REASONING: ", "ANSWER: ", "AVERAGE CONFIDENCE: ", "LOW CONFIDENCE: "},
 }
 
