@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,16 +25,21 @@ func settings(agents int, structured bool) protocol.Settings {
 	return s
 }
 
-// TestSharedFirstAnswers: agent i's first-answer request is byte-identical
-// (llm.RequestHash) in vote, vote:weighted, veto, judge, every council
-// strategy, sc sample i and debate round 0, whatever the team size, in JSON
-// and in text mode; and it differs between agents.
+// TestSharedFirstAnswers (issue 22 item 3): at equal N, agent i's
+// first-answer request is byte-identical (llm.RequestHash) in vote,
+// vote:weighted, judge, every council strategy (stage 1), sc sample i,
+// debate round 1 and the initial prediction of the teamwork arms whose
+// components add nothing to it (base, l, t, l+t+mm), whatever the team size,
+// in JSON and in text mode; it differs between agents. veto and teamwork with
+// SMM or TO∧L add to it, so theirs differ.
 func TestSharedFirstAnswers(t *testing.T) {
-	specs := []string{"vote", "vote:weighted", "veto", "judge", "council:balanced", "council:risk-averse",
-		"council:goal-seeking", "council:novelty", "sc:k=5", "debate:n=3,r=1", "vote:n=5", "judge:n=4", "council:novelty,n=5"}
+	specs := []string{"vote", "vote:weighted", "judge", "council:balanced", "council:risk-averse",
+		"council:goal-seeking", "council:novelty", "sc:k=5", "debate:n=3,r=1", "vote:n=5", "judge:n=4", "council:novelty,n=5",
+		"base", "c2", "c4", "c5"}
+	added := []string{"veto", "c1", "c3", "full"}
 	for _, structured := range []bool{true, false} {
 		hashes := map[int]map[string]string{} // agent → hash → spec
-		for _, spec := range specs {
+		for _, spec := range append(slices.Clone(specs), added...) {
 			s := &kittest.Script{Default: stubText}
 			a, err := protocols.All().Parse(spec, settings(3, structured))
 			if err != nil {
@@ -49,6 +55,12 @@ func TestSharedFirstAnswers(t *testing.T) {
 					break
 				}
 				n++
+				if slices.Contains(added, spec) {
+					if i < 3 && hashes[i] != nil && hashes[i][llm.RequestHash(req)] != "" {
+						t.Fatalf("structured=%v: %s sends the shared first answer though it adds to it", structured, spec)
+					}
+					continue
+				}
 				if hashes[i] == nil {
 					hashes[i] = map[string]string{}
 				}
@@ -63,11 +75,14 @@ func TestSharedFirstAnswers(t *testing.T) {
 			if len(hs) != 1 {
 				t.Fatalf("structured=%v: agent %d's first answer differs between arms: %v", structured, i, hs)
 			}
-			for h := range hs {
+			for h, arms := range hs {
 				if seen[h] {
 					t.Fatalf("agents share a request: %v", hashes)
 				}
 				seen[h] = true
+				if i < 3 && strings.Count(arms, " ") != len(specs) {
+					t.Fatalf("structured=%v: agent %d's shared request is sent by %s only", structured, i, arms)
+				}
 			}
 		}
 	}
@@ -216,12 +231,13 @@ func findArm(arms []runner.Arm, label string) protocol.Arm {
 }
 
 // TestSweepSharesFirstAnswers: in one run, the first answers shared by vote,
-// veto, judge, the council strategies, sc and debate reach the simulator
-// once per question and agent; the summary's logical calls exceed the
+// judge, the council strategies, sc, debate and teamwork base reach the
+// simulator once per question and agent (veto's ballots, which add to the
+// first answer, once each too); the summary's logical calls exceed the
 // requests sent by exactly the shared ones.
 func TestSweepSharesFirstAnswers(t *testing.T) {
 	var arms []runner.Arm
-	for _, spec := range []string{"sc:k=5", "debate:n=3,r=2", "vote", "veto", "judge", "council:balanced", "council:novelty"} {
+	for _, spec := range []string{"sc:k=5", "debate:n=3,r=2", "vote", "veto", "judge", "council:balanced", "council:novelty", "base"} {
 		a, err := protocols.All().Parse(spec, settings(3, true))
 		if err != nil {
 			t.Fatal(err)
@@ -247,17 +263,18 @@ func TestSweepSharesFirstAnswers(t *testing.T) {
 		}
 	}
 	// Distinct first answers: agents 0–4 (sc's five samples cover the
-	// panels' three) per question. Distinct other calls: debate 6, council
-	// 3 reviews (shared by both strategies) + 2 chairmen, judge 1.
-	if firstSent != 5*n || int(m.Requests()) != len(sent) || int(m.Requests()) != n*(5+6+3+2+1) {
-		t.Fatalf("first answers sent %d (want %d); simulator served %d, distinct requests %d, want %d", firstSent, 5*n, m.Requests(), len(sent), n*17)
+	// panels' and base's three) and veto's three ballots per question.
+	// Distinct other calls: debate 6, council 3 reviews (shared by both
+	// strategies) + 2 chairmen, judge 1, base 2 recruitment + 6 discussion.
+	if firstSent != 8*n || int(m.Requests()) != len(sent) || int(m.Requests()) != n*(8+6+3+2+1+8) {
+		t.Fatalf("first answers sent %d (want %d); simulator served %d, distinct requests %d, want %d", firstSent, 8*n, m.Requests(), len(sent), n*28)
 	}
 	for h, k := range sent {
 		if k != 1 {
 			t.Fatalf("request %s sent %d times", h, k)
 		}
 	}
-	if want := n * (5 + 9 + 3 + 3 + 4 + 7 + 7); logical != want {
+	if want := n * (5 + 9 + 3 + 3 + 4 + 7 + 7 + 11); logical != want {
 		t.Fatalf("%d logical calls, want %d", logical, want)
 	}
 }

@@ -56,7 +56,7 @@ type QuestionRow struct {
 	DecisionRule  string    `parquet:"decision_rule"`
 	Tie           bool      `parquet:"tie"`
 	Tied          []string  `parquet:"tied,list"`
-	TieBrokenBy   string    `parquet:"tie_broken_by"` // leader | seeded_draw | ""
+	TieBrokenBy   string    `parquet:"tie_broken_by"` // leader | leader_override | seeded_draw | seeded_draw_leader_unparsed | ""
 	Scores        []float64 `parquet:"scores,list"`
 
 	Rounds              []string  `parquet:"rounds,list"`

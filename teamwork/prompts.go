@@ -12,7 +12,6 @@ import (
 
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/protocols/kit"
-	"github.com/medteam-bench/medteam/qa"
 )
 
 //go:embed prompts/*.tmpl
@@ -39,8 +38,7 @@ func PromptSetHash() string {
 // promptData is everything a template may show. Fields a configuration does
 // not switch on stay empty, so the template omits their block.
 type promptData struct {
-	Item     qa.Item
-	Question string // the question block, rendered once per question
+	Question string // the question block (kit.QuestionBlock), rendered once per question
 	JSON     bool
 	N        int
 	AgentNum int    // 1-based
@@ -61,6 +59,7 @@ type promptData struct {
 	AskFacts    bool
 	AskReport   bool
 	AskQuality  bool
+	ShowLeaning bool // the mediation's leaning is shown to the agents
 
 	Tied     string
 	Target   int
@@ -84,11 +83,12 @@ func init() {
 	P, S, N, I, B := kit.P, kit.String, kit.Number, kit.Integer, kit.Boolean
 	strs := kit.Strings
 	// Reasoning first (DESIGN §5 "Fidelity"): properties go out in this order.
-	answer := kit.Object{P("reasoning", S), P("ranking", strs), P("confidence", N), P("facts", strs)}
+	// The initial prediction is the shared first answer (first.go), whose
+	// schema is firstanswer's.
+	answer := kit.Object{P("reasoning", S), P("ranking", strs), P("confidence", N)}
 	defs := map[string]kit.Object{
 		KindAssess:         {P("analysis", S), P("agents", I)},
 		KindRecruit:        {P("roles", kit.ArrayOf(kit.Object{P("name", S), P("focus", S)}))},
-		KindPredict:        answer,
 		KindSynthesize:     {P("facts", strs), P("report", S), P("quality", kit.ArrayOf(kit.Object{P("agent", I), P("score", N)}))},
 		KindDiscuss:        answer,
 		KindFinal:          answer,
