@@ -11,6 +11,7 @@ import (
 	"text/template"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/protocols/firstanswer"
 	"github.com/medteam-bench/medteam/protocols/kit"
 )
 
@@ -22,7 +23,9 @@ var promptFS embed.FS
 var prompts = template.Must(template.New("medteam").Option("missingkey=error").ParseFS(promptFS, "prompts/*.tmpl"))
 
 // PromptSetHash identifies the prompt set (sha256 over the template files in
-// name order); it goes into the run manifest so results name their prompts.
+// name order, then the hash of the shared first answer's prompts, which the
+// initial prediction renders); it goes into the run manifest so results
+// name their prompts.
 func PromptSetHash() string {
 	h := sha256.New()
 	names, _ := fs.Glob(promptFS, "prompts/*.tmpl")
@@ -32,6 +35,7 @@ func PromptSetHash() string {
 		fmt.Fprintf(h, "%s\x00%d\x00", n, len(b))
 		h.Write(b)
 	}
+	h.Write([]byte(firstanswer.Prompts.Hash()))
 	return hex.EncodeToString(h.Sum(nil))
 }
 
