@@ -50,6 +50,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzReadMedQA -fuzztime 30s ./datasets/
 	$(GO) test -run '^$$' -fuzz FuzzLoadParquet -fuzztime 30s -fuzzminimizetime 2s ./datasets/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 15s ./protocols/firstanswer/
+	$(GO) test -run '^$$' -fuzz FuzzParseBallot -fuzztime 15s ./protocols/veto/
 	$(GO) test -run '^$$' -fuzz FuzzParseReview -fuzztime 15s ./protocols/council/
 	$(GO) test -run '^$$' -fuzz FuzzParseChairman -fuzztime 15s ./protocols/council/
 	$(GO) test -run '^$$' -fuzz FuzzParseJudgement -fuzztime 15s ./protocols/judge/
