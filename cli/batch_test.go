@@ -69,8 +69,8 @@ func TestBatchRunCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, so, se = runCLI(t, append(args, "--out", t.TempDir(), "--batch", "--dry-run", "--prices", prices)...)
-	// 312,563 prompt and 34,824 completion tokens at half of $1 and $2 per million.
-	if code != 0 || !strings.Contains(so, "batch mode: 15 stages") || !strings.Contains(so, "expected cost: $0.1911") {
+	// 314,384 prompt and 33,744 completion tokens at half of $1 and $2 per million.
+	if code != 0 || !strings.Contains(so, "batch mode: 15 stages") || !strings.Contains(so, "expected cost: $0.1909") {
 		t.Errorf("dry run: exit %d\n%s\n%s", code, so, se)
 	}
 	t.Logf("dry run:\n%s", so)

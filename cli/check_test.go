@@ -100,15 +100,16 @@ func TestCheckBaseline(t *testing.T) {
 	out := t.TempDir()
 	base := checkRun(t, out, "base")
 	again := checkRun(t, out, "again", "--seed", "2")
-	// 50 questions: the 95% interval of Δ is ±10 points, so the margin
-	// must be wider than the default's (which is for about 500).
-	code, so, se := runCLI(t, "check", "--baseline", base, "--margin", "0.15", again)
+	// 50 questions: the 95% interval of Δ is ±10 points around a Δ that is
+	// itself a few points of seed noise (−6 for base on the simulator), so
+	// the margin must be wider than the default's (which is for about 500).
+	code, so, se := runCLI(t, "check", "--baseline", base, "--margin", "0.2", again)
 	if code != exitOK || !strings.Contains(so, "100 shared (question, repeat) pairs, 0 in the baseline only, 0 in the candidate only") {
 		t.Fatalf("same configuration: exit %d\n%s\n%s", code, so, se)
 	}
 	weak := checkRun(t, out, "weak", "--model", "sim/weak")
 	junit := filepath.Join(out, "baseline.xml")
-	code, so, se = runCLI(t, "check", "--baseline", base, "--margin", "0.15", "--junit", junit, weak)
+	code, so, se = runCLI(t, "check", "--baseline", base, "--margin", "0.2", "--junit", junit, weak)
 	if code != exitGateFailed || !strings.Contains(so, "sim/weak vs baseline sim/default") {
 		t.Fatalf("weaker model: exit %d\n%s\n%s", code, so, se)
 	}

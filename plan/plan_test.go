@@ -27,7 +27,10 @@ func defaultSpec() Spec {
 // The plan hash names run directories and decides resumes: it must not move
 // when the code that computes it does. These are the hashes of plans run
 // before the plan package existed (the sweep of configs/ablation.yaml and
-// 'medteam run' with no flags).
+// 'medteam run' with no flags). A changed prompt set is a different plan:
+// issue 22 (reasoning first, no sentence caps, the shared first answer as
+// teamwork's prediction, whose prompts now enter prompt_set_hash) moved them
+// once, through prompt_set_hash alone.
 func TestPlanHashKnownAnswers(t *testing.T) {
 	sweep := defaultSpec()
 	if err := LoadSweep("../configs/ablation.yaml", &sweep); err != nil {
@@ -38,13 +41,13 @@ func TestPlanHashKnownAnswers(t *testing.T) {
 		spec Spec
 		want string
 	}{
-		{"configs/ablation.yaml", sweep, "26b43e91f909"},
-		{"run (no flags)", defaultSpec(), "0b4b39c38223"},
+		{"configs/ablation.yaml", sweep, "e63a4a970388"},
+		{"run (no flags)", defaultSpec(), "ff5ddd80d03a"},
 		{"run --limit 20 --shard 2/3 --config base,c2 --text", func() Spec {
 			s := defaultSpec()
 			s.Limit, s.Shard, s.Configs, s.Text = 20, "2/3", []string{"base", "c2"}, true
 			return s
-		}(), "4f15b6d859fc"},
+		}(), "c4c05d231d80"},
 	} {
 		r, err := Resolve(context.Background(), tc.spec, simOpener)
 		if err != nil {

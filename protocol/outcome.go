@@ -67,7 +67,7 @@ type Outcome struct {
 
 	Decision      aggregator.Decision
 	Predicted     string // "" = the team abstained
-	TieBrokenBy   string // "leader", "seeded_draw" or "escalated" (kit.BreakTie; + "_leader_unparsed" after an unreadable tie-break), or ""
+	TieBrokenBy   string // "leader", "leader_override", "seeded_draw" or "escalated" (kit.BreakTie; + "_leader_unparsed" after an unreadable tie-break), or ""
 	AbstainReason string
 
 	Parses []ParseNote
@@ -113,7 +113,7 @@ func (o *Outcome) Final() []answer.Answer {
 // LeaderInterventions counts mediations and leader tie-breaks.
 func (o *Outcome) LeaderInterventions() int {
 	n := len(o.Mediations)
-	if o.TieBrokenBy == "leader" {
+	if o.TieBrokenBy == "leader" || o.TieBrokenBy == "leader_override" {
 		n++
 	}
 	return n

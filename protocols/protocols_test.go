@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,17 +25,23 @@ func settings(agents int, structured bool) protocol.Settings {
 	return s
 }
 
-// TestSharedFirstAnswers: agent i's first-answer request is byte-identical
-// (llm.RequestHash) in vote, vote:weighted, judge, every council strategy,
-// sc sample i and debate round 1, whatever the team size, in JSON and in
-// text mode; and it differs between agents. (veto appends its roles and
-// ballot to that request, so none of its calls is the shared one.)
+// TestSharedFirstAnswers (issue 22 item 3): at equal N, agent i's
+// first-answer request is byte-identical (llm.RequestHash) in vote,
+// vote:weighted, judge, every council strategy (stage 1), sc sample i,
+// debate round 1 and the initial prediction of the teamwork arms whose
+// components add nothing to it (base, l, t, l+t+mm), whatever the team size,
+// in JSON and in text mode; it differs between agents. teamwork with SMM or TO∧L
+// adds to it, so its requests differ; veto sends its own kinds.
 func TestSharedFirstAnswers(t *testing.T) {
 	specs := []string{"vote", "vote:weighted", "judge", "judge:mode=code", "council:balanced", "council:risk-averse",
-		"council:goal-seeking", "council:novelty", "sc:k=5", "debate:n=3,r=2", "vote:n=5", "judge:n=4", "council:novelty,n=5"}
+		"council:goal-seeking", "council:novelty", "sc:k=5", "debate:n=3,r=1", "vote:n=5", "judge:n=4", "council:novelty,n=5",
+		"base", "c2", "c4", "c5"}
+	// (veto appends its roles and ballot and sends them as its own kinds,
+	// veto_debate and veto_ballot, so it never sends a first-kind call.)
+	added := []string{"c1", "c3", "full"}
 	for _, structured := range []bool{true, false} {
 		hashes := map[int]map[string]string{} // agent → hash → spec
-		for _, spec := range specs {
+		for _, spec := range append(slices.Clone(specs), added...) {
 			s := &kittest.Script{Default: stubText}
 			a, err := protocols.All().Parse(spec, settings(3, structured))
 			if err != nil {
@@ -50,6 +57,12 @@ func TestSharedFirstAnswers(t *testing.T) {
 					break
 				}
 				n++
+				if slices.Contains(added, spec) {
+					if i < 3 && hashes[i] != nil && hashes[i][llm.RequestHash(req)] != "" {
+						t.Fatalf("structured=%v: %s sends the shared first answer though it adds to it", structured, spec)
+					}
+					continue
+				}
 				if hashes[i] == nil {
 					hashes[i] = map[string]string{}
 				}
@@ -64,11 +77,14 @@ func TestSharedFirstAnswers(t *testing.T) {
 			if len(hs) != 1 {
 				t.Fatalf("structured=%v: agent %d's first answer differs between arms: %v", structured, i, hs)
 			}
-			for h := range hs {
+			for h, arms := range hs {
 				if seen[h] {
 					t.Fatalf("agents share a request: %v", hashes)
 				}
 				seen[h] = true
+				if i < 3 && strings.Count(arms, " ") != len(specs) {
+					t.Fatalf("structured=%v: agent %d's shared request is sent by %s only", structured, i, arms)
+				}
 			}
 		}
 	}
@@ -227,13 +243,13 @@ func findArm(arms []runner.Arm, label string) protocol.Arm {
 }
 
 // TestSweepSharesFirstAnswers: in one run, the first answers shared by vote,
-// judge, the council strategies, sc and debate reach the simulator once per
-// question and agent; the summary's logical calls exceed the requests sent
-// by exactly the shared ones. (veto's 15 calls append to the first answer
-// and are its own.)
+// judge, the council strategies, sc, debate and teamwork base reach the
+// simulator once per question and agent; the summary's logical calls exceed
+// the requests sent by exactly the shared ones. (veto's 15 calls append to
+// the first answer and are its own.)
 func TestSweepSharesFirstAnswers(t *testing.T) {
 	var arms []runner.Arm
-	for _, spec := range []string{"sc:k=5", "debate:n=3,r=2", "vote", "veto", "judge", "council:balanced", "council:novelty"} {
+	for _, spec := range []string{"sc:k=5", "debate:n=3,r=2", "vote", "veto", "judge", "council:balanced", "council:novelty", "base"} {
 		a, err := protocols.All().Parse(spec, settings(3, true))
 		if err != nil {
 			t.Fatal(err)
@@ -259,18 +275,18 @@ func TestSweepSharesFirstAnswers(t *testing.T) {
 		}
 	}
 	// Distinct first answers: agents 0–4 (sc's five samples cover the
-	// panels' three) per question. Distinct other calls: debate 3 (round 2
-	// of debate:3,2), council 3 reviews (shared by both strategies) + 2
-	// chairmen, judge 1, veto 15.
-	if firstSent != 5*n || int(m.Requests()) != len(sent) || int(m.Requests()) != n*(5+3+3+2+1+15) {
-		t.Fatalf("first answers sent %d (want %d); simulator served %d, distinct requests %d, want %d", firstSent, 5*n, m.Requests(), len(sent), n*29)
+	// panels' and base's three) per question. Distinct other calls: debate 3
+	// (round 2 of debate:3,2), council 3 reviews (shared by both strategies)
+	// + 2 chairmen, judge 1, veto 15, base 2 recruitment + 6 discussion.
+	if firstSent != 5*n || int(m.Requests()) != len(sent) || int(m.Requests()) != n*(5+3+3+2+1+15+8) {
+		t.Fatalf("first answers sent %d (want %d); simulator served %d, distinct requests %d, want %d", firstSent, 5*n, m.Requests(), len(sent), n*37)
 	}
 	for h, k := range sent {
 		if k != 1 {
 			t.Fatalf("request %s sent %d times", h, k)
 		}
 	}
-	if want := n * (5 + 6 + 3 + 15 + 4 + 7 + 7); logical != want {
+	if want := n * (5 + 6 + 3 + 15 + 4 + 7 + 7 + 11); logical != want {
 		t.Fatalf("%d logical calls, want %d", logical, want)
 	}
 }
@@ -359,6 +375,38 @@ func TestTriageErrorStaysError(t *testing.T) {
 		}
 		if out, err := a.Run(context.Background(), &kittest.Script{}, kittest.TriageItem, kittest.Unit(a.Info().Label)); err == nil {
 			t.Fatalf("%s: predicted %q on a failing model", spec, out.Predicted)
+		}
+	}
+}
+
+// TestFirstPromptColumn: the first_prompt value (Outcome.FirstPrompt) is
+// equal in every arm that sends the shared first answer unchanged —
+// teamwork base included — and differs where an arm adds to it or asks
+// otherwise (zeroshot, SMM).
+func TestFirstPromptColumn(t *testing.T) {
+	got := map[string]string{}
+	for _, spec := range []string{"vote", "sc:k=3", "cot", "judge", "council:balanced", "debate:n=3,r=2", "base", "c2", "zeroshot", "c1"} {
+		a, err := protocols.All().Parse(spec, settings(3, true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := a.Run(context.Background(), &kittest.Script{Default: stubText}, kittest.Item, kittest.Unit(a.Info().Label))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.FirstPrompt == "" {
+			t.Fatalf("%s: no first_prompt", spec)
+		}
+		got[spec] = out.FirstPrompt
+	}
+	for _, spec := range []string{"sc:k=3", "cot", "judge", "council:balanced", "debate:n=3,r=2", "base", "c2"} {
+		if got[spec] != got["vote"] {
+			t.Errorf("%s first_prompt %s, vote's %s: the same first answer must name the same prompt", spec, got[spec], got["vote"])
+		}
+	}
+	for _, spec := range []string{"zeroshot", "c1"} {
+		if got[spec] == got["vote"] {
+			t.Errorf("%s shares vote's first_prompt, though its first request differs", spec)
 		}
 	}
 }

@@ -56,7 +56,7 @@ type QuestionRow struct {
 	DecisionRule  string    `parquet:"decision_rule"`
 	Tie           bool      `parquet:"tie"`
 	Tied          []string  `parquet:"tied,list"`
-	TieBrokenBy   string    `parquet:"tie_broken_by"` // leader | seeded_draw | escalated (triage) | …_leader_unparsed | ""
+	TieBrokenBy   string    `parquet:"tie_broken_by"` // leader | leader_override | seeded_draw | escalated (triage) | …_leader_unparsed | ""
 	Scores        []float64 `parquet:"scores,list"`
 
 	Rounds              []string  `parquet:"rounds,list"`

@@ -160,9 +160,11 @@ func checkGolden(t *testing.T, path string, got []goldenMetrics) {
 }
 
 // TestSimComponentCanHurt (issue 8 item 6): the simulator does not make
-// component effects foregone. On profile misled, adding leadership (base →
-// c2) lowers accuracy, paired question by question: more questions go from
-// right to wrong than from wrong to right; on profile default it helps.
+// component effects foregone. On profile misled, adding leadership with its
+// leaning shown to the agents (base → c2:leaning; the default mediator is
+// neutral and shows none) lowers accuracy, paired question by question: more
+// questions go from right to wrong than from wrong to right; on profile
+// default it helps.
 func TestSimComponentCanHurt(t *testing.T) {
 	qs := syntheticQuestions(300)
 	for _, tc := range []struct {
@@ -170,6 +172,9 @@ func TestSimComponentCanHurt(t *testing.T) {
 		hurts   bool
 	}{{"misled", true}, {"default", false}} {
 		plan, _ := simPlanFor(t, qs, tc.profile, []string{"base", "c2"}, 4)
+		c := plan.Arms[1].Protocol.(teamwork.Arm).Config
+		c.ShowLeaning = true
+		plan.Arms[1] = Arm{Label: "c2", Protocol: teamwork.Arm{Config: c}}
 		res, err := Run(context.Background(), plan, nil)
 		if err != nil {
 			t.Fatal(err)

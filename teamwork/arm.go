@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/medteam-bench/medteam/llm"
@@ -26,15 +27,27 @@ var Protocol = &protocol.Protocol{
 	Stub:       Stub,
 }
 
-// parseArm reads a preset or component list over the shared settings.
+// parseArm reads a preset or component list over the shared settings,
+// with options after a colon: "leaning" (ShowLeaning), e.g. "full:leaning".
 func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
 	base := Default()
 	base.Turns, base.Agents = s.Turns, s.Agents
 	base.Discussion = DiscussionMode(s.Discussion)
 	base.Structured = s.Structured
 	base.AgentTemperature, base.LeaderTemperature = s.AgentTemp, s.LeaderTemp
-	base.MaxTokens = s.MaxTokens
-	c, err := ParseComponents(spec, base)
+	base.MaxTokens, base.PeerChars = s.MaxTokens, s.PeerChars
+	comps, opts, hasOpts := strings.Cut(spec, ":")
+	if hasOpts {
+		for _, o := range strings.Split(opts, ",") {
+			switch strings.ToLower(strings.TrimSpace(o)) {
+			case OptionLeaning:
+				base.ShowLeaning = true
+			default:
+				return nil, true, fmt.Errorf("teamwork arm %q: unknown option %q (options: %s)", spec, strings.TrimSpace(o), OptionLeaning)
+			}
+		}
+	}
+	c, err := ParseComponents(comps, base)
 	if err != nil {
 		return nil, true, err
 	}

@@ -39,7 +39,21 @@ type Config struct {
 	AgentTemperature  float64 // default 0.7
 	LeaderTemperature float64 // recruiter and leader; default 0.5
 	MaxTokens         int     // completion cap per call; 0 = backend default
+	// PeerChars bounds, in bytes, each piece of another member's text a
+	// prompt shows (a reasoning in the discussion history or the leader's
+	// view, a concern, a reply, a mediation); 0 = the full text.
+	PeerChars int
+
+	// ShowLeaning shows the leader's leaning (asked in every mediation) to
+	// the agents: a "POSITION leader:" line and "[leaning X]" in the
+	// history. Off by default: the mediator is neutral, as in the reference
+	// implementation; the arm option "leaning" ("full:leaning") turns it
+	// on. It needs leadership (the leaning comes from the mediation).
+	ShowLeaning bool
 }
+
+// OptionLeaning is the arm option that sets ShowLeaning ("c2:leaning").
+const OptionLeaning = "leaning"
 
 // Presets are the configurations of seed 002 §6.
 var presets = []struct {
@@ -203,6 +217,9 @@ func (c Config) Label() string {
 	if c.AgentTemperature != d.AgentTemperature || c.LeaderTemperature != d.LeaderTemperature {
 		parts = append(parts, fmt.Sprintf("temp%g-%g", c.AgentTemperature, c.LeaderTemperature))
 	}
+	if c.ShowLeaning {
+		parts = append(parts, OptionLeaning)
+	}
 	return strings.Join(parts, "/")
 }
 
@@ -216,6 +233,9 @@ func (c Config) AgentPolicy() string {
 
 // Validate rejects configurations the protocol cannot run as named.
 func (c Config) Validate() error {
+	if c.ShowLeaning && !c.Leadership {
+		return fmt.Errorf("configuration %q: option %s shows the leader's leaning, which only leadership produces; add l, e.g. %q", c.Combo(), OptionLeaning, c.Combo()+"+l:"+OptionLeaning)
+	}
 	if c.Monitoring && !c.Leadership {
 		return fmt.Errorf("configuration %q: mutual monitoring requires leadership (the leader selects the weakest reasoning, raises the concern and rates the answer); add l, e.g. %q", c.Combo(), c.Combo()+"+l")
 	}

@@ -1,5 +1,6 @@
 // Package teamwork implements the five-component deliberation protocol of
-// seed 002 (TeamMedAgents) as DESIGN §4 makes it precise: recruitment,
+// seed 002 (TeamMedAgents; docs/protocols.md#teamwork) as DESIGN §4 makes it
+// precise: recruitment,
 // initial prediction, discussion and aggregation, with five components that
 // switch on and off independently — so a sweep over their combinations is an
 // ablation study. It is registered as the protocol "teamwork" (Protocol;
@@ -11,9 +12,11 @@
 // Parse functions here (FORMATS.md documents every output format).
 //
 // Arms are paired: what does not depend on an arm's components is the same
-// request in every arm (the recruiter's two calls always; the predictions of
-// arms that differ only in components they do not show), with call seeds
-// independent of the arm.
+// request in every arm (the recruiter's two calls always; the initial
+// predictions, which are the shared first answer of package firstanswer —
+// the same request as the panels' and sc's — wherever the components add
+// nothing to them: SMM adds the analysis and a request for facts, TO∧L the
+// role), with call seeds independent of the arm.
 //
 // The components' rules:
 //
@@ -30,24 +33,29 @@
 //  1. after the initial prediction, one synthesis call — consensus facts (with
 //     SMM), a formal medical report (with TO) and a quality score per agent
 //     (with trust) — made only when at least one of those is on;
-//  2. a mediation after every discussion turn (summary, flawed reasoning, the
-//     option it leans to), which the agents see in the next turn;
+//  2. a neutral mediation after every discussion turn (agreement,
+//     disagreement, flawed reasoning, what to examine next), which the agents
+//     see in the next turn; the option it leans to is recorded and shown to
+//     the agents only with the arm option "leaning" (Config.ShowLeaning);
 //  3. mutual monitoring, when on (monitoring.go);
-//  4. breaking a tie of the final scores (one call, only on a tie); if its
+//  4. breaking a tie of the final scores (one call, only on a tie) with the
+//     seed's correction authority: a tied option, or another one when the
+//     reasoning behind every tied one is flawed ("leader_override"); if its
 //     answer cannot be read the tie falls back to the tie rule (kit.BreakTie).
 //
 // Without leadership none of these calls is made: facts come from
 // intersection, quality from a heuristic, ties from kit.BreakTie (a seeded
 // draw; on a triage item the most urgent tied level).
 //
-// Team orientation (TO), seed 002 §2.3: agents get specialist roles — the
-// recruiter's specialties are shown to each agent as its role (without TO the
-// agents are generic "Expert N" and see no role). With leadership as well,
-// the recruiter ranks the specialties by relevance and the ranking sets fixed
+// Team orientation (TO), seed 002 §2.3 and §3: with leadership, agents get
+// specialist roles — the recruiter's specialties are shown to each agent as
+// its role — the recruiter's ranking of the specialties sets fixed
 // hierarchical weights (N=2 {0.6,0.4}; N=3 {0.5,0.3,0.2}; N=4
-// {0.4,0.3,0.2,0.1}), hidden from the agents and used by the aggregation; the
-// leader also writes a formal medical report that agents see in discussion.
-// Otherwise every weight is 1/N.
+// {0.4,0.3,0.2,0.1}), hidden from the agents and used by the aggregation,
+// and the leader writes a formal medical report that agents see in
+// discussion. Without leadership (and without TO) the agents are generic
+// "Expert N", see no role ("ELSE Roles ← {Expert₁, …}"), and every weight is
+// 1/N.
 //
 // Trust network (T), seed 002 §2.4: every agent starts at TrustStart; after
 // each quality observation Q ∈ [0,1] its score moves by exponential smoothing

@@ -1,6 +1,9 @@
 package teamwork
 
-// Phases of the protocol (DESIGN §4), the llm.Meta.Phase of its calls.
+// Phases of the protocol (DESIGN §4), the llm.Meta.Phase of its calls. The
+// initial prediction's calls are the shared first answer (first.go): phase
+// kit.PhaseAnswer ("answer"), kind kit.KindFirst ("first"); the prediction
+// phase holds the leader's synthesis.
 const (
 	PhaseRecruitment = "recruitment"
 	PhasePrediction  = "prediction"
@@ -14,7 +17,7 @@ const (
 const (
 	KindAssess         = "assess"          // recruiter: agent count (+ question analysis)
 	KindRecruit        = "recruit"         // recruiter: roles (+ ranked specialties)
-	KindPredict        = "predict"         // agent: initial ranking
+	KindPredict        = "predict"         // the initial prediction's place in the call order (its calls are kit.KindFirst)
 	KindSynthesize     = "synthesize"      // leader: facts, report, quality scores
 	KindDiscuss        = "discuss"         // agent: discussion turn (not final)
 	KindFinal          = "final"           // agent: last discussion turn, final ranking

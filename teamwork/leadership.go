@@ -14,10 +14,15 @@ import (
 //  1. after the initial prediction, one synthesis call — consensus facts (with
 //     SMM), a formal medical report (with TO) and a quality score per agent
 //     (with trust) — made only when at least one of those is on;
-//  2. a mediation after every discussion turn (summary, flawed reasoning, the
-//     option it leans to), which the agents see in the next turn;
+//  2. a neutral mediation after every discussion turn (where the team agrees
+//     and disagrees, flawed reasoning, what to examine next), which the
+//     agents see in the next turn; the option it leans to is asked and
+//     recorded, and shown to the agents only with ShowLeaning ("leaning");
 //  3. mutual monitoring, when on (monitoring.go);
-//  4. breaking a tie of the final scores (one call, only on a tie); if its
+//  4. breaking a tie of the final scores (one call, only on a tie) with the
+//     seed's correction authority: it chooses among the tied options, or
+//     overrides the team with another option when the reasoning behind
+//     every tied one is flawed (tie_broken_by "leader_override"); if its
 //     answer cannot be read the tie falls back to the tie rule (kit.BreakTie).
 // Without leadership none of these calls is made: facts come from
 // intersection, quality from a heuristic, ties from kit.BreakTie (a seeded
@@ -80,7 +85,8 @@ func countTrue(b []bool) int {
 
 // experts renders answers as the leader sees them (FORMATS.md "What the
 // leader sees"): per agent, in agent order, its position, its reasoning
-// bounded to maxHistoryChars and its facts; an abstaining agent as such.
+// bounded by Config.PeerChars (0: in full) and its facts; an abstaining
+// agent as such.
 func (s *session) experts(answers []answer.Answer) string {
 	var sb strings.Builder
 	for i, a := range answers {
@@ -93,7 +99,7 @@ func (s *session) experts(answers []answer.Answer) string {
 			continue
 		}
 		writePosition(&sb, a)
-		if r := truncate(a.Reasoning, maxHistoryChars); r != "" {
+		if r := s.bound(a.Reasoning); r != "" {
 			sb.WriteString("REASONING agent ")
 			sb.WriteString(num)
 			sb.WriteString(": ")
@@ -103,7 +109,7 @@ func (s *session) experts(answers []answer.Answer) string {
 		if len(a.Facts) > 0 {
 			facts := make([]string, 0, len(a.Facts))
 			for _, f := range a.Facts {
-				if f = truncate(f, maxHistoryChars); f != "" {
+				if f = s.bound(f); f != "" {
 					facts = append(facts, f)
 				}
 			}
@@ -121,7 +127,7 @@ func (s *session) experts(answers []answer.Answer) string {
 
 // mediate is the leader's call after a discussion turn.
 func (s *session) mediate(ctx context.Context, turn int) error {
-	d := &promptData{N: s.n, Turn: turn, Turns: s.c.Turns}
+	d := &promptData{N: s.n, Turn: turn, Turns: s.c.Turns, ShowLeaning: s.c.ShowLeaning}
 	if s.c.SMM {
 		d.Analysis, d.Facts, d.Debated = s.smm.Analysis, s.smm.Facts, s.smm.Debated
 	}
@@ -137,11 +143,12 @@ func (s *session) mediate(ctx context.Context, turn int) error {
 	summary := strings.TrimSpace(m.Summary)
 	s.out.Mediations = append(s.out.Mediations, summary)
 	s.out.Leanings = append(s.out.Leanings, m.Leaning)
-	if m.Leaning != "" {
+	entry := fmt.Sprintf("Leader, mediation after turn %d: %s", turn, s.bound(summary))
+	// The mediator is neutral (the reference's "neutral, facilitative
+	// tone"): its leaning is recorded, and shown to the agents — as a
+	// "POSITION leader:" line and in the history — only with ShowLeaning.
+	if s.c.ShowLeaning && m.Leaning != "" {
 		s.leaning = m.Leaning
-	}
-	entry := fmt.Sprintf("Leader, mediation after turn %d: %s", turn, truncate(summary, maxHistoryChars))
-	if m.Leaning != "" {
 		entry += " [leaning " + m.Leaning + "]"
 	}
 	s.addHistory(entry)
@@ -162,10 +169,13 @@ func (s *session) breakTie(ctx context.Context, tied []string) error {
 	if err != nil {
 		return err
 	}
-	tb := ParseTieBreak(text, tied)
+	tb := ParseTieBreakOverride(text, s.options, tied)
 	s.noteWith(KindTieBreak, 0, -1, tb.Method, tb.Err, tb.Reason, tb.Notes)
 	if tb.Err == "" && tb.Answer != "" {
 		s.out.Predicted, s.out.TieBrokenBy = tb.Answer, "leader"
+		if tb.Override {
+			s.out.TieBrokenBy = "leader_override"
+		}
 		return nil
 	}
 	w, how := s.seededDraw(tied)

@@ -91,8 +91,8 @@ func (s *session) answerConcern(ctx context.Context, turn int, mr *protocol.Moni
 		s.latest = append([]answer.Answer(nil), s.latest...)
 		s.latest[target] = a
 	}
-	s.addHistory(fmt.Sprintf("Leader, concern to %s: %s", s.displayName(target), truncate(concern, maxHistoryChars)))
-	s.addHistory(fmt.Sprintf("%s, reply: %s", s.displayName(target), truncate(rep.Response, maxHistoryChars)))
+	s.addHistory(fmt.Sprintf("Leader, concern to %s: %s", s.displayName(target), s.bound(concern)))
+	s.addHistory(fmt.Sprintf("%s, reply: %s", s.displayName(target), s.bound(rep.Response)))
 	return rep.Response, nil
 }
 
@@ -100,7 +100,7 @@ func (s *session) answerConcern(ctx context.Context, turn int, mr *protocol.Moni
 // updates the target's trust (T) and the debated point joins the shared
 // model (SMM).
 func (s *session) rateReply(ctx context.Context, turn int, response string, mr *protocol.MonitorRound) error {
-	ratd := &promptData{N: s.n, Target: mr.Target + 1, Concern: mr.Concern, Response: truncate(response, maxHistoryChars)}
+	ratd := &promptData{N: s.n, Target: mr.Target + 1, Concern: mr.Concern, Response: s.bound(response)}
 	ratd.Positions = s.positions(-1, s.latest)
 	text, err := s.call(ctx, PhaseDiscussion, KindMonitorRate, turn, -1, "monitor_rate", ratd)
 	if err != nil {
@@ -118,7 +118,7 @@ func (s *session) rateReply(ctx context.Context, turn int, response string, mr *
 		if point == "" {
 			point = mr.Concern
 		}
-		s.smm.Debated = append(s.smm.Debated, truncate(point, maxHistoryChars))
+		s.smm.Debated = append(s.smm.Debated, s.bound(point))
 	}
 	return nil
 }

@@ -6,14 +6,14 @@ import (
 	"github.com/medteam-bench/medteam/aggregator"
 )
 
-// Team orientation (TO), seed 002 §2.3: agents get specialist roles — the
-// recruiter's specialties are shown to each agent as its role (without TO the
-// agents are generic "Expert N" and see no role). With leadership as well,
-// the recruiter ranks the specialties by relevance and the ranking sets fixed
-// hierarchical weights (N=2 {0.6,0.4}; N=3 {0.5,0.3,0.2}; N=4
-// {0.4,0.3,0.2,0.1}), hidden from the agents and used by the aggregation; the
-// leader also writes a formal medical report that agents see in discussion.
-// Otherwise every weight is 1/N.
+// Team orientation (TO), seed 002 §2.3 and §3: with leadership, agents get
+// specialist roles — the recruiter's specialties are shown to each agent as
+// its role (shownRole) — and the recruiter's ranking of the specialties sets
+// fixed hierarchical weights (N=2 {0.6,0.4}; N=3 {0.5,0.3,0.2}; N=4
+// {0.4,0.3,0.2,0.1}), hidden from the agents and used by the aggregation;
+// the leader also writes a formal medical report that agents see in
+// discussion. Without leadership the agents are generic "Expert N" and see
+// no role (seed §3's ELSE branch), and every weight is 1/N.
 func teamWeights(c Config, n int) []float64 {
 	if c.hierarchical() {
 		return aggregator.HierarchicalWeights(n)

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/protocols/kit"
 )
 
 // promptLog records every request's user prompt and hash by call identity.
@@ -120,11 +121,11 @@ func TestRecruitmentPairedAcrossPresets(t *testing.T) {
 			} else if team != refTeam {
 				t.Errorf("question %s, preset %s: team %s, base recruited %s", q.ID, preset, team, refTeam)
 			}
-			if c.SMM || c.Orientation {
+			if c.SMM || c.Orientation && c.Leadership {
 				continue
 			}
 			for i := range out.N {
-				key := callKey(llm.Meta{Kind: KindPredict, Agent: i})
+				key := callKey(llm.Meta{Kind: kit.KindFirst, Agent: i})
 				if predictRef[key] == "" {
 					predictRef[key] = log.hash[key]
 				} else if log.hash[key] != predictRef[key] {
@@ -181,7 +182,7 @@ func (k *keyedLeader) Chat(_ context.Context, req llm.Request) (llm.Response, er
 		text = `{"answer": "A", "reasoning": "r"}`
 	default:
 		switch {
-		case m.Agent == k.abstain && m.Kind == KindPredict:
+		case m.Agent == k.abstain && m.Kind == kit.KindFirst:
 			text = "I would rather not say."
 		case m.Agent%2 == 0:
 			text = fmt.Sprintf(`{"reasoning": "Agent %d thinks aspirin because of the platelet effect.", "ranking": ["A","B","C","D"], "confidence": 0.6, "facts": ["fact of agent %d"]}`, m.Agent+1, m.Agent+1)
@@ -324,7 +325,7 @@ func TestTrustShownOnceObserved(t *testing.T) {
 				t.Fatal(err)
 			}
 			for k, p := range prompts {
-				if strings.HasPrefix(k, string(KindPredict)+"/") && strings.Contains(p, "TRUST:") {
+				if strings.HasPrefix(k, kit.KindFirst+"/") && strings.Contains(p, "TRUST:") {
 					t.Errorf("%s shows trust before any observation:\n%s", k, p)
 				}
 			}
@@ -395,7 +396,7 @@ func TestParseNotesReachTheOutcome(t *testing.T) {
 			return `{"agents": 2, "analysis": "a"}`
 		case KindRecruit:
 			return `{"roles": [{"name": "A1", "focus": ""}, {"name": "A2", "focus": ""}]}`
-		case KindPredict:
+		case kit.KindFirst:
 			if m.Agent == 0 {
 				return `{"reasoning": "r", "ranking": ["B", "E", "A"], "confidence": 85}`
 			}
@@ -412,9 +413,9 @@ func TestParseNotesReachTheOutcome(t *testing.T) {
 		notes[fmt.Sprintf("%s/%d/%d", p.Kind, p.Turn, p.Agent)] = strings.Join(p.Notes, " | ")
 	}
 	for key, want := range map[string][]string{
-		"predict/0/0": {`"E"`, "85"},
-		"predict/0/1": {`"high"`},
-		"final/2/0":   {"1.7"},
+		"first/0/0": {`"E"`, "85"},
+		"first/0/1": {`"high"`},
+		"final/2/0": {"1.7"},
 	} {
 		for _, w := range want {
 			if !strings.Contains(notes[key], w) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -79,11 +80,14 @@ type Rating struct {
 
 // TieBreak is the leader's answer to tiebreak.
 type TieBreak struct {
-	Answer string // one of the tied letters, or "" with Err set
-	Method answer.Method
-	Err    string
-	Reason string   // why Answer is "" (an answer.Reason constant; set iff Answer is "")
-	Notes  []string // as answer.Answer.Notes
+	Answer string // one of the tied letters (or, with ParseTieBreakOverride, any option), or "" with Err set
+	// Override says Answer is an option outside the tied ones: the leader's
+	// correction authority (seed 002 §2.2), read by ParseTieBreakOverride.
+	Override bool
+	Method   answer.Method
+	Err      string
+	Reason   string   // why Answer is "" (an answer.Reason constant; set iff Answer is "")
+	Notes    []string // as answer.Answer.Notes
 }
 
 var assessLabels = map[string]string{
@@ -447,6 +451,18 @@ func ParseTieBreak(text string, tied []string) TieBreak {
 	set := answer.TiedSet(tied)
 	tb := parseTieBreak(text, set)
 	tb.Notes = set.Notes()
+	return tb
+}
+
+// ParseTieBreakOverride reads the leader's tie-break under its correction
+// authority: any option of the question is an answer; one outside the tied
+// letters is an override (Override). An answer that is no option is an
+// abstention (answer.ReasonNotAnOption).
+func ParseTieBreakOverride(text string, options []answer.Option, tied []string) TieBreak {
+	set := answer.NewSet(options)
+	tb := parseTieBreak(text, set)
+	tb.Notes = set.Notes()
+	tb.Override = tb.Answer != "" && !slices.Contains(tied, tb.Answer)
 	return tb
 }
 

@@ -208,6 +208,29 @@ func TestParseTieBreak(t *testing.T) {
 	}
 }
 
+// TestParseTieBreakOverride: under the leader's correction authority any
+// option is an answer, one outside the tie an override; a letter that is no
+// option is still no answer.
+func TestParseTieBreakOverride(t *testing.T) {
+	tied := []string{"A", "C"}
+	for _, tt := range []struct {
+		text, answer string
+		override     bool
+		reason       string
+	}{
+		{`{"reasoning": "timing", "answer": "C"}`, "C", false, ""},
+		{`{"reasoning": "both misread the ECG", "answer": "B"}`, "B", true, ""},
+		{"REASONING: x\nANSWER: D", "D", true, ""},
+		{"REASONING: x\nANSWER: E", "", false, answer.ReasonNotAnOption},
+		{"Both are reasonable.", "", false, answer.ReasonNoAnswer},
+	} {
+		tb := ParseTieBreakOverride(tt.text, abx4, tied)
+		if tb.Answer != tt.answer || tb.Override != tt.override || tb.Reason != tt.reason || (tb.Err != "") != (tt.answer == "") {
+			t.Errorf("%q: %+v", tt.text, tb)
+		}
+	}
+}
+
 // TestParseNotes: what the parsers of the other kinds read but do not take
 // as written is recorded, as answer.Parse records it.
 func TestParseNotes(t *testing.T) {

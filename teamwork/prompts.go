@@ -11,8 +11,8 @@ import (
 	"text/template"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/protocols/firstanswer"
 	"github.com/medteam-bench/medteam/protocols/kit"
-	"github.com/medteam-bench/medteam/qa"
 )
 
 //go:embed prompts/*.tmpl
@@ -23,7 +23,9 @@ var promptFS embed.FS
 var prompts = template.Must(template.New("medteam").Option("missingkey=error").ParseFS(promptFS, "prompts/*.tmpl"))
 
 // PromptSetHash identifies the prompt set (sha256 over the template files in
-// name order); it goes into the run manifest so results name their prompts.
+// name order, then the hash of the shared first answer's prompts, which the
+// initial prediction renders); it goes into the run manifest so results
+// name their prompts.
 func PromptSetHash() string {
 	h := sha256.New()
 	names, _ := fs.Glob(promptFS, "prompts/*.tmpl")
@@ -33,14 +35,14 @@ func PromptSetHash() string {
 		fmt.Fprintf(h, "%s\x00%d\x00", n, len(b))
 		h.Write(b)
 	}
+	h.Write([]byte(firstanswer.Prompts.Hash()))
 	return hex.EncodeToString(h.Sum(nil))
 }
 
 // promptData is everything a template may show. Fields a configuration does
 // not switch on stay empty, so the template omits their block.
 type promptData struct {
-	Item     qa.Item
-	Question string // the question block, rendered once per question
+	Question string // the question block (kit.QuestionBlock), rendered once per question
 	JSON     bool
 	N        int
 	AgentNum int    // 1-based
@@ -61,6 +63,7 @@ type promptData struct {
 	AskFacts    bool
 	AskReport   bool
 	AskQuality  bool
+	ShowLeaning bool // the mediation's leaning is shown to the agents
 
 	Tied     string
 	Target   int
@@ -84,11 +87,12 @@ func init() {
 	P, S, N, I, B := kit.P, kit.String, kit.Number, kit.Integer, kit.Boolean
 	strs := kit.Strings
 	// Reasoning first (DESIGN §5 "Fidelity"): properties go out in this order.
-	answer := kit.Object{P("reasoning", S), P("ranking", strs), P("confidence", N), P("facts", strs)}
+	// The initial prediction is the shared first answer (first.go), whose
+	// schema is firstanswer's.
+	answer := kit.Object{P("reasoning", S), P("ranking", strs), P("confidence", N)}
 	defs := map[string]kit.Object{
 		KindAssess:         {P("analysis", S), P("agents", I)},
 		KindRecruit:        {P("roles", kit.ArrayOf(kit.Object{P("name", S), P("focus", S)}))},
-		KindPredict:        answer,
 		KindSynthesize:     {P("facts", strs), P("report", S), P("quality", kit.ArrayOf(kit.Object{P("agent", I), P("score", N)}))},
 		KindDiscuss:        answer,
 		KindFinal:          answer,

@@ -13,6 +13,7 @@ import (
 	"github.com/medteam-bench/medteam/answer"
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/protocol"
+	"github.com/medteam-bench/medteam/protocols/firstanswer"
 	"github.com/medteam-bench/medteam/protocols/kit"
 	"github.com/medteam-bench/medteam/qa"
 )
@@ -29,10 +30,6 @@ type Team struct {
 // defaultAgents is the team size used when the recruiter's count cannot be
 // read (recorded as a parse failure of the assessment call).
 const defaultAgents = 3
-
-// maxHistoryChars bounds how much of one statement's reasoning later prompts
-// repeat, so prompts grow linearly and stay inside small context windows.
-const maxHistoryChars = 480
 
 // session is the state of one question's deliberation.
 type session struct {
@@ -75,11 +72,8 @@ func (t *Team) Run(ctx context.Context, client llm.Client, item qa.Item) (*proto
 		return nil, err
 	}
 	s := &session{t: t, c: t.Config, client: client, item: item, options: kit.AnswerOptions(item), out: &protocol.Outcome{}}
-	q, err := render("question", &promptData{Item: item})
-	if err != nil {
-		return nil, err
-	}
-	s.question = q
+	s.question = kit.QuestionBlock(item) // the block every protocol shows
+	var err error
 	if s.leaderSystem, err = render("system_leader", &promptData{}); err != nil {
 		return nil, err
 	}
@@ -132,7 +126,6 @@ func (s *session) phases(ctx context.Context) error {
 
 // call makes one model call and returns its text.
 func (s *session) call(ctx context.Context, phase string, kind string, turn, agent int, user string, d *promptData) (string, error) {
-	d.Item = s.item
 	d.Question = s.question
 	d.JSON = s.c.Structured
 	u, err := render(user, d)
@@ -192,9 +185,12 @@ func (s *session) roleName(i int) string {
 	return fmt.Sprintf("Expert %d", i+1)
 }
 
-// shownRole is the role an agent's prompt shows: only with team orientation.
+// shownRole is the role an agent's prompt shows: only with team orientation
+// and leadership (seed 002 §3: "IF C.TO AND C.L: Roles ←
+// AssignMedicalSpecialties … ELSE Roles ← {Expert₁, …, Expertₙ}"), so
+// under TO without L the agents are generic experts and see no role.
 func (s *session) shownRole(i int) (string, string) {
-	if !s.c.Orientation {
+	if !s.c.Orientation || !s.c.Leadership {
 		return "", ""
 	}
 	return s.roles[i], s.focus[i]
@@ -308,19 +304,18 @@ func (s *session) agentData(i int) *promptData {
 	return d
 }
 
-// predict is phase 2: N independent answers in parallel.
+// predict is phase 2: N independent answers in parallel, each the shared
+// first answer (first.go).
 func (s *session) predict(ctx context.Context) error {
 	answers := make([]answer.Answer, s.n)
 	g, gctx := errgroup.WithContext(ctx)
 	for i := range s.n {
 		g.Go(func() error {
-			d := s.agentData(i)
-			d.AskFacts = true
-			text, err := s.call(gctx, PhasePrediction, KindPredict, 0, i, "predict", d)
+			text, err := s.first(gctx, i)
 			if err != nil {
 				return err
 			}
-			answers[i] = answer.Parse(text, s.options)
+			answers[i] = firstanswer.Parse(text, s.options).Answer
 			return nil
 		})
 	}
@@ -328,7 +323,7 @@ func (s *session) predict(ctx context.Context) error {
 		return err
 	}
 	for i, a := range answers {
-		s.noteWith(KindPredict, 0, i, a.Method, a.Err, a.Reason, a.Notes)
+		s.noteWith(kit.KindFirst, 0, i, a.Method, a.Err, a.Reason, a.Notes)
 		s.addHistory(s.statement(i, "initial answer", a))
 	}
 	s.out.Rounds = append(s.out.Rounds, answers)
@@ -347,24 +342,17 @@ func (s *session) statement(i int, what string, a answer.Answer) string {
 		sb.WriteString("(no readable answer)")
 		return sb.String()
 	}
-	sb.WriteString(truncate(a.Reasoning, maxHistoryChars))
+	sb.WriteString(s.bound(a.Reasoning))
 	sb.WriteString(" [ranking ")
 	sb.WriteString(strings.Join(a.Ranking, " > "))
 	sb.WriteString("]")
 	return sb.String()
 }
 
-func truncate(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && (s[cut]&0xC0) == 0x80 { // do not split a UTF-8 sequence
-		cut--
-	}
-	return s[:cut] + "…"
-}
+// bound is how a prompt shows another member's text: white space joined,
+// cut to Config.PeerChars bytes when that is set (kit.Bound; --peer-chars,
+// 0 = the full text).
+func (s *session) bound(text string) string { return kit.Bound(text, s.c.PeerChars) }
 
 func (s *session) addHistory(line string) {
 	s.history.WriteString(line)

@@ -11,6 +11,7 @@ import (
 	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/llm/sim"
+	"github.com/medteam-bench/medteam/protocols/kit"
 	"github.com/medteam-bench/medteam/qa"
 )
 
@@ -74,7 +75,7 @@ func TestCallAccounting(t *testing.T) {
 						by := meter.ByPhase()
 						got := CallCount{
 							Recruitment: by[PhaseRecruitment].Calls,
-							Prediction:  by[PhasePrediction].Calls,
+							Prediction:  by[kit.PhaseAnswer].Calls + by[PhasePrediction].Calls,
 							Discussion:  by[PhaseDiscussion].Calls,
 							Aggregation: by[PhaseAggregation].Calls,
 						}
@@ -193,7 +194,7 @@ func (r *recorder) Chat(ctx context.Context, req llm.Request) (llm.Response, err
 func (r *recorder) predictAnswers() string {
 	var sb strings.Builder
 	for i, q := range r.reqs {
-		if q.Meta.Kind == KindPredict {
+		if q.Meta.Kind == kit.KindFirst {
 			sb.WriteString(r.resp[i])
 		}
 	}
@@ -236,7 +237,7 @@ func tieScript(tiebreak string) func(m llm.Meta, _ string) string {
 			return `{"agents": 2, "analysis": "Watch the timing."}`
 		case KindRecruit:
 			return `{"roles": [{"name": "Cardiologist", "focus": "ischaemia"}, {"name": "Neurologist", "focus": "stroke"}]}`
-		case KindPredict, KindDiscuss, KindFinal:
+		case kit.KindFirst, KindDiscuss, KindFinal:
 			if m.Agent == 0 {
 				return `{"reasoning": "r", "ranking": ["A","B","C","D"], "confidence": 0.6, "facts": ["x"]}`
 			}
@@ -257,8 +258,10 @@ func TestTieRules(t *testing.T) {
 		wantPred         string
 		tieCalls         int
 	}{
-		{"c2", `{"answer": "B", "reasoning": "heparin"}`, "leader", "B", 1},
-		{"c2", `{"answer": "C", "reasoning": "not tied"}`, "seeded_draw_leader_unparsed", "", 1},
+		{"c2", `{"reasoning": "heparin", "answer": "B"}`, "leader", "B", 1},
+		// correction authority (seed 002 §2.2): an option outside the tie overrides the team
+		{"c2", `{"reasoning": "both tied answers misread the ECG", "answer": "C"}`, "leader_override", "C", 1},
+		{"c2", `{"reasoning": "not an option", "answer": "F"}`, "seeded_draw_leader_unparsed", "", 1},
 		{"c2", `I am not sure.`, "seeded_draw_leader_unparsed", "", 1},
 		{"base", "", "seeded_draw", "", 0},
 	}
@@ -279,8 +282,8 @@ func TestTieRules(t *testing.T) {
 			if tt.wantPred != "" && out.Predicted != tt.wantPred {
 				t.Fatalf("predicted %q, want %q", out.Predicted, tt.wantPred)
 			}
-			if out.Predicted != "A" && out.Predicted != "B" {
-				t.Fatalf("predicted %q is not among the tied", out.Predicted)
+			if (out.Predicted != "A" && out.Predicted != "B") != (tt.wantBy == "leader_override") {
+				t.Fatalf("predicted %q (broken by %s): among the tied iff not an override", out.Predicted, out.TieBrokenBy)
 			}
 		})
 	}

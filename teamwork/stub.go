@@ -2,14 +2,16 @@ package teamwork
 
 import (
 	"context"
+	"strings"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/protocols/kit"
 )
 
 // Stub is a model that answers each call kind with a typical well-formed
 // answer, for dry runs (expected calls and tokens without calling a model).
-// The simulator writes short answers; language models asked for "at most 4
-// sentences" write about four times as much: long selects those.
+// The simulator writes short answers; language models write about four
+// times as much: long selects those.
 func Stub(long bool) llm.Client { return stubModel{long: long} }
 
 type stubModel struct{ long bool }
@@ -35,7 +37,7 @@ func (m stubModel) Chat(_ context.Context, req llm.Request) (llm.Response, error
 	var text string
 	switch req.Meta.Kind {
 	case KindAssess:
-		text = `{"agents":3,"analysis":"` + r + `"}`
+		text = `{"analysis":"` + r + `","agents":3}`
 	case KindRecruit:
 		text = `{"roles":[{"name":"Internal Medicine","focus":"overall assessment"},{"name":"Cardiology","focus":"cardiac causes"},{"name":"Neurology","focus":"neurological causes"},{"name":"Pharmacology","focus":"drug effects"}]}`
 	case KindSynthesize:
@@ -43,15 +45,19 @@ func (m stubModel) Chat(_ context.Context, req llm.Request) (llm.Response, error
 	case KindMediate:
 		text = `{"summary":"` + r + `","leaning":"A"}`
 	case KindMonitorSelect:
-		text = `{"agent":1,"concern":"` + r + `"}`
+		text = `{"concern":"` + r + `","agent":1}`
 	case KindMonitorRate:
-		text = `{"quality":0.7,"debated_point":"` + r + `"}`
+		text = `{"debated_point":"` + r + `","quality":0.7}`
 	case KindTieBreak:
-		text = `{"answer":"A","reasoning":"` + r + `"}`
+		text = `{"reasoning":"` + r + `","answer":"A"}`
 	case KindMonitorRespond:
 		text = `{"response":"` + r + `","accepts":false,"ranking":["A","B","D","C"],"confidence":0.62}`
-	case KindPredict:
-		text = `{"reasoning":"` + r + `","ranking":["A","B","D","C"],"confidence":0.62,"facts":["` + fact + `","` + fact + `"]}`
+	case kit.KindFirst: // the initial prediction: the shared first answer, facts with SMM
+		text = `{"reasoning":"` + r + `","ranking":["A","B","D","C"],"confidence":0.62`
+		if asksFacts(req) {
+			text += `,"facts":["` + fact + `","` + fact + `"]`
+		}
+		text += "}"
 	default: // discuss, final
 		text = `{"reasoning":"` + r + `","ranking":["A","B","D","C"],"confidence":0.62}`
 	}
@@ -60,6 +66,15 @@ func (m stubModel) Chat(_ context.Context, req llm.Request) (llm.Response, error
 		n += len(m.Content)
 	}
 	return llm.Response{Text: text, Usage: llm.Usage{PromptTokens: ceilDiv(n, 4) + 4*len(req.Messages), CompletionTokens: ceilDiv(len(text), 4)}, Attempts: 1}, nil
+}
+
+// asksFacts reports whether a first answer asks for facts (SMM): in its
+// schema, or as a FACTS line of its format.
+func asksFacts(req llm.Request) bool {
+	if req.Schema != nil {
+		return strings.Contains(string(req.Schema.Schema), `"facts"`)
+	}
+	return len(req.Messages) > 0 && strings.Contains(req.Messages[len(req.Messages)-1].Content, "\nFACTS:")
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }

@@ -54,6 +54,7 @@ type answer struct {
 	// (consensus.go).
 	risk     float64
 	veto     bool
+	hasVeto  bool // the request asked for the risk and the flag
 	review   [maxPeers]int8
 	rscore   [maxPeers]float64
 	nreview  int

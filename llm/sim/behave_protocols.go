@@ -34,21 +34,36 @@ func (c *call) protocolKind(a *answer) {
 }
 
 // independent is an agent's independent answer, as predict (ranking,
-// confidence, reasoning with its quality cue; no facts). A first answer also
-// states a risk — 1 − confidence plus RiskNoise — and raises a veto when the
-// risk is vetoRisk or more.
+// confidence, reasoning with its quality cue). A first answer adds what the
+// request asks for beyond the shared fields (asks): facts, drawn as predict
+// draws them (teamwork with SMM); a risk — 1 − confidence plus RiskNoise —
+// and a veto when the risk is vetoRisk or more (veto's ballot). Each has its
+// own stream, so asking for it changes nothing else of the answer.
 func (c *call) independent(a *answer) {
 	skill := c.skill()
 	a.rank = c.drawRanking(skill)
+	correct := a.rank.first() == c.it.gold
 	cr := c.rng(tagConf)
-	a.conf = c.confidence(a.rank.first() == c.it.gold, &cr)
+	a.conf = c.confidence(correct, &cr)
 	tr := c.rng(tagText)
 	c.rankSentence(a, &tr)
 	a.setCue(c.latentQuality(skill, a.rank.first(), c.reasoningNoise()), &tr)
-	if a.kind == kindFirst {
+	if a.kind != kindFirst {
+		return
+	}
+	if asks(c.req, "facts", "FACTS") {
+		fr := c.rng(tagFacts)
+		pTrue := 0.4
+		if correct {
+			pTrue = 1
+		}
+		c.drawFacts(a, 1+fr.intn(3), pTrue, &fr)
+	}
+	if asks(c.req, "veto", "VETO") {
 		rr := c.rng(tagRisk)
 		a.risk = round2(clamp(1-a.conf+c.p.RiskNoise*rr.normal(), 0.01, 0.99))
 		a.veto = a.risk >= vetoRisk
+		a.hasVeto = true
 	}
 }
 

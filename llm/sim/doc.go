@@ -90,14 +90,17 @@
 //
 // # The protocols' kinds
 //
-// The kinds of protocols/ use the same mechanisms. A first answer is an
-// independent answer (as predict, without facts) that also states a risk,
-// 1 − confidence plus RiskNoise, and a veto when the risk is 0.5 or more;
-// zeroshot and cot are independent answers. A debate revision (revise) is
-// discuss; as debate sends it, a conversation, its own position is its latest
-// assistant message and the peers' are the replies after the "One agent
-// solution:" lines of the latest user message, read in the format the
-// simulator writes (debate.go). A peer review ranks the answers it is shown under anonymous
+// The kinds of protocols/ use the same mechanisms. A first answer (the
+// shared first answer: teamwork's prediction, cot, sc, the panels, debate
+// round 1) is an independent answer as predict; it states facts only when
+// the request asks for them (a "facts" schema property or a FACTS: line:
+// teamwork with SMM); zeroshot (and the no longer sent cot kind) are
+// independent answers. The simulator ignores the temperature, so cot
+// (agent 0 at temperature 0) answers as sc's sample 0. A debate revision
+// (revise) is discuss; as debate sends it, a conversation, its own position
+// is its latest assistant message and the peers' are the replies after the
+// "One agent solution:" lines of the latest user message, read in the
+// format the simulator writes (debate.go). A peer review ranks the answers it is shown under anonymous
 // labels ("POSITION response Alpha: …") by the quality it perceives in their
 // reasoning plus ReviewAgreement for an answer it agrees with. A chairman
 // and the consensus judge answer by rule over what they are shown. The

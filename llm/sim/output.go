@@ -105,10 +105,10 @@ func (c *call) writeJSON(b []byte, a *answer) []byte {
 	it := c.it
 	switch a.kind {
 	case kindAssess:
-		b = append(b, `{"agents":`...)
-		b = strconv.AppendInt(b, int64(a.agents), 10)
-		b = append(b, `,"analysis":`...)
+		b = append(b, `{"analysis":`...)
 		b = appendQuoted(b, a.analysis)
+		b = append(b, `,"agents":`...)
+		b = strconv.AppendInt(b, int64(a.agents), 10)
 		b = append(b, '}')
 	case kindRecruit:
 		b = c.recruitJSON(b, a)
@@ -123,24 +123,24 @@ func (c *call) writeJSON(b []byte, a *answer) []byte {
 		b = appendQuoted(b, it.letters[a.letter])
 		b = append(b, '}')
 	case kindMonitorSelect:
-		b = append(b, `{"agent":`...)
-		b = strconv.AppendInt(b, int64(a.agent), 10)
-		b = append(b, `,"concern":"`...)
+		b = append(b, `{"concern":"`...)
 		b = c.appendConcern(b, a)
-		b = append(b, `"}`...)
+		b = append(b, `","agent":`...)
+		b = strconv.AppendInt(b, int64(a.agent), 10)
+		b = append(b, '}')
 	case kindMonitorRespond:
 		b = c.monitorResponseJSON(b, a)
 	case kindMonitorRate:
-		b = append(b, `{"quality":`...)
-		b = strconv.AppendFloat(b, a.q, 'f', 2, 64)
-		b = append(b, `,"debated_point":`...)
+		b = append(b, `{"debated_point":`...)
 		b = c.appendSentence(b, a, true)
+		b = append(b, `,"quality":`...)
+		b = strconv.AppendFloat(b, a.q, 'f', 2, 64)
 		b = append(b, '}')
 	case kindTieBreak:
-		b = append(b, `{"answer":`...)
-		b = appendQuoted(b, it.letters[a.letter])
-		b = append(b, `,"reasoning":`...)
+		b = append(b, `{"reasoning":`...)
 		b = c.appendSentence(b, a, true)
+		b = append(b, `,"answer":`...)
+		b = appendQuoted(b, it.letters[a.letter])
 		b = append(b, '}')
 	default:
 		b = c.protocolJSON(b, a)
@@ -222,10 +222,10 @@ func (c *call) writePlain(b []byte, a *answer) []byte {
 	it := c.it
 	switch a.kind {
 	case kindAssess:
-		b = append(b, "AGENTS: "...)
-		b = strconv.AppendInt(b, int64(a.agents), 10)
-		b = append(b, "\nANALYSIS: "...)
+		b = append(b, "ANALYSIS: "...)
 		b = append(b, a.analysis...)
+		b = append(b, "\nAGENTS: "...)
+		b = strconv.AppendInt(b, int64(a.agents), 10)
 	case kindRecruit:
 		b = c.recruitPlain(b, a)
 	case kindPredict, kindDiscuss, kindFinal:
@@ -238,22 +238,22 @@ func (c *call) writePlain(b []byte, a *answer) []byte {
 		b = append(b, "\nLEANING: "...)
 		b = append(b, it.letters[a.letter]...)
 	case kindMonitorSelect:
-		b = append(b, "AGENT: "...)
-		b = strconv.AppendInt(b, int64(a.agent), 10)
-		b = append(b, "\nCONCERN: "...)
+		b = append(b, "CONCERN: "...)
 		b = c.appendConcern(b, a)
+		b = append(b, "\nAGENT: "...)
+		b = strconv.AppendInt(b, int64(a.agent), 10)
 	case kindMonitorRespond:
 		b = c.monitorResponsePlain(b, a)
 	case kindMonitorRate:
-		b = append(b, "QUALITY: "...)
+		b = append(b, "DEBATED: "...)
+		b = c.appendSentence(b, a, false)
+		b = append(b, "\nQUALITY: "...)
 		b = strconv.AppendFloat(b, a.q, 'f', 2, 64)
-		b = append(b, "\nDEBATED: "...)
-		b = c.appendSentence(b, a, false)
 	case kindTieBreak:
-		b = append(b, "ANSWER: "...)
-		b = append(b, it.letters[a.letter]...)
-		b = append(b, "\nREASONING: "...)
+		b = append(b, "REASONING: "...)
 		b = c.appendSentence(b, a, false)
+		b = append(b, "\nANSWER: "...)
+		b = append(b, it.letters[a.letter]...)
 	default:
 		b = c.protocolPlain(b, a)
 	}

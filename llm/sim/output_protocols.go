@@ -10,6 +10,9 @@ func (c *call) protocolJSON(b []byte, a *answer) []byte {
 	switch a.kind {
 	case kindFirst:
 		b = c.rankedJSON(b, a)
+		if !a.hasVeto {
+			return b
+		}
 		b = b[:len(b)-1] // reopen the object
 		b = append(b, `,"risk":`...)
 		b = strconv.AppendFloat(b, a.risk, 'f', 2, 64)
@@ -31,10 +34,10 @@ func (c *call) protocolJSON(b []byte, a *answer) []byte {
 	case kindPeerReview:
 		return c.reviewJSON(b, a)
 	case kindChairman:
-		b = append(b, `{"answer":`...)
-		b = appendQuoted(b, c.it.letters[a.letter])
-		b = append(b, `,"reasoning":`...)
+		b = append(b, `{"reasoning":`...)
 		b = c.appendSentence(b, a, true)
+		b = append(b, `,"answer":`...)
+		b = appendQuoted(b, c.it.letters[a.letter])
 		b = append(b, ',')
 		b = c.contributorsJSON(b, a)
 		return append(b, '}')
@@ -94,6 +97,9 @@ func (c *call) protocolPlain(b []byte, a *answer) []byte {
 	switch a.kind {
 	case kindFirst:
 		b = c.rankedPlain(b, a)
+		if !a.hasVeto {
+			return b
+		}
 		b = append(b, "\nRISK: "...)
 		b = strconv.AppendFloat(b, a.risk, 'f', 2, 64)
 		b = append(b, "\nVETO: "...)
@@ -111,10 +117,10 @@ func (c *call) protocolPlain(b []byte, a *answer) []byte {
 	case kindPeerReview:
 		return c.reviewPlain(b, a)
 	case kindChairman:
-		b = append(b, "ANSWER: "...)
-		b = append(b, c.it.letters[a.letter]...)
-		b = append(b, "\nREASONING: "...)
+		b = append(b, "REASONING: "...)
 		b = c.appendSentence(b, a, false)
+		b = append(b, "\nANSWER: "...)
+		b = append(b, c.it.letters[a.letter]...)
 		b = append(b, "\n```json\n{"...)
 		b = c.contributorsJSON(b, a)
 		return append(b, "}\n```"...)

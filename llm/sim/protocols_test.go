@@ -90,7 +90,7 @@ func protocolReq(id string, ls []string, kind string, agent int, seed int64, sch
 }
 
 var protocolJSONKeys = map[string][]string{
-	kindFirst:      {"reasoning", "ranking", "confidence", "risk", "veto"},
+	kindFirst:      {"reasoning", "ranking", "confidence"},
 	kindZeroShot:   {"answer"},
 	kindCoT:        {"reasoning", "answer"},
 	kindRevise:     {"reasoning", "ranking", "confidence"},
@@ -131,11 +131,6 @@ func checkProtocolJSON(t *testing.T, kind string, obj map[string]any, ls []strin
 		t.Fatalf("%s: answer %q", kind, a)
 	}
 	switch kind {
-	case kindFirst:
-		risk, _ := obj["risk"].(float64)
-		if veto, _ := obj["veto"].(bool); risk < 0.01 || risk > 0.99 || veto != (risk >= 0.5) {
-			t.Fatalf("first: risk %v veto %v", obj["risk"], obj["veto"])
-		}
 	case kindPeerReview:
 		got := fmt.Sprint(obj["final_ranking"])
 		for _, l := range reviewLabels {
@@ -168,13 +163,13 @@ func checkProtocolJSON(t *testing.T, kind string, obj map[string]any, ls []strin
 }
 
 var protocolPlainLabels = map[string][]string{
-	kindFirst:    {"REASONING: ", "RANKING: ", "CONFIDENCE: ", "RISK: ", "VETO: "},
+	kindFirst:    {"REASONING: ", "RANKING: ", "CONFIDENCE: "},
 	kindZeroShot: {"ANSWER: "},
 	kindCoT:      {"REASONING: ", "ANSWER: "},
 	kindRevise:   {"REASONING: ", "RANKING: ", "CONFIDENCE: "},
 	kindPeerReview: {"REVIEW Response Alpha: STRENGTHS: ", "REVIEW Response Bravo: STRENGTHS: ", "REVIEW Response Charlie: STRENGTHS: ",
 		"FINAL RANKING:", "1. Response ", "2. Response ", "3. Response Charlie"},
-	kindChairman: {"ANSWER: ", "REASONING: ", "```json", `{"contributors":[`, "```"},
+	kindChairman: {"REASONING: ", "ANSWER: ", "```json", `{"contributors":[`, "```"},
 	kindJudge:    {"REASONING: ", "CONSENSUS ANSWER: ", "AVERAGE CONFIDENCE: ", "IS LOW CONFIDENCE: "},
 }
 
@@ -223,6 +218,62 @@ func TestProtocolKindsDeterministic(t *testing.T) {
 	}
 }
 
+// asking is req asking for more fields (name, text label) than the shared
+// first answer: in its schema, or as labelled lines of its format.
+func asking(req llm.Request, fields ...[2]string) llm.Request {
+	req.Messages = slices.Clone(req.Messages)
+	if req.Schema != nil {
+		props := `"reasoning":{},"ranking":{},"confidence":{}`
+		for _, f := range fields {
+			props += `,"` + f[0] + `":{}`
+		}
+		req.Schema = &llm.Schema{Name: "first", Schema: []byte(`{"type":"object","properties":{` + props + `}}`)}
+		return req
+	}
+	for _, f := range fields {
+		req.Messages[1].Content += "\n" + f[1] + ": <…>"
+	}
+	return req
+}
+
+var (
+	askFacts = [2]string{"facts", "FACTS"}
+	askRisk  = [2]string{"risk", "RISK"}
+	askVeto  = [2]string{"veto", "VETO"}
+)
+
+// TestFirstAnswerAnswersWhatIsAsked: a first answer states facts, a risk and
+// a veto flag only when the request asks for them (teamwork's facts with
+// SMM, veto's ballot), and asking changes nothing else of the answer.
+func TestFirstAnswerAnswersWhatIsAsked(t *testing.T) {
+	items, ids := synthItems(200, 4)
+	m := New(cleanProfile(t), items)
+	for _, schema := range []bool{true, false} {
+		facts := 0
+		for i, id := range ids {
+			req := protocolReq(id, letters(4), kindFirst, i%3, int64(i), schema)
+			plain := mustChat(t, m, req).Text
+			withFacts := mustChat(t, m, asking(req, askFacts)).Text
+			withVeto := mustChat(t, m, asking(req, askRisk, askVeto)).Text
+			if strings.Contains(strings.ToLower(plain), "facts") || strings.Contains(strings.ToLower(plain), "veto") {
+				t.Fatalf("schema=%v: the shared first answer states more than asked: %q", schema, plain)
+			}
+			if !strings.HasPrefix(withFacts, plain[:len(plain)-1]) || !strings.HasPrefix(withVeto, plain[:len(plain)-1]) {
+				t.Fatalf("schema=%v: asking for more changed the shared fields:\n%q\n%q\n%q", schema, plain, withFacts, withVeto)
+			}
+			if strings.Contains(strings.ToLower(withFacts), "facts") {
+				facts++
+			}
+			if !strings.Contains(strings.ToLower(withVeto), "veto") || strings.Contains(strings.ToLower(withVeto), "facts") {
+				t.Fatalf("schema=%v: veto ballot %q", schema, withVeto)
+			}
+		}
+		if facts < len(ids)*9/10 { // the malformed shapes aside
+			t.Fatalf("schema=%v: facts in %d of %d answers that asked", schema, facts, len(ids))
+		}
+	}
+}
+
 // TestFirstAnswerRisk: the stated risk tracks 1 − confidence, so wrong
 // answers carry more risk and more vetoes; a veto iff risk ≥ 0.5.
 func TestFirstAnswerRisk(t *testing.T) {
@@ -231,7 +282,7 @@ func TestFirstAnswerRisk(t *testing.T) {
 	var risk, veto, n [2]float64 // by correctness
 	correct := 0
 	for i, id := range ids {
-		obj, _ := decodeJSON(mustChat(t, m, protocolReq(id, letters(4), kindFirst, i%3, 1, true)).Text)
+		obj, _ := decodeJSON(mustChat(t, m, asking(protocolReq(id, letters(4), kindFirst, i%3, 1, true), askRisk, askVeto)).Text)
 		first := obj["ranking"].([]any)[0].(string)
 		c := 0
 		if first == items[id].Gold {

@@ -193,17 +193,17 @@ var jsonKeys = map[string][]string{
 
 // plainLabels are the labelled lines of each kind's plain-text answer, in order.
 var plainLabels = map[string][]string{
-	kindAssess:         {"AGENTS: ", "ANALYSIS: "},
+	kindAssess:         {"ANALYSIS: ", "AGENTS: "},
 	kindRecruit:        {"ROLE 1: ", "ROLE 2: ", "ROLE 3: "},
 	kindPredict:        {"REASONING: ", "RANKING: ", "CONFIDENCE: ", "FACTS: "},
 	kindSynthesize:     {"FACTS: ", "REPORT: ", "QUALITY: "},
 	kindDiscuss:        {"REASONING: ", "RANKING: ", "CONFIDENCE: "},
 	kindFinal:          {"REASONING: ", "RANKING: ", "CONFIDENCE: "},
 	kindMediate:        {"SUMMARY: ", "LEANING: "},
-	kindMonitorSelect:  {"AGENT: ", "CONCERN: "},
+	kindMonitorSelect:  {"CONCERN: ", "AGENT: "},
 	kindMonitorRespond: {"RESPONSE: ", "ACCEPTS: ", "RANKING: ", "CONFIDENCE: "},
-	kindMonitorRate:    {"QUALITY: ", "DEBATED: "},
-	kindTieBreak:       {"ANSWER: ", "REASONING: "},
+	kindMonitorRate:    {"DEBATED: ", "QUALITY: "},
+	kindTieBreak:       {"REASONING: ", "ANSWER: "},
 }
 
 func cleanProfile(t testing.TB) Profile {

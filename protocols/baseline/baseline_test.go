@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/protocols/firstanswer"
 	"github.com/medteam-bench/medteam/protocols/kit"
 	"github.com/medteam-bench/medteam/protocols/kit/kittest"
 )
@@ -12,29 +13,67 @@ import (
 func TestSingle(t *testing.T) {
 	for _, tt := range []struct {
 		p         string
+		kind      string
 		reply     string
 		predicted string
 		reason    string
 	}{
-		{kit.KindZeroShot, `{"answer":"C"}`, "C", ""},
-		{kit.KindZeroShot, "ANSWER: B", "B", ""},
-		{kit.KindCoT, "REASONING: The timing fits B better than C.\nANSWER: B", "B", ""},
-		{kit.KindCoT, "Either could be right.", "", "no_answer: "},
-		{kit.KindCoT, "ANSWER: A\nANSWER: D", "", "ambiguous: "},
+		{"zeroshot", kit.KindZeroShot, `{"answer":"C"}`, "C", ""},
+		{"zeroshot", kit.KindZeroShot, "ANSWER: B", "B", ""},
+		{"cot", kit.KindFirst, "REASONING: The timing fits B better than C.\nRANKING: B, C, A, D\nCONFIDENCE: 0.6", "B", ""},
+		{"cot", kit.KindFirst, `{"reasoning":"r","ranking":["D","A"],"confidence":0.6}`, "D", ""},
+		{"cot", kit.KindFirst, "Either could be right.", "", "no_answer: "},
+		{"cot", kit.KindFirst, "ANSWER: A\nANSWER: D", "", "ambiguous: "},
 	} {
 		proto := ZeroShot
-		if tt.p == kit.KindCoT {
+		if tt.p == "cot" {
 			proto = CoT
 		}
-		s := &kittest.Script{Answers: map[string]string{kittest.Key(tt.p, 0, 0): tt.reply}}
+		s := &kittest.Script{Answers: map[string]string{kittest.Key(tt.kind, 0, 0): tt.reply}}
 		out := kittest.Run(t, proto, tt.p, kittest.Settings(3), s)
-		req := s.Reqs[kittest.Key(tt.p, 0, 0)]
+		req := s.Reqs[kittest.Key(tt.kind, 0, 0)]
 		if out.Predicted != tt.predicted || !strings.HasPrefix(out.AbstainReason, tt.reason) || out.Decision.Rule != RuleSingle || req.Temperature != 0 || len(s.Keys()) != 1 {
-			t.Fatalf("%s %q: predicted %q reason %q rule %q temp %v", tt.p, tt.reply, out.Predicted, out.AbstainReason, out.Decision.Rule, req.Temperature)
+			t.Fatalf("%s %q: predicted %q reason %q rule %q temp %v calls %v", tt.p, tt.reply, out.Predicted, out.AbstainReason, out.Decision.Rule, req.Temperature, s.Keys())
 		}
 	}
 	if _, _, err := ZeroShot.Parse("zeroshot:3", kittest.Settings(3)); err == nil {
 		t.Fatal("zeroshot takes no options")
+	}
+}
+
+// TestCoTIsTheGreedyFirstAnswer: cot's one request is the shared first
+// answer of agent 0 (firstanswer.Call) at temperature 0, and sc's sample 0 is
+// that request at the sampling temperature — nothing else differs (Wang et
+// al. 2023: self-consistency samples the chain-of-thought prompt), so
+// sc − cot measures sampling and voting, not a prompt change.
+func TestCoTIsTheGreedyFirstAnswer(t *testing.T) {
+	for _, structured := range []bool{true, false} {
+		set := kittest.Settings(3)
+		set.Structured, set.AgentTemp = structured, 0.7
+		stub := func(llm.Request) string { return kittest.First("B", 0.7, 0.3, false) }
+		cs, ss := &kittest.Script{Default: stub}, &kittest.Script{Default: stub}
+		kittest.Run(t, CoT, "cot", set, cs)
+		kittest.Run(t, SC, "sc:k=3", set, ss)
+		cot, sample0 := cs.Reqs[kittest.Key(kit.KindFirst, 0, 0)], ss.Reqs[kittest.Key(kit.KindFirst, 0, 0)]
+		s := kit.NewSession(nil, kittest.Item, kittest.Unit("cot"), structured, set.MaxTokens)
+		c, _ := firstanswer.Call(s, 0, 0)
+		if want := s.Request(c); llm.RequestHash(cot) != llm.RequestHash(want) {
+			t.Fatalf("structured=%v: cot's request is not firstanswer.Call(agent 0, temperature 0)", structured)
+		}
+		if cot.Temperature != 0 || sample0.Temperature != 0.7 {
+			t.Fatalf("temperatures: cot %v, sc %v", cot.Temperature, sample0.Temperature)
+		}
+		sample0.Temperature = cot.Temperature
+		if llm.RequestHash(sample0) != llm.RequestHash(cot) {
+			t.Fatalf("structured=%v: sc's sample differs from cot's request beyond the temperature", structured)
+		}
+		for i := 1; i < 3; i++ {
+			si := ss.Reqs[kittest.Key(kit.KindFirst, 0, i)]
+			si.Temperature, si.Seed = cot.Temperature, cot.Seed
+			if llm.RequestHash(si) != llm.RequestHash(cot) {
+				t.Fatalf("structured=%v: sample %d differs from cot's request beyond the temperature and seed", structured, i)
+			}
+		}
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 // most of the gain by 5–10 samples).
 const DefaultSamples = 5
 
-// SC is self-consistency (DESIGN §5 "sc:k"): k sampled chain-of-thought
+// SC is self-consistency (docs/protocols.md#sc): k sampled chain-of-thought
 // answers — the shared first answers of agents 0…k−1 — and their plurality;
 // a tie is a seeded draw, recorded as such. Calls: k.
 var SC = &protocol.Protocol{

@@ -1,20 +1,22 @@
 // Package council is seed 001's three-stage council as a protocol.Protocol
 // ("council:balanced", "council:strategy=risk-averse", "council:novelty,n=5";
-// strategies balanced, risk-averse, goal-seeking, novelty):
+// strategies balanced, risk-averse, goal-seeking, novelty;
+// docs/protocols.md#council):
 //
 //  1. N experts give their independent first answers at once (the shared
 //     first answer of package firstanswer).
 //  2. Each expert reviews the others' answers — never its own — shown under
 //     anonymous labels (Alpha, Bravo, …) in an order drawn per reviewer with a
 //     seed derived from the question and the reviewer (so which expert is
-//     "Alpha" carries no information, and the draw is reproducible): strengths,
-//     weaknesses and a final ranking of the labels. The rankings are mapped
+//     "Alpha" carries no information, and the draw is reproducible): strengths
+//     and weaknesses first, then a final ranking of the labels. The rankings are mapped
 //     back to experts and aggregated into each expert's mean position
 //     (aggregator.MeanRanks).
 //  3. A chairman (leader temperature) sees the answers, the aggregate peer
-//     ranking and the evaluations, decides under the strategy's directive
-//     (seed 001 §5.3's skeleton) and attributes the decision to experts in a
-//     JSON block, which is parsed and stored (protocol_json "contributors");
+//     ranking and the evaluations (others' text in full, or cut at
+//     --peer-chars), decides under the strategy's directive (seed 001 §5.3's
+//     skeleton) — reasoning first, then the answer — and attributes the
+//     decision to experts in a JSON block, which is parsed and stored (protocol_json "contributors");
 //     a malformed block is a recorded parse failure, never a guessed
 //     attribution.
 //

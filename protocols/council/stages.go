@@ -11,9 +11,6 @@ import (
 	"github.com/medteam-bench/medteam/protocols/kit"
 )
 
-// maxReviewText bounds what the chairman is shown of one strength or weakness.
-const maxReviewText = 240
-
 // review is stage 2: every expert reviews the others at once, each under
 // its own seeded label assignment.
 func (a Arm) review(ctx context.Context, s *kit.Session, answers []answer.Answer) ([]Assignment, []Review, error) {
@@ -25,7 +22,7 @@ func (a Arm) review(ctx context.Context, s *kit.Session, answers []answer.Answer
 	}
 	err = kit.Parallel(ctx, a.N, func(ctx context.Context, i int) error {
 		assign[i] = Assign(a.N, i, s.DrawSeed(kit.KindLabels, i))
-		user, err := prompts.Render("review", map[string]any{"Question": s.Question, "Responses": responses(assign[i], answers), "JSON": a.Structured})
+		user, err := prompts.Render("review", map[string]any{"Question": s.Question, "Responses": responses(assign[i], answers, a.PeerChars), "JSON": a.Structured})
 		if err != nil {
 			return err
 		}
@@ -47,13 +44,14 @@ func (a Arm) review(ctx context.Context, s *kit.Session, answers []answer.Answer
 }
 
 // responses renders what a reviewer sees: the others' answers under their
-// labels, in the order drawn — no agent number, no role, never its own.
-func responses(as Assignment, answers []answer.Answer) string {
+// labels, in the order drawn — no agent number, no role, never its own;
+// each reasoning bounded by peerChars (kit.Bound; 0 = in full).
+func responses(as Assignment, answers []answer.Answer, peerChars int) string {
 	var sb strings.Builder
 	for k, j := range as.Agents {
 		who := "response " + Labels[k]
 		sb.WriteString(kit.PositionLine(who, answers[j]))
-		sb.WriteString(kit.ReasoningLine(who, answers[j]))
+		sb.WriteString(kit.ReasoningLine(who, answers[j], peerChars))
 	}
 	return sb.String()
 }
@@ -64,10 +62,10 @@ func (a Arm) chair(ctx context.Context, s *kit.Session, answers []answer.Answer,
 	for j, ans := range answers {
 		who := fmt.Sprintf("agent %d", j+1)
 		experts.WriteString(kit.PositionLine(who, ans))
-		experts.WriteString(kit.ReasoningLine(who, ans))
+		experts.WriteString(kit.ReasoningLine(who, ans, a.PeerChars))
 	}
 	d := map[string]any{"Question": s.Question, "N": a.N, "Experts": experts.String(), "PeerRanks": peerRankLines(standings, a.N),
-		"Reviews": reviewLines(assign, reviews), "Strategy": a.Strategy, "Directive": a.directive, "JSON": a.Structured}
+		"Reviews": reviewLines(assign, reviews, a.PeerChars), "Strategy": a.Strategy, "Directive": a.directive, "JSON": a.Structured}
 	system, err := prompts.Render("chairman_system", d)
 	if err != nil {
 		return Chairman{}, err
@@ -105,12 +103,13 @@ func peerRankLines(standings []aggregator.RankStanding, n int) string {
 }
 
 // reviewLines renders what the reviews said of each expert, for the
-// chairman (who may know whom a review concerns; the reviewer stays unnamed).
-func reviewLines(assign []Assignment, reviews []Review) string {
+// chairman (who may know whom a review concerns; the reviewer stays
+// unnamed), each strength and weakness bounded by peerChars (kit.Bound).
+func reviewLines(assign []Assignment, reviews []Review, peerChars int) string {
 	var sb strings.Builder
 	for i, rv := range reviews {
 		for k, j := range assign[i].Agents {
-			st, wk := kit.Truncate(rv.Strengths[k], maxReviewText), kit.Truncate(rv.Weaknesses[k], maxReviewText)
+			st, wk := kit.Bound(rv.Strengths[k], peerChars), kit.Bound(rv.Weaknesses[k], peerChars)
 			if st == "" && wk == "" {
 				continue
 			}

@@ -2,7 +2,6 @@ package firstanswer
 
 import (
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/medteam-bench/medteam/answer"
@@ -13,53 +12,43 @@ var abcd = []answer.Option{{Letter: "A", Text: "Aspirin"}, {Letter: "B", Text: "
 
 func TestParse(t *testing.T) {
 	tests := []struct {
-		name     string
-		text     string
-		first    string
-		conf     float64
-		risk     float64
-		veto     bool
-		vetoRead bool
-		note     string
+		name      string
+		text      string
+		first     string
+		conf      float64
+		reasoning string
+		facts     int
 	}{
-		{"json", `{"reasoning":"r","ranking":["B","A","C","D"],"confidence":0.7,"risk":0.2,"veto":false}`, "B", 0.7, 0.2, false, true, ""},
-		{"json veto", `{"reasoning":"r","ranking":["C","A","B","D"],"confidence":0.3,"risk":0.8,"veto":true}`, "C", 0.3, 0.8, true, true, ""},
-		{"fenced json, string veto", "Sure:\n```json\n{\"ranking\":[\"D\"],\"confidence\":0.9,\"risk\":\"10%\",\"veto\":\"no\"}\n```", "D", 0.9, 0.1, false, true, "read as 0.10"},
-		{"labelled lines", "REASONING: r\nRANKING: B, A, C, D\nCONFIDENCE: 0.62\nRISK: 0.35\nVETO: no", "B", 0.62, 0.35, false, true, ""},
-		{"labelled veto yes", "REASONING: r\nRANKING: A, B\nCONFIDENCE: 0.40\nRISK: 0.55\nVETO: yes", "A", 0.4, 0.55, true, true, ""},
-		{"lower-case labels", "ranking: C\nconfidence: 0.5\nrisk: 0.5\nveto: No", "C", 0.5, 0.5, false, true, ""},
-		{"missing veto is unread, not no", `{"ranking":["B"],"confidence":0.7,"risk":0.2}`, "B", 0.7, 0.2, false, false, "no veto flag"},
-		{"unreadable veto", "RANKING: B\nCONFIDENCE: 0.7\nRISK: 0.1\nVETO: perhaps", "B", 0.7, 0.1, false, false, "not a yes or no"},
-		{"risk out of range is unknown", `{"ranking":["B"],"confidence":0.7,"risk":35,"veto":false}`, "B", 0.7, -1, false, true, "outside [0,1]"},
-		{"risk word is unknown", "RANKING: B\nCONFIDENCE: 0.7\nRISK: low\nVETO: no", "B", 0.7, -1, false, true, "not a number"},
-		{"cut off before the veto", `{"reasoning":"r","ranking":["B","A"],"confidence":0.7,"ri`, "B", 0.7, -1, false, false, "no veto flag"},
-		{"prose", "More history is needed before committing.", "", -1, -1, false, false, "no veto flag"},
+		{"json, reasoning first", `{"reasoning":"r","ranking":["B","A","C","D"],"confidence":0.7}`, "B", 0.7, "r", 0},
+		{"json with facts", `{"reasoning":"r","ranking":["C","A"],"confidence":0.3,"facts":["f1","f2"]}`, "C", 0.3, "r", 2},
+		{"fenced json", "Sure:\n```json\n{\"reasoning\":\"x\",\"ranking\":[\"D\"],\"confidence\":0.9}\n```", "D", 0.9, "x", 0},
+		{"labelled lines", "REASONING: r\nRANKING: B, A, C, D\nCONFIDENCE: 0.62", "B", 0.62, "r", 0},
+		{"labelled lines with facts", "REASONING: r\nRANKING: A, B\nCONFIDENCE: 0.40\nFACTS: f1; f2; f3", "A", 0.4, "r", 3},
+		{"lower-case labels", "reasoning: q\nranking: C\nconfidence: 0.5", "C", 0.5, "q", 0},
+		{"prose is an abstention", "More history is needed before committing.", "", -1, "More history is needed before committing.", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := Parse(tt.text, abcd)
-			if a.First() != tt.first || a.Confidence != tt.conf || a.Risk != tt.risk || a.Veto != tt.veto || a.VetoRead != tt.vetoRead {
-				t.Fatalf("Parse = first %q conf %v risk %v veto %v/%v; want %q %v %v %v/%v (notes %q)",
-					a.First(), a.Confidence, a.Risk, a.Veto, a.VetoRead, tt.first, tt.conf, tt.risk, tt.veto, tt.vetoRead, a.Notes)
+			if a.First() != tt.first || a.Confidence != tt.conf || a.Reasoning != tt.reasoning || len(a.Facts) != tt.facts {
+				t.Fatalf("Parse = first %q conf %v reasoning %q facts %q; want %q %v %q %d (notes %q)",
+					a.First(), a.Confidence, a.Reasoning, a.Facts, tt.first, tt.conf, tt.reasoning, tt.facts, a.Notes)
 			}
-			if tt.note != "" && !slices.ContainsFunc(a.Notes, func(n string) bool { return strings.Contains(n, tt.note) }) {
-				t.Fatalf("notes %q lack %q", a.Notes, tt.note)
-			}
-			if tt.note == "" && len(a.Notes) > 0 {
-				t.Fatalf("unexpected notes %q", a.Notes)
+			if tt.first == "" && a.Reason == "" {
+				t.Fatal("an abstention without a reason")
 			}
 		})
 	}
 }
 
-// FuzzParse: the first-answer parser never panics, reads only the options'
-// letters, keeps a risk in [0,1] or -1, and reads a veto only with a flag.
+// FuzzParse: the first-answer parser never panics and reads only the
+// options' letters.
 func FuzzParse(f *testing.F) {
 	for _, s := range answertest.Seeds {
 		f.Add(s, uint8(3), "x")
 	}
-	f.Add(`{"ranking":["B"],"risk":"1e309","veto":"yes"}`, uint8(3), "Heparin")
-	f.Add("RISK: 85%\nVETO: true\nRANKING: A", uint8(0), "yes")
+	f.Add(`{"reasoning":"r","ranking":["B"],"confidence":"1e309"}`, uint8(3), "Heparin")
+	f.Add("REASONING: x\nRANKING: A\nCONFIDENCE: 85%", uint8(0), "yes")
 	f.Fuzz(func(t *testing.T, text string, n uint8, optText string) {
 		opts := answertest.FuzzOptions(n, optText)
 		a := Parse(text, opts)
@@ -68,11 +57,8 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("letter %q not an option", l)
 			}
 		}
-		if a.Risk != -1 && (a.Risk < 0 || a.Risk > 1) {
-			t.Fatalf("risk %v", a.Risk)
-		}
-		if a.Veto && !a.VetoRead {
-			t.Fatal("veto without a read flag")
+		if a.First() == "" && a.Reason == "" {
+			t.Fatal("an abstention without a reason")
 		}
 	})
 }

@@ -2,7 +2,7 @@ package kit
 
 // Phases of the protocols (llm.Meta.Phase).
 const (
-	PhaseAnswer   = "answer"   // independent answers: the shared first answer, zeroshot, cot
+	PhaseAnswer   = "answer"   // independent answers: the shared first answer (cot, sc, panels, debate round 1, teamwork), zeroshot
 	PhaseDebate   = "debate"   // debate rounds 2…r (round 1: the first answers)
 	PhaseReview   = "review"   // council stage 2
 	PhaseDecision = "decision" // the judge, the council's chairman; seeded draws
@@ -11,9 +11,8 @@ const (
 // Call kinds (llm.Meta.Kind): the step a call performs. FORMATS.md documents
 // the answer each asks for; the simulator (llm/sim) answers by kind.
 const (
-	KindFirst      = "first"       // an agent's independent first answer (one shared shape)
-	KindZeroShot   = "zeroshot"    // the answer alone
-	KindCoT        = "cot"         // reasoning first, then the answer
+	KindFirst      = "first"       // an agent's independent first answer (one shared shape; cot's call too)
+	KindZeroShot   = "zeroshot"    // the answer alone: the one kind without reasoning
 	KindRevise     = "revise"      // a debate revision after the others' answers
 	KindPeerReview = "peer_review" // a council member reviews the others' answers
 	KindChairman   = "chairman"    // the council's chairman decides and attributes
@@ -30,7 +29,7 @@ const (
 var phaseRank = map[string]int{PhaseAnswer: 0, PhaseDebate: 1, PhaseReview: 2, PhaseDecision: 3}
 
 var kindRank = map[string]int{
-	KindFirst: 0, KindZeroShot: 1, KindCoT: 2, KindRevise: 3, KindPeerReview: 4, KindChairman: 5, KindJudge: 6,
+	KindFirst: 0, KindZeroShot: 1, KindRevise: 3, KindPeerReview: 4, KindChairman: 5, KindJudge: 6,
 }
 
 // Order is the llm.Meta.Order of a call: phase, then turn, then kind, then

@@ -86,14 +86,22 @@ func TestQuestionBlock(t *testing.T) {
 
 func TestPositionLines(t *testing.T) {
 	a := answer.Answer{Ranking: []string{"B", "A"}, Confidence: 0.7, Reasoning: "  It fits\n the timing.  "}
-	if PositionLine("agent 2", a) != "POSITION agent 2: B > A (confidence 0.70)\n" || ReasoningLine("agent 2", a) != "REASONING agent 2: It fits the timing.\n" {
-		t.Fatal(PositionLine("agent 2", a), ReasoningLine("agent 2", a))
+	if PositionLine("agent 2", a) != "POSITION agent 2: B > A (confidence 0.70)\n" || ReasoningLine("agent 2", a, 0) != "REASONING agent 2: It fits the timing.\n" {
+		t.Fatal(PositionLine("agent 2", a), ReasoningLine("agent 2", a, 0))
+	}
+	// --peer-chars bounds the reasoning shown; 0 shows all of it, however long.
+	long := answer.Answer{Ranking: []string{"B"}, Reasoning: strings.Repeat("word ", 400)}
+	if got := ReasoningLine("agent 2", long, 0); len(got) != len("REASONING agent 2: ")+len(strings.TrimSpace(long.Reasoning))+1 {
+		t.Fatalf("peer chars 0 cut the reasoning to %d bytes", len(got))
+	}
+	if got := ReasoningLine("agent 2", long, 50); got != "REASONING agent 2: "+Truncate(long.Reasoning, 50)+"\n" || len(got) > len("REASONING agent 2: ")+50+len("…\n") {
+		t.Fatalf("peer chars 50: %q", got)
 	}
 	a.Confidence = -1
 	if PositionLine("you", a) != "POSITION you: B > A\n" {
 		t.Fatal(PositionLine("you", a))
 	}
-	if PositionLine("agent 3", answer.Answer{}) != "POSITION agent 3: (no readable answer)\n" || ReasoningLine("agent 3", answer.Answer{Reasoning: "x"}) != "" {
+	if PositionLine("agent 3", answer.Answer{}) != "POSITION agent 3: (no readable answer)\n" || ReasoningLine("agent 3", answer.Answer{Reasoning: "x"}, 0) != "" {
 		t.Fatal("abstention")
 	}
 	if got := Truncate(strings.Repeat("é", 300), 481); len(got) > 484 || !strings.HasSuffix(got, "…") || strings.Contains(got, "\uFFFD") {
@@ -131,7 +139,7 @@ func TestOrderIsUnique(t *testing.T) {
 	for _, c := range []struct {
 		phase, kind string
 		turns       int
-	}{{PhaseAnswer, KindFirst, 0}, {PhaseAnswer, KindZeroShot, 0}, {PhaseAnswer, KindCoT, 0}, {PhaseDebate, KindRevise, 10},
+	}{{PhaseAnswer, KindFirst, 0}, {PhaseAnswer, KindZeroShot, 0}, {PhaseDebate, KindRevise, 10},
 		{PhaseReview, KindPeerReview, 0}, {PhaseDecision, KindChairman, 0}, {PhaseDecision, KindJudge, 0}} {
 		for turn := 0; turn <= c.turns; turn++ {
 			for agent := -1; agent < 64; agent++ {

@@ -16,6 +16,7 @@ type Panel struct {
 	LeaderTemp float64 // the judge, the chairman
 	Structured bool
 	MaxTokens  int
+	PeerChars  int // bound on each other agent's text a prompt shows (Bound); 0 = full
 	shared     int // the team size without an n option
 }
 
@@ -27,7 +28,7 @@ func NewPanel(sp Spec, s protocol.Settings) (Panel, error) {
 		return Panel{}, err
 	}
 	return Panel{N: n, AgentTemp: s.AgentTemp, LeaderTemp: s.LeaderTemp, Structured: s.Structured, MaxTokens: s.MaxTokens,
-		shared: SharedTeam(s)}, nil
+		PeerChars: s.PeerChars, shared: SharedTeam(s)}, nil
 }
 
 // ParsePanel reads the arm spec of a panel protocol called name whose only

@@ -15,10 +15,6 @@ import (
 	"github.com/medteam-bench/medteam/qa"
 )
 
-// MaxReasoning bounds how much of one answer's reasoning a later prompt
-// repeats (bytes), as teamwork does, so prompts stay inside small contexts.
-const MaxReasoning = 480
-
 // QuestionBlock renders the question as every prompt shows it: the stem, the
 // context passages, the options (the same block as teamwork's).
 func QuestionBlock(it qa.Item) string {
@@ -57,14 +53,27 @@ func PositionLine(who string, a answer.Answer) string {
 	return s + "\n"
 }
 
-// ReasoningLine renders "REASONING who: …" (white space joined, at most
-// MaxReasoning bytes, "…" when cut), or "" when there is no reasoning.
-func ReasoningLine(who string, a answer.Answer) string {
-	r := Truncate(a.Reasoning, MaxReasoning)
+// ReasoningLine renders "REASONING who: …" — the reasoning as Bound shows
+// it with peerChars — or "" when there is no reasoning.
+func ReasoningLine(who string, a answer.Answer, peerChars int) string {
+	r := Bound(a.Reasoning, peerChars)
 	if len(a.Ranking) == 0 || r == "" {
 		return ""
 	}
 	return "REASONING " + who + ": " + r + "\n"
+}
+
+// Bound is how a prompt shows a piece of another agent's text: white space
+// joined (so it stays on its line of the prompt's grammar) and, when
+// peerChars > 0, cut to at most peerChars bytes with "…" marking the cut
+// (Truncate). peerChars is protocol.Settings.PeerChars (--peer-chars, the
+// one documented bound on such text); 0 shows the full text — reasoning
+// itself is bounded by --max-tokens only.
+func Bound(s string, peerChars int) string {
+	if peerChars <= 0 {
+		return strings.Join(strings.Fields(s), " ")
+	}
+	return Truncate(s, peerChars)
 }
 
 // Truncate joins white space and cuts s to at most n bytes (never inside a

@@ -36,10 +36,13 @@ func (m stub) Chat(_ context.Context, req llm.Request) (llm.Response, error) {
 	switch req.Meta.Kind {
 	case KindZeroShot:
 		text = `{"answer":"A"}`
-	case KindCoT:
-		text = `{"reasoning":"` + r + `","answer":"A"}`
 	case KindFirst:
-		text = `{"reasoning":"` + r + `","ranking":["A","B","D","C"],"confidence":0.72,"risk":0.25,"veto":false}`
+		// the shared first answer; the risk and the flag only a veto ballot asks for
+		text = `{"reasoning":"` + r + `","ranking":["A","B","D","C"],"confidence":0.72`
+		if asksVeto(req) {
+			text += `,"risk":0.25,"veto":false`
+		}
+		text += "}"
 	case KindRevise:
 		text = `{"reasoning":"` + r + `","ranking":["A","B","D","C"],"confidence":0.74}`
 	case KindPeerReview:
@@ -71,6 +74,15 @@ func stubReview(req llm.Request, r string) string {
 		reviews = append(reviews, `{"response":`+l+`,"strengths":"`+r+`","weaknesses":"`+r+`"}`)
 	}
 	return `{"reviews":[` + strings.Join(reviews, ",") + `],"final_ranking":[` + strings.Join(labels, ",") + `]}`
+}
+
+// asksVeto reports whether a first answer is a veto ballot: its schema or
+// its labelled lines ask for the flag.
+func asksVeto(req llm.Request) bool {
+	if req.Schema != nil {
+		return strings.Contains(string(req.Schema.Schema), `"veto"`)
+	}
+	return len(req.Messages) > 0 && strings.Contains(req.Messages[len(req.Messages)-1].Content, "\nVETO:")
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }

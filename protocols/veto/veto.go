@@ -39,6 +39,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -84,9 +85,8 @@ var prompts = kit.MustPrompts(promptFS, "prompts/*.tmpl")
 
 // schema is the ballot's JSON schema: the shared first answer's properties
 // (reasoning first), then seed 004's risk and decision.
-var schema = kit.Schema(KindBallot,
-	kit.P("reasoning", kit.String), kit.P("ranking", kit.Strings), kit.P("confidence", kit.Number),
-	kit.P("risk", kit.Number), kit.P("decision", kit.String))
+var schema = kit.Schema(KindBallot, append(slices.Clone(firstanswer.Props),
+	kit.P("risk", kit.Number), kit.P("decision", kit.String))...)
 
 // Protocol is seed 004's debate with veto power.
 var Protocol = &protocol.Protocol{

@@ -31,6 +31,7 @@ import (
 	"embed"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -51,9 +52,8 @@ var prompts = kit.MustPrompts(promptFS, "prompts/*.tmpl")
 // specialtySchema is the first answer's JSON schema with the differential
 // specialties appended: the shared first answer's own properties (reasoning
 // first), then differential_specialties.
-var specialtySchema = kit.Schema("first_specialties",
-	kit.P("reasoning", kit.String), kit.P("ranking", kit.Strings), kit.P("confidence", kit.Number),
-	kit.P("differential_specialties", kit.Strings))
+var specialtySchema = kit.Schema("first_specialties", append(slices.Clone(firstanswer.Props),
+	kit.P("differential_specialties", kit.Strings))...)
 
 // Protocol is seed 000's vote.
 var Protocol = &protocol.Protocol{
