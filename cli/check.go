@@ -175,11 +175,16 @@ func runCheck(f *Factory, o *CheckOptions) error {
 // checkThresholds builds the runs' report (one per reference arm the
 // comparisons need), validates the thresholds on it and evaluates them.
 func checkThresholds(runs []runInput, th []check.Threshold, o *CheckOptions) ([]check.Result, []string, error) {
-	prices, priceNotes, err := reportPrices(o.Prices, runs)
+	list, paid, priceNotes, err := reportPrices(o.Prices, runs)
 	if err != nil {
 		return nil, nil, err
 	}
-	opt := report.Options{Seed: o.Seed, Reps: o.Bootstrap, Prices: prices, Notes: priceNotes}
+	// A cost threshold reads the list cost at the rates the runs paid (batch
+	// rates for batch runs), as before actual spend was reported apart.
+	if paid != nil {
+		list = paid
+	}
+	opt := report.Options{Seed: o.Seed, Reps: o.Bootstrap, Prices: list, Notes: priceNotes}
 	r, err := buildReport(runs, opt)
 	if err != nil {
 		return nil, nil, err

@@ -88,11 +88,11 @@ func runReport(f *Factory, o *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	prices, notes, err := reportPrices(o.Prices, runs)
+	prices, paid, notes, err := reportPrices(o.Prices, runs)
 	if err != nil {
 		return err
 	}
-	r, err := buildReport(runs, report.Options{Reference: o.Reference, ReferenceModel: o.ReferenceModel, Seed: o.Seed, Reps: o.Bootstrap, Prices: prices, Notes: notes})
+	r, err := buildReport(runs, report.Options{Reference: o.Reference, ReferenceModel: o.ReferenceModel, Seed: o.Seed, Reps: o.Bootstrap, Prices: prices, PaidPrices: paid, Notes: notes})
 	if err != nil {
 		return err
 	}
@@ -194,13 +194,13 @@ func sqlPath(out, path string) string {
 // reportPrices loads a price table for the report of runs ("" = none):
 // at batch rates when every run sent its calls as provider batches (run
 // --batch), else at the synchronous rates, with a note when some did.
-func reportPrices(path string, runs []runInput) (report.Prices, []string, error) {
+func reportPrices(path string, runs []runInput) (list, paid report.Prices, notes []string, err error) {
 	if path == "" {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	t, err := loadPrices(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	batch := 0
 	for _, r := range runs {
@@ -210,11 +210,11 @@ func reportPrices(path string, runs []runInput) (report.Prices, []string, error)
 	}
 	switch {
 	case batch > 0 && batch == len(runs):
-		return pricesOf(t, true), []string{"costs are at the price table's batch rates: the runs sent their calls as provider batches (run --batch)"}, nil
+		return pricesOf(t, false), pricesOf(t, true), []string{"actual spend is at the price table's batch rates: the runs sent their calls as provider batches (run --batch); list cost is at the synchronous rates"}, nil
 	case batch > 0:
-		return pricesOf(t, false), []string{fmt.Sprintf("%d of the %d runs sent their calls as provider batches, but costs are at the synchronous rates: report them apart for batch prices", batch, len(runs))}, nil
+		return pricesOf(t, false), pricesOf(t, false), []string{fmt.Sprintf("%d of the %d runs sent their calls as provider batches, but actual spend is at the synchronous rates: report them apart for batch prices", batch, len(runs))}, nil
 	}
-	return pricesOf(t, false), nil, nil
+	return pricesOf(t, false), nil, nil, nil
 }
 
 // pricesOf converts a price table, at its batch rates (batch_prompt,
@@ -307,11 +307,11 @@ func writeReport(w io.Writer, dir string, r *report.Report, banner, html bool, s
 func endOfRunReport(f *Factory, dir string, rows []results.QuestionRow, pricesFile string, html bool) {
 	err := func() error {
 		in := newRunInput(dir, results.QuestionsFile, rows)
-		prices, notes, err := reportPrices(pricesFile, []runInput{in})
+		prices, paid, notes, err := reportPrices(pricesFile, []runInput{in})
 		if err != nil {
 			return err
 		}
-		r, err := buildReport([]runInput{in}, report.Options{Seed: 1, Prices: prices, Notes: notes})
+		r, err := buildReport([]runInput{in}, report.Options{Seed: 1, Prices: prices, PaidPrices: paid, Notes: notes})
 		if err != nil {
 			return err
 		}

@@ -35,7 +35,11 @@ type Totals struct {
 	// is not 0.
 	UsageMissing int
 	Usage        Usage
-	Latency      time.Duration // sum of call latencies
+	// Paid sums the usage of the calls that reached the model: not served
+	// from the response cache or shared from another arm's identical
+	// request (both are Cached) — what the provider billed.
+	Paid    Usage
+	Latency time.Duration // sum of call latencies
 }
 
 // Add accumulates one record.
@@ -53,6 +57,10 @@ func (t *Totals) Add(r CallRecord) {
 	}
 	t.Usage.PromptTokens += r.Usage.PromptTokens
 	t.Usage.CompletionTokens += r.Usage.CompletionTokens
+	if !r.Cached {
+		t.Paid.PromptTokens += r.Usage.PromptTokens
+		t.Paid.CompletionTokens += r.Usage.CompletionTokens
+	}
 	t.Latency += r.Latency
 }
 

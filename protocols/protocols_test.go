@@ -289,6 +289,28 @@ func TestSweepSharesFirstAnswers(t *testing.T) {
 	if want := n * (5 + 6 + 3 + 15 + 4 + 7 + 7 + 11); logical != want {
 		t.Fatalf("%d logical calls, want %d", logical, want)
 	}
+	// Actual spend: the rows' paid tokens add up to the tokens of the calls
+	// that reached the simulator, and an arm whose first answers were all
+	// shared (vote, after sc) paid for none of its calls.
+	var paid, sentTok, total, votes int64
+	for _, c := range res.Calls {
+		if !c.Cached && c.PromptTokens != nil {
+			sentTok += *c.PromptTokens + *c.CompletionTokens
+		}
+	}
+	for _, q := range res.Questions {
+		paid += q.PaidPromptTokens + q.PaidCompletionTokens
+		total += q.PromptTokens + q.CompletionTokens
+		if q.Arm == "vote" {
+			votes++
+		}
+		if q.Arm == "vote" && q.PaidPromptTokens+q.PaidCompletionTokens != 0 {
+			t.Fatalf("vote %s paid %d+%d tokens, but sc sent all its requests first", q.QuestionID, q.PaidPromptTokens, q.PaidCompletionTokens)
+		}
+	}
+	if paid != sentTok || paid >= total || votes != n {
+		t.Fatalf("paid tokens %d, tokens of the calls sent %d, all tokens %d; %d vote rows", paid, sentTok, total, votes)
+	}
 }
 
 // TestArmsRoundTrip: every preset parses and is claimed by its own protocol

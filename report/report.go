@@ -31,7 +31,10 @@ type Options struct {
 	Reps           int     // bootstrap replicates; 0 = stats.DefaultReps
 	Level          float64 // confidence level; 0 = 0.95
 	Bins           int     // equal-mass calibration bins; 0 = stats.DefaultBins
-	Prices         Prices  // nil: no cost
+	Prices         Prices  // nil: no cost; list prices (synchronous rates)
+	// PaidPrices are the rates actually paid for the billed tokens (a
+	// provider batch's); nil = Prices.
+	PaidPrices Prices
 	// ArmOrder is the arms in plan order (the manifests'); arms not in it
 	// follow in name order.
 	ArmOrder []string
@@ -168,7 +171,7 @@ func Build(rows []results.QuestionRow, opt Options) (*Report, error) {
 func (r *Report) compute(rows []results.QuestionRow, opt Options) {
 	rank := r.armRank()
 	boot := stats.Bootstrap{Reps: r.Reps, Seed: r.Seed, Level: r.Level}
-	agg := stats.AggregateOptions{Price: opt.Prices.Func(), Bins: r.Bins, Level: r.Level, Seed: r.Seed, Reps: r.Reps}
+	agg := stats.AggregateOptions{Price: opt.Prices.Func(), PaidPrice: opt.PaidPrices.Func(), Bins: r.Bins, Level: r.Level, Seed: r.Seed, Reps: r.Reps}
 	r.Groups = sortGroups(stats.Aggregate(rows, agg), rank)
 	if hasSubjects(rows) {
 		agg.BySubject = true

@@ -13,20 +13,22 @@ import (
 func (r *Report) costSection() *Section {
 	h := []string{"arm", "calls/q mean (p50, p95)", "tokens/q mean (p50, p95)", "prompt tok/q", "completion tok/q", "wall s/q p50 (p95)"}
 	if r.Priced {
-		h = append(h, "total cost")
+		h = append(h, "list cost", "actual spend")
 	}
 	t := Table{Header: r.lead("dataset", "model", h...)}
 	for _, g := range r.Groups {
 		row := []string{g.Key.Arm, dist(g.Calls, 2), dist(g.Tokens, 0), fnum(g.PromptTokens.Mean, 0), fnum(g.CompletionTokens.Mean, 0),
 			fnum(g.WallMS.P50/1000, 2) + " (" + fnum(g.WallMS.P95/1000, 2) + ")"}
 		if r.Priced {
-			row = append(row, totalCost(g.Cost))
+			row = append(row, totalCost(g.Cost), spentCost(g.Cost))
 		}
 		t.Rows = append(t.Rows, r.lead(g.Key.Dataset, g.Key.Model, row...))
 	}
 	text := "Per question row, failed rows included. p50 and p95 are observed values (the empirical quantile, R's type 1)."
 	if r.Priced {
-		text += " Cost at the price table's USD per million prompt and completion tokens."
+		text += " List cost: every call's tokens at the price table's synchronous USD per million prompt and completion tokens. " +
+			"Actual spend: the tokens billed — calls served from the cache or shared from an identical request of another arm cost nothing " +
+			"(a shared call is paid by the first arm to make it, in plan order) — at the rates paid (batch rates for runs sent as provider batches)."
 	}
 	return &Section{ID: SecCost, Heading: "Cost and latency", Text: text, Tables: []Table{t}}
 }
@@ -42,6 +44,14 @@ func totalCost(c *stats.Cost) string {
 		return dash
 	}
 	return usd(c.Total)
+}
+
+// spentCost is what a group actually paid.
+func spentCost(c *stats.Cost) string {
+	if c == nil || c.Total == 0 && !c.Priced {
+		return dash
+	}
+	return usd(c.Spent)
 }
 
 // errorSection lists abstentions and failures, when there are any.

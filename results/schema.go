@@ -100,6 +100,12 @@ type QuestionRow struct {
 	// reported; with CallsUsageMissing > 0 they are lower bounds.
 	PromptTokens     int64 `parquet:"prompt_tokens"`
 	CompletionTokens int64 `parquet:"completion_tokens"`
+	// PaidPromptTokens and PaidCompletionTokens sum the calls that reached
+	// the model (not served from the cache, nor shared from an identical
+	// request of another arm): the tokens actually billed. A call shared
+	// across arms is paid by the first arm to make it.
+	PaidPromptTokens     int64 `parquet:"paid_prompt_tokens"`
+	PaidCompletionTokens int64 `parquet:"paid_completion_tokens"`
 	// CallsUsageMissing counts the answered calls whose usage the API did not
 	// report (their token columns in calls.parquet are null).
 	CallsUsageMissing int32   `parquet:"calls_usage_missing"`

@@ -505,6 +505,8 @@ func runOne(ctx context.Context, p Plan, u unit) (results.QuestionRow, []results
 	row.CachedCalls = int32(t.CachedCalls)
 	row.PromptTokens = int64(t.Usage.PromptTokens)
 	row.CompletionTokens = int64(t.Usage.CompletionTokens)
+	row.PaidPromptTokens = int64(t.Paid.PromptTokens)
+	row.PaidCompletionTokens = int64(t.Paid.CompletionTokens)
 	row.CallsUsageMissing = int32(t.UsageMissing)
 	row.CallLatencyMS = float64(t.Latency.Microseconds()) / 1000
 	return row, crs, err

@@ -13,7 +13,11 @@ type PriceFunc func(model string, promptTok, complTok int64) (float64, bool)
 // AggregateOptions configure Aggregate.
 type AggregateOptions struct {
 	BySubject bool      // group by subject as well
-	Price     PriceFunc // nil: no cost
+	Price     PriceFunc // nil: no cost; the list price of every call's tokens
+	// PaidPrice prices the tokens actually billed (the rows' paid_* columns:
+	// cache hits and calls shared across arms cost nothing) at the rates
+	// paid — a provider batch's discount, say; nil = Price.
+	PaidPrice PriceFunc
 	Bins      int       // calibration bins; 0 = DefaultBins
 	Level     float64   // confidence level; 0 = DefaultLevel
 	// Seed and Reps drive the question bootstrap of the ECE interval
@@ -26,8 +30,14 @@ type AggregateOptions struct {
 type Cost struct {
 	Priced      bool    // every row's model had a price
 	Unpriced    int     // rows whose model had none
-	Total       float64 // over the priced rows
+	Total       float64 // list cost: every call's tokens at list price, over the priced rows
 	PerQuestion float64 // Total / Rows
+	// Spent is what was paid: the tokens of the calls that reached the
+	// model (no cache hits, no calls shared from another arm) at the rates
+	// paid (AggregateOptions.PaidPrice). A call shared by several arms is
+	// paid by the first to make it, so an arm's Spent depends on the plan's
+	// order; the total over arms is what the run cost.
+	Spent float64
 }
 
 // Group is the summary of one arm × model × dataset (× subject). Every
@@ -112,7 +122,7 @@ func aggregateGroup(rows []results.QuestionRow, g group, opt AggregateOptions) G
 	s.RiskCoverage = riskCoverageIdx(rows, g.idx)
 	s.Convergence = convergenceIdx(rows, g.idx, lvl)
 	if opt.Price != nil {
-		s.Cost = costOf(rows, g.idx, opt.Price)
+		s.Cost = costOf(rows, g.idx, opt.Price, opt.PaidPrice)
 	}
 	s.Triage = triageIdx(rows, g.idx, lvl)
 	return s
@@ -150,7 +160,10 @@ func (s *Group) describe(rows []results.QuestionRow, idx []int) {
 }
 
 // costOf prices every row of idx.
-func costOf(rows []results.QuestionRow, idx []int, price PriceFunc) *Cost {
+func costOf(rows []results.QuestionRow, idx []int, price, paid PriceFunc) *Cost {
+	if paid == nil {
+		paid = price
+	}
 	c := &Cost{}
 	for _, i := range idx {
 		r := &rows[i]
@@ -160,6 +173,9 @@ func costOf(rows []results.QuestionRow, idx []int, price PriceFunc) *Cost {
 			continue
 		}
 		c.Total += v
+		if w, ok := paid(r.Model, r.PaidPromptTokens, r.PaidCompletionTokens); ok {
+			c.Spent += w
+		}
 	}
 	c.Priced = c.Unpriced == 0
 	c.PerQuestion = c.Total / float64(max(len(idx), 1))
