@@ -180,18 +180,8 @@ func decide(text string, cs []commit) (Verdict, bool) {
 		start--
 	}
 	run := cs[start:]
-	if start > 0 {
-		prev := cs[start-1]
-		settled := false
-		for _, c := range run {
-			settled = settled || c.final || c.closing && !rivalStatement(cs[:start], last)
-		}
-		if from, to := prev.end, run[0].pos; !settled && from < to {
-			settled = revisionCues.in(text[from:to])
-		}
-		if !settled {
-			return Verdict{Reason: ReasonAmbiguous, Err: "the text commits to " + conflict(cs) + " without a clear conclusion"}, true
-		}
+	if start > 0 && !settled(text, cs, start) {
+		return Verdict{Reason: ReasonAmbiguous, Err: "the text commits to " + conflict(cs) + " without a clear conclusion"}, true
 	}
 	c := run[0]
 	switch {
@@ -210,6 +200,21 @@ func decide(text string, cs []commit) (Verdict, bool) {
 		}
 	}
 	return v, true
+}
+
+// settled reports whether the trailing run cs[start:] of commitments
+// settles the conflict with those before it: one of them is a clear
+// conclusion, or a closing answer line without a rival answer statement,
+// or a revision cue stands between it and the commitment it replaces.
+func settled(text string, cs []commit, start int) bool {
+	run, last := cs[start:], cs[len(cs)-1].value()
+	for _, c := range run {
+		if c.final || c.closing && !rivalStatement(cs[:start], last) {
+			return true
+		}
+	}
+	from, to := cs[start-1].end, run[0].pos
+	return from < to && revisionCues.in(text[from:to])
 }
 
 // rivalStatement reports whether a commitment of cs that names another
