@@ -21,8 +21,12 @@ type seenQuestion struct {
 	gold byte
 }
 
-// maxDupPairs is how many collapsed duplicates the note names.
+// maxDupPairs is how many collapsed (or kept) duplicates a note names.
 const maxDupPairs = 5
+
+// keptPrefix marks checkDuplicate's answer for a content duplicate kept
+// under its distinct source id.
+const keptPrefix = "kept:"
 
 // packLoc packs where a question was first seen into one word (a map slot
 // of 16 bytes): the file index in the top 16 bits, a row flag in bit 47 and
@@ -82,6 +86,16 @@ func (r *Reader) checkDuplicate(n normalized, rec *record) (string, *ParseError)
 		}
 		if len(r.files) > 1 {
 			here = r.files[r.fileNo] + ":" + strings.TrimPrefix(here, "line ")
+		}
+		if n.q.SourceID != "" && !r.src.Dedupe {
+			h.Reset()
+			io.WriteString(h, n.q.SourceID)
+			if _, used := r.seenSrc[h.Sum64()]; !used {
+				// the same content under a source id of its own: a question
+				// of the published dataset, kept (see Source.Dedupe)
+				r.seenSrc[h.Sum64()] = loc
+				return keptPrefix + here + " (id " + n.q.SourceID + ") = " + where, nil
+			}
 		}
 		return here + " = " + where, nil
 	}

@@ -220,6 +220,7 @@ func LoadDataset(spec string, s Spec) ([]qa.Question, results.DatasetRef, error)
 	if err != nil {
 		return nil, results.DatasetRef{}, err
 	}
+	src.Dedupe = s.Dedupe
 	res, err := datasets.Load(src, datasets.LoadOptions{SkipInvalid: s.SkipInvalid})
 	if err != nil {
 		return nil, results.DatasetRef{}, &InputError{fmt.Errorf("%w\n(fix the file, or pass --skip-invalid to run the valid items and record the rest)", err)}
@@ -229,7 +230,8 @@ func LoadDataset(spec string, s Spec) ([]qa.Question, results.DatasetRef, error)
 		return nil, results.DatasetRef{}, noQuestions(spec, res) // before any run directory exists
 	}
 	ref := results.DatasetRef{Name: spec, Path: src.Path, Questions: len(qs), Format: string(res.Format), Files: res.Files,
-		Records: res.Valid, Skipped: res.Skipped, Notes: res.Notes, DuplicatesCollapsed: res.DuplicatesCollapsed}
+		Records: res.Valid, Skipped: res.Skipped, Notes: res.Notes, DuplicatesCollapsed: res.DuplicatesCollapsed,
+		DuplicatesKept: res.DuplicatesKept}
 	if res.Skipped > 0 {
 		ref.SkipReasons = res.Reasons
 	}
