@@ -46,10 +46,14 @@ type fileCtx struct {
 	name    string // file path for messages
 	def     *formatDef
 	enc     container
-	dataset string // Question.Dataset and id prefix
-	split   string // split stated by the file name
-	subject string // MMLU subject stated by the file name
-	base    int    // 0 or 1: how integer answers count (MedMCQA cop, mapped answers)
+	dataset string // Question.Dataset
+	// idDataset is the id prefix (ContentID's dataset): the override or the
+	// format's family, never a name read from the path, so that a file gives
+	// the same ids under any name.
+	idDataset string
+	split     string // split stated by the file name
+	subject   string // MMLU subject stated by the file name
+	base      int    // 0 or 1: how integer answers count (MedMCQA cop, mapped answers)
 	// keepSplit is the split kept when the source names none ("test" for
 	// PubMedQA read with its ground truth); "" keeps all.
 	keepSplit string

@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -72,7 +73,7 @@ func Open(src Source) (*Reader, error) {
 func newStreamReader(in io.Reader, name string, f *formatDef) *Reader {
 	r := &Reader{format: f.Name, files: []string{name}, fileNo: 0, seen: make(map[uint64]seenQuestion), seenSrc: make(map[uint64]uint64)}
 	r.cur = newJSONLReader(in, name)
-	r.ctx = &fileCtx{src: &r.src, name: name, def: f, enc: encJSONL, dataset: f.dataset("", name)}
+	r.ctx = &fileCtx{src: &r.src, name: name, def: f, enc: encJSONL, dataset: f.dataset("", name), idDataset: f.Dataset}
 	return r
 }
 
@@ -192,6 +193,7 @@ func (r *Reader) prepareFile(i int, path string, o opened) (*fileCtx, recordRead
 		dataset: f.dataset(r.src.Dataset, path),
 		split:   fileSplit(path),
 	}
+	ctx.idDataset = cmp.Or(r.src.Dataset, f.Dataset)
 	if f.Prepare != nil {
 		if err := f.Prepare(ctx); err != nil {
 			return nil, nil, err
@@ -330,7 +332,7 @@ func (r *Reader) question(rec *record) (q qa.Question, ok bool, pe *ParseError) 
 		return qa.Question{}, false, pe
 	}
 	if !n.keepID {
-		n.q.ID = ContentID(n.q.Dataset, n.q.Stem, n.q.Context, n.q.Options, n.scope...)
+		n.q.ID = ContentID(cmp.Or(r.ctx.idDataset, n.q.Dataset), n.q.Stem, n.q.Context, n.q.Options, n.scope...)
 	}
 	if !r.keep(n.q) {
 		r.filtered++

@@ -221,6 +221,9 @@ func LoadDataset(spec string, s Spec) ([]qa.Question, results.DatasetRef, error)
 		return nil, results.DatasetRef{}, err
 	}
 	src.Dedupe = s.Dedupe
+	if s.DatasetName != "" {
+		src.Dataset = s.DatasetName
+	}
 	res, err := datasets.Load(src, datasets.LoadOptions{SkipInvalid: s.SkipInvalid})
 	if err != nil {
 		return nil, results.DatasetRef{}, &InputError{fmt.Errorf("%w\n(fix the file, or pass --skip-invalid to run the valid items and record the rest)", err)}
