@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/medteam-bench/medteam/check"
@@ -76,6 +77,13 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 	verb := "run"
 	if len(run.Done) > 0 {
 		verb = fmt.Sprintf("resuming run (%d of %d units already done)", len(run.Done), p.Units())
+	}
+	for _, d := range r.Datasets {
+		for _, n := range d.Notes {
+			if strings.HasPrefix(n, "--limit ") {
+				fmt.Fprintln(f.Err, "warning:", n)
+			}
+		}
 	}
 	fmt.Fprintf(f.Err, "%s %s: %d questions × %d arm(s) × %d model(s) × %d repeat(s) → %s\n", verb, run.ID, r.Questions(), len(r.Arms), len(r.Endpoints), p.Repeats, run.Dir)
 	prog := newProgress(f.Err, p.Units(), "questions")

@@ -1,6 +1,8 @@
 package datasets
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -36,5 +38,31 @@ func TestContentDuplicatesKept(t *testing.T) {
 	}
 	if len(res.Questions) != 2 || res.DuplicatesKept != 0 || res.DuplicatesCollapsed != 2 {
 		t.Fatalf("--dedupe: %d questions, %d kept, %d collapsed; want 2, 0, 2", len(res.Questions), res.DuplicatesKept, res.DuplicatesCollapsed)
+	}
+}
+
+// TestPaddingOptionsDropped: MMLU-Pro's "N/A" padding options are not
+// options: dropped before the model sees them, counted in the question's
+// metadata; a gold pointing at one is refused.
+func TestPaddingOptionsDropped(t *testing.T) {
+	const line = `{"question_id": 1, "question": "Which vitamin deficiency causes scurvy?", "options": ["Vitamin A", "Vitamin C", "N/A", "N/A"], "answer": "B", "answer_index": 1, "category": "health"}`
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	qs, err := LoadFile(write("ok.jsonl", line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(qs) != 1 || len(qs[0].Options) != 2 || qs[0].Meta["padding_options_dropped"] != "2" {
+		t.Fatalf("%+v", qs)
+	}
+	bad := strings.Replace(strings.Replace(line, `"answer": "B"`, `"answer": "C"`, 1), `"answer_index": 1`, `"answer_index": 2`, 1)
+	if _, err := LoadFile(write("bad.jsonl", bad)); err == nil || !strings.Contains(err.Error(), "not among the options") {
+		t.Errorf("gold on a padding option: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/medteam-bench/medteam/qa"
@@ -37,6 +38,7 @@ func normMMLUPro(c *fileCtx, r *record) (normalized, *ParseError) {
 	if err != nil {
 		return normalized{}, c.fail(r, "options", code, "%v", err)
 	}
+	options, dropped := dropPadding(options)
 	letter, hasLetter, err := valString(r.get("answer"))
 	if err != nil {
 		return normalized{}, c.fail(r, "answer", CodeType, "%v", err)
@@ -71,6 +73,10 @@ func normMMLUPro(c *fileCtx, r *record) (normalized, *ParseError) {
 		return n, c.fail(r, "question_id", CodeType, "%v", err)
 	}
 	n.q.SourceID = strings.TrimSpace(id)
+	if dropped > 0 {
+		// recorded with the question: the model never sees them
+		setMeta(&n.q, "padding_options_dropped", strconv.Itoa(dropped))
+	}
 	for _, k := range []string{"category", "src"} {
 		s, _, err := valString(r.get(k))
 		if err != nil {

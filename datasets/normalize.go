@@ -220,6 +220,19 @@ func optionsFromList(v any) ([]qa.Option, string, error) {
 	return opts, "", nil
 }
 
+// dropPadding drops the padding options at the end of a list ("N/A": MMLU-Pro
+// pads some questions to ten options with them, and its own scripts drop them
+// before prompting), so that the model never sees them; dropped counts them.
+// At least two options stay; a padding text before a real option is kept
+// (it is then an option's text, not padding).
+func dropPadding(opts []qa.Option) (kept []qa.Option, dropped int) {
+	n := len(opts)
+	for n > 2 && strings.EqualFold(strings.TrimSpace(opts[n-1].Text), "n/a") {
+		n--
+	}
+	return opts[:n], len(opts) - n
+}
+
 func letters(opts []qa.Option) string {
 	ls := make([]string, len(opts))
 	for i, o := range opts {

@@ -127,6 +127,9 @@ func (r *Resolved) loadSets() ([]qa.Question, error) {
 		if err != nil {
 			return nil, err
 		}
+		if w := LimitWarning(dref.Name, r.Spec.Limit, len(qs)); w != "" {
+			dref.Notes = append(dref.Notes, w)
+		}
 		dref.Questions, dref.Shard = len(set.Questions), r.Spec.Shard
 		r.Sets = append(r.Sets, set)
 		r.Datasets = append(r.Datasets, dref)
@@ -247,6 +250,15 @@ func LoadDataset(spec string, s Spec) ([]qa.Question, results.DatasetRef, error)
 		return nil, ref, err
 	}
 	return qs, ref, nil
+}
+
+// LimitWarning is the warning for a --limit beyond the dataset's size (all
+// of its questions are used), "" otherwise.
+func LimitWarning(dataset string, limit, n int) string {
+	if limit <= n {
+		return ""
+	}
+	return fmt.Sprintf("--limit %d is more than the %d questions of %s: all %d are used", limit, n, dataset, n)
 }
 
 // selectQuestions applies the plan's sampling, option shuffling and shard to
