@@ -87,15 +87,8 @@ func (r *Reader) checkDuplicate(n normalized, rec *record) (string, *ParseError)
 		if len(r.files) > 1 {
 			here = r.files[r.fileNo] + ":" + strings.TrimPrefix(here, "line ")
 		}
-		if n.q.SourceID != "" && !r.src.Dedupe {
-			h.Reset()
-			io.WriteString(h, n.q.SourceID)
-			if _, used := r.seenSrc[h.Sum64()]; !used {
-				// the same content under a source id of its own: a question
-				// of the published dataset, kept (see Source.Dedupe)
-				r.seenSrc[h.Sum64()] = loc
-				return keptPrefix + here + " (id " + n.q.SourceID + ") = " + where, nil
-			}
+		if r.keepCopy(n.q.SourceID, loc) {
+			return keptPrefix + here + " (id " + n.q.SourceID + ") = " + where, nil
 		}
 		return here + " = " + where, nil
 	}
@@ -109,6 +102,22 @@ func (r *Reader) checkDuplicate(n normalized, rec *record) (string, *ParseError)
 			"same question (stem and options) as %s (id %s) but a different split, context or metadata; remove one copy or make them agree", where, n.q.ID)
 	}
 	return "", r.ctx.fail(rec, n.names.id, CodeDuplicate, "duplicate id %s: already used at %s for a different question; ids must be unique — remove the copy or correct its id", n.q.ID, where)
+}
+
+// keepCopy reports whether an exact content duplicate is kept: it has a
+// source id of its own, not seen before (a question of the published
+// dataset; see Source.Dedupe), which is then recorded at loc.
+func (r *Reader) keepCopy(sourceID string, loc uint64) bool {
+	if sourceID == "" || r.src.Dedupe {
+		return false
+	}
+	h := fnv.New64a()
+	io.WriteString(h, sourceID)
+	if _, used := r.seenSrc[h.Sum64()]; used {
+		return false
+	}
+	r.seenSrc[h.Sum64()] = loc
+	return true
 }
 
 // locString names a packed location for a message: "line 3", "row 3", or

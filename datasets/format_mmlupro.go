@@ -73,16 +73,22 @@ func normMMLUPro(c *fileCtx, r *record) (normalized, *ParseError) {
 		return n, c.fail(r, "question_id", CodeType, "%v", err)
 	}
 	n.q.SourceID = strings.TrimSpace(id)
+	return n, mmluProMeta(c, r, &n.q, dropped)
+}
+
+// mmluProMeta sets the question's category and src, and the count of
+// padding options dropped (recorded with the question: the model never
+// sees them).
+func mmluProMeta(c *fileCtx, r *record, q *qa.Question, dropped int) *ParseError {
 	if dropped > 0 {
-		// recorded with the question: the model never sees them
-		setMeta(&n.q, "padding_options_dropped", strconv.Itoa(dropped))
+		setMeta(q, "padding_options_dropped", strconv.Itoa(dropped))
 	}
 	for _, k := range []string{"category", "src"} {
 		s, _, err := valString(r.get(k))
 		if err != nil {
-			return n, c.fail(r, k, CodeType, "%v", err)
+			return c.fail(r, k, CodeType, "%v", err)
 		}
-		setMeta(&n.q, k, s)
+		setMeta(q, k, s)
 	}
-	return n, nil
+	return nil
 }
