@@ -65,7 +65,7 @@ const (
 	ReasonAmbiguous   = "ambiguous"     // the text commits to different options without a clear conclusion
 	ReasonNotAnOption = "not_an_option" // the answer names only letters that are not options (for a tie-break: not tied)
 	ReasonRefusal     = "refusal"       // the model declines to answer
-	ReasonTruncated   = "truncated"     // a JSON answer was cut off before its ranking
+	ReasonTruncated   = "truncated"     // the reply was cut off (token limit, mid-sentence, a JSON answer) before its answer
 	ReasonNoOptions   = "no_options"    // the question has no option letters
 )
 
@@ -135,10 +135,20 @@ func parseAnswer(text string, os *Set) Answer {
 	if len(os.letters) == 0 {
 		return abstain(a, ReasonNoOptions, "the question has no option letters")
 	}
+	marked := IsMarkedCut(text)
 	norm, body := Prepare(text)
 	if strings.TrimSpace(norm) == "" {
 		return abstain(a, ReasonEmpty, "empty response")
 	}
+	norm, body = cutContinuation(norm, body, os)
+	if c := collapseRepeats(body, os); c != body {
+		if norm == body {
+			norm = c
+		}
+		body = c
+	}
+	cut := marked || endsMidSentence(body)
+	os.markedCut = marked
 	if a, ok := fastJSONAnswer(body, os); ok {
 		return a
 	}
@@ -153,7 +163,7 @@ func parseAnswer(text string, os *Set) Answer {
 		fillFromText(&a, body, os)
 		return a
 	}
-	return freeText(a, body, norm, u, os)
+	return freeText(a, body, norm, u, cut, os)
 }
 
 // answerObject decodes the answer's JSON object from the body or, when the
@@ -227,12 +237,17 @@ func objectFields(a *Answer, o Object, m Method, src string, os *Set) {
 }
 
 // freeText reads the answer from the text when no JSON object gave it: the
-// body, else the whole text with its thinking. The fields no object gave
-// come from labelled lines. u is what an object without a ranking left.
-func freeText(a Answer, body, norm string, u unread, os *Set) Answer {
-	v := textAnswer(body, os)
+// body, else the whole text with its thinking; a cut-off reply only from
+// its answer statements (cutAnswer). The fields no object gave come from
+// labelled lines. u is what an object without a ranking left.
+func freeText(a Answer, body, norm string, u unread, cut bool, os *Set) Answer {
+	read := textAnswer
+	if cut {
+		read = cutAnswer
+	}
+	v := read(body, os)
 	if len(v.Ranking) == 0 && body != norm {
-		v2 := textAnswer(norm, os)
+		v2 := read(norm, os)
 		v2.Reason = firstReason(v.Reason, v2.Reason)
 		v = v2
 	}

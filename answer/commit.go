@@ -36,6 +36,7 @@ package answer
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -46,6 +47,11 @@ type commit struct {
 	L        string   // the option letter ("" when bad is set)
 	bad      string   // a letter named as the answer that is not an option
 	final    bool     // a clear conclusion: a final answer, \boxed, "in conclusion"
+	closing  bool     // an answer statement on the text's last line ("The answer is (B).")
+	stmt     bool     // an answer statement (statements), not a pick or a mark
+	byText   bool     // the option is named by its text, not its letter
+	clash    bool     // a letter given with another option's text (alt is set too)
+	none     bool     // the text states that no option is the answer (reNoneStated)
 	alt      bool     // names alternatives: "B or C"
 	rank     []string // a prose ranking (rank[0] == L)
 	neg      bool     // a mark that the text rejects ("(C) misses it")
@@ -55,6 +61,8 @@ type commit struct {
 // value is what the commitment names, for comparing commitments.
 func (c *commit) value() string {
 	switch {
+	case c.none:
+		return "-"
 	case c.alt:
 		return "?"
 	case c.bad != "":
@@ -158,10 +166,12 @@ func (os *Set) noteStated(text, first string) {
 
 // decide resolves statements and picks (ok=false when there are none).
 func decide(text string, cs []commit) (Verdict, bool) {
+	slices.SortStableFunc(cs, func(a, b commit) int { return a.pos - b.pos })
+	// "none of the options is correct" counts only as the last word
+	cs = slices.DeleteFunc(cs, func(c commit) bool { return c.none && c.pos < cs[len(cs)-1].pos })
 	if len(cs) == 0 {
 		return Verdict{}, false
 	}
-	slices.SortStableFunc(cs, func(a, b commit) int { return a.pos - b.pos })
 	// run is the trailing run of commitments naming what the last one names;
 	// prev is the commitment before it, which names something else.
 	last := cs[len(cs)-1].value()
@@ -170,21 +180,13 @@ func decide(text string, cs []commit) (Verdict, bool) {
 		start--
 	}
 	run := cs[start:]
-	if start > 0 {
-		prev := cs[start-1]
-		settled := false
-		for _, c := range run {
-			settled = settled || c.final
-		}
-		if from, to := prev.end, run[0].pos; !settled && from < to {
-			settled = revisionCues.in(text[from:to])
-		}
-		if !settled {
-			return Verdict{Reason: ReasonAmbiguous, Err: "the text commits to " + conflict(cs) + " without a clear conclusion"}, true
-		}
+	if start > 0 && !settled(text, cs, start) {
+		return Verdict{Reason: ReasonAmbiguous, Err: "the text commits to " + conflict(cs) + " without a clear conclusion"}, true
 	}
 	c := run[0]
 	switch {
+	case c.none:
+		return Verdict{Reason: ReasonNoAnswer, Err: "the text states that none of the options is the answer"}, true
 	case c.alt:
 		return Verdict{Reason: ReasonAmbiguous, Err: "the text names more than one option as its answer"}, true
 	case c.bad != "":
@@ -200,12 +202,44 @@ func decide(text string, cs []commit) (Verdict, bool) {
 	return v, true
 }
 
+// settled reports whether the trailing run cs[start:] of commitments
+// settles the conflict with those before it: one of them is a clear
+// conclusion, or a closing answer line without a rival answer statement,
+// or a revision cue stands between it and the commitment it replaces.
+func settled(text string, cs []commit, start int) bool {
+	run, last := cs[start:], cs[len(cs)-1].value()
+	for _, c := range run {
+		if c.final || c.closing && !rivalStatement(cs[:start], last) {
+			return true
+		}
+	}
+	from, to := cs[start-1].end, run[0].pos
+	return from < to && revisionCues.in(text[from:to])
+}
+
+// rivalStatement reports whether a commitment of cs that names another
+// value than v is an answer statement naming a letter. A closing answer
+// line ("The answer is (J).") settles rival picks and option texts quoted
+// in the reasoning ("E is correct", per-option verdicts, "the most likely
+// diagnosis is aortic stenosis") and a rival statement of several options
+// that it narrows to one ("the answer is (B), (F) and (E). However, since
+// we can only choose one … The answer is (F)."), never a rival answer
+// statement naming one letter ("The answer is B. … the answer is C." stays
+// ambiguous).
+func rivalStatement(cs []commit, v string) bool {
+	return slices.ContainsFunc(cs, func(c commit) bool {
+		return c.stmt && !c.byText && (!c.alt || c.clash) && c.value() != v
+	})
+}
+
 // conflict lists what the commitments name, in order: "B and C".
 func conflict(cs []commit) string {
 	var names []string
 	for _, c := range cs {
 		n := c.L
 		switch {
+		case c.none:
+			n = "none of the options"
 		case c.alt:
 			n = "alternatives"
 		case c.bad != "":
@@ -221,11 +255,18 @@ func conflict(cs []commit) string {
 	return strings.Join(names, "")
 }
 
+// reNoneStated: the text states that no option is the answer; its marks
+// then name options discussed, not chosen.
+var reNoneStated = regexp.MustCompile(`(?i)\bnone\s+of\s+the\s+(?:given\s+|provided\s+|listed\s+)?(?:options|choices|answers|above)\b[^.\n]{0,30}?\b(?:is|are|fits?|describes?|matches|perfectly)\b|\b(?:the\s+)?(?:correct\s+)?answer\s+is\s+not\s+(?:in|among|listed|provided|given)\b`)
+
 // decideMarks reads the marks ($B$, **B**, (B)) when nothing else commits:
 // the one option they all name, unless the text rejects it. Marks naming
 // several options are a discussion of them (ambiguous), even when some are
 // rejected: keeping the one left would be a guess by elimination.
 func decideMarks(text string, os *Set) Verdict {
+	if reNoneStated.MatchString(text) {
+		return Verdict{} // "none of the options is correct … option (A) is a distractor"
+	}
 	ms := dollarMarks(text, os)
 	ms = append(ms, boldMarks(text, os)...)
 	ms = append(ms, parenMarks(text, os)...)

@@ -32,6 +32,23 @@
 // conclusion ("final answer", "in conclusion", a revision such as "on
 // reflection") are an abstention with reason "ambiguous", never a guess.
 //
+// # Real replies
+//
+// What real models write (measured on 27,277 published replies, see
+// answer/testdata/realoutputs_labels.md and TestRealOutputs): a base model
+// that answers and then writes invented "Question: …" blocks, or a chat
+// model that goes on to "summarize all the answers", is read up to that
+// continuation (continuation.go); a sentence or a few sentences repeated in
+// a loop are read once; a bulleted list of options is an enumeration, not a
+// ranking (only a numbered list or a RANKING label ranks); an answer line
+// that closes the reply settles rival picks, per-option verdicts ("E is
+// correct") and options named by their text in the reasoning, but not a
+// rival answer statement naming another letter; "a combination of (C), (F)
+// and (I)" and "none of the options is correct" commit to no option. A reply
+// cut off at its token limit (MarkCut, finish reason "length") or in the
+// middle of a sentence is read only from its answer statements
+// (truncation.go): never a letter from the middle of its reasoning.
+//
 // # Notes
 //
 // What a reading does not take as written is recorded as a note, one short

@@ -31,6 +31,8 @@ type Set struct {
 	nbad     int      // letters read that are not options (counted even when the note repeats)
 	nunknown int      // ranking elements whose option is unknown: a letter with another option's text, a shared best rank
 	overflow bool     // a free text had more than maxCommits commitments of one kind
+	// markedCut: the reply read was marked cut off at its token limit (MarkCut)
+	markedCut bool
 
 	aliases [][]string // in letters order: the options' other names, normalised; nil when none has any
 }
@@ -162,7 +164,7 @@ func (s *Set) clash(c, L string) string {
 		return ""
 	}
 	if t := s.text(L); t != "" {
-		if _, ok := textPrefixLen(rest, t); ok {
+		if _, ok := textPrefixLen(rest, t); ok || wordsPrefix(rest, t) {
 			return ""
 		}
 	}
@@ -192,3 +194,28 @@ func (s *Set) letter(c byte) string {
 
 // List lists the option letters: "A, B, C".
 func (s *Set) List() string { return strings.Join(s.letters, ", ") }
+
+// wordsPrefix reports whether the words of s (letters and digits, any case)
+// begin with all the words of the option text t, whatever the punctuation
+// between them: "The foramen ovale, rotundum, and spinosum" begins with
+// the words of "The foramen ovale, rotundum and spinosum". A letter given
+// with its own text in other punctuation is not a clash with a shorter
+// option's text that it also begins with.
+func wordsPrefix(s, t string) bool {
+	tw := strings.FieldsFunc(t, notWordRune)
+	if len(tw) == 0 {
+		return false
+	}
+	sw := strings.FieldsFunc(s[:min(len(s), 4*len(t)+16)], notWordRune)
+	if len(sw) < len(tw) {
+		return false
+	}
+	for i, w := range tw {
+		if !strings.EqualFold(sw[i], w) {
+			return false
+		}
+	}
+	return true
+}
+
+func notWordRune(r rune) bool { return !isWordRune(r) }

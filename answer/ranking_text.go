@@ -184,7 +184,11 @@ func listBelow(lines []string, os *Set) ([]string, int) {
 }
 
 // listRun reads a run of list items (blank lines allowed between them); the
-// run is a ranking only when every item is bare (just an option).
+// run is a ranking only when every item is numbered and bare (just an
+// option). A bulleted list ("- Huntington's disease\n- Fragile X
+// syndrome") is an enumeration (risk factors, the options that fit, the
+// options restated before "The answer is (G)"), not a ranking: its bullets
+// have no order.
 func listRun(lines []string, os *Set) ([]string, int) {
 	var out []string
 	var seen [26]bool
@@ -201,6 +205,10 @@ func listRun(lines []string, os *Set) ([]string, int) {
 			break
 		}
 		blanks, n = 0, j+1
+		if !numbered(line) {
+			bare = false // a bulleted list enumerates; only numbers rank
+			continue
+		}
 		L := bareOption(m[1], os)
 		if L == "" {
 			bare = false
@@ -248,4 +256,10 @@ func chainLine(line string, os *Set) []string {
 		return nil
 	}
 	return out
+}
+
+// numbered reports whether a list item is numbered ("1. B", "2) B").
+func numbered(line string) bool {
+	t := strings.TrimLeft(line, " \t")
+	return t != "" && t[0] >= '0' && t[0] <= '9'
 }

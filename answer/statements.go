@@ -139,9 +139,14 @@ func statements(text string, os *Set) []commit {
 		}
 	}
 	out = urgencyStatements(text, os, out)
+	if ContainsFold(text, "none of the") || ContainsFold(text, "answer is not") {
+		for _, m := range os.capped(reNoneStated.FindAllStringIndex(text, maxCommits+1)) {
+			out = append(out, commit{pos: m[0], end: m[1], none: true, stmt: true, method: MethodAnswerLine})
+		}
+	}
 	if strings.Contains(text, `\boxed`) {
 		for _, m := range os.capped(reBoxed.FindAllStringSubmatchIndex(text, maxCommits+1)) {
-			c := commit{pos: m[0], end: m[1], final: true, method: MethodLatex}
+			c := commit{pos: m[0], end: m[1], final: true, stmt: true, method: MethodLatex}
 			if c.name(text[m[2]:m[3]], os) {
 				out = append(out, c)
 			}
@@ -155,14 +160,15 @@ func statementAt(text string, m0, m1 int, os *Set, out []commit) []commit {
 	if reDemoted.MatchString(text[max(0, m0-24):m0]) || reClauseNeg.MatchString(clauseBefore(text, m0)) {
 		return out
 	}
-	c := commit{pos: m0, method: MethodAnswerLine}
-	if !c.readLead(text, m1, os, true) {
+	c := commit{pos: m0, method: MethodAnswerLine, stmt: true}
+	if !c.readLead(text, m1, os, true) || listFollows(text, m1, os) {
 		return out
 	}
 	if reModal.MatchString(text[m0:m1]) && reCondition.MatchString(sentenceAfter(text, c.end)) {
 		return out // "the answer would be B if the patient were not pregnant"
 	}
 	c.final = reFinalCue.MatchString(text[m0:m1]) || reFinalCue.MatchString(sentenceBefore(text, m0))
+	c.closing = ContainsFold(text[m0:m1], "answer") && !reModal.MatchString(text[m0:m1]) && onLastLine(text, c.end)
 	return append(out, c)
 }
 
@@ -191,8 +197,11 @@ func (c *commit) name(s string, os *Set) bool {
 func (c *commit) readLead(text string, at int, os *Set, loose bool) bool {
 	i, line := leadLine(text, at)
 	cl := cleanLead(line)
+	several := false
 	if w := LeadingWord(cl); w == "both" || w == "either" { // "both A and C": alternatives
 		cl = strings.TrimLeft(cl[len(w):], " \t")
+	} else if m := reCombination.FindString(cl); m != "" { // "a combination of (C), (F) and (I)"
+		cl, several = cleanLead(cl[len(m):]), true
 	}
 	if cl == "" {
 		return false
@@ -205,6 +214,7 @@ func (c *commit) readLead(text string, at int, os *Set, loose bool) bool {
 		}
 		c.bad, c.end = L, i+len(line)-len(cl)+1
 	}
+	c.alt = c.alt || several
 	return c.checkTail(text, os)
 }
 
@@ -239,7 +249,8 @@ func (c *commit) nameLead(line string, i int, cl string, os *Set, loose bool) {
 	start := i + len(line) - len(cl)
 	if L := readLetter(cl, os, loose); L != "" {
 		c.L, c.end = L, start+1
-		c.alt = os.clash(cl, L) != "" // "B) Ceftriaxone" when ceftriaxone is C
+		c.clash = os.clash(cl, L) != "" // "B) Ceftriaxone" when ceftriaxone is C
+		c.alt = c.clash
 		return
 	}
 	if L := os.letter(cl[0]); L != "" && cl[0] <= 'Z' && alternativeIsOption(cl[1:], os) {
@@ -247,12 +258,12 @@ func (c *commit) nameLead(line string, i int, cl string, os *Set, loose bool) {
 		return
 	}
 	if L, n, t := textPrefixT(cl, os); L != "" && (textEnds(cl[n:], t) || aliasAlternative(cl[n:], L, os)) {
-		c.L, c.end = L, start+n // "em or ne": alternatives (checkTail)
+		c.L, c.end, c.byText = L, start+n, t == os.text(L) // "em or ne": alternatives (checkTail)
 		return
 	}
 	if raw := strings.TrimLeft(line, " \t*_`\"'$([{"); raw != cl {
 		if L, n, t := textPrefixT(raw, os); L != "" && textEnds(raw[n:], t) {
-			c.L, c.end = L, i+len(line)-len(raw)+n
+			c.L, c.end, c.byText = L, i+len(line)-len(raw)+n, t == os.text(L)
 		}
 	}
 }
@@ -274,12 +285,87 @@ func textEnds(rest, t string) bool {
 // excluded"), and marks one that names alternatives ("B or C").
 func (c *commit) checkTail(text string, os *Set) bool {
 	tail := text[c.end:min(len(text), c.end+maxLead)]
-	if asked(tail) || negatedAfter(tail, c.L, os) {
+	if asked(tail) || !(c.stmt && closedParen(tail)) && negatedAfter(tail, c.L, os) {
 		return false
 	}
-	c.alt = c.alt || alternativeIsOption(tail, os) || reSeries.MatchString(tail) || aliasAlternative(tail, c.L, os)
+	c.alt = c.alt || alternativeIsOption(tail, os) || reSeries.MatchString(tail) || aliasAlternative(tail, c.L, os) ||
+		alternativeAfterText(tail, c.L, os)
 	if c.bad != "" {
 		os.noteBad(c.bad)
 	}
 	return true
+}
+
+// alternativeAfterText: the letter L is followed by its own text and then
+// another option: "(H) Rods and (G) Cones", "B. Doxycycline or C".
+func alternativeAfterText(tail, L string, os *Set) bool {
+	if L == "" {
+		return false
+	}
+	t := os.text(L)
+	if t == "" {
+		return false
+	}
+	s := strings.TrimLeft(tail, ")]}*_ \t.:-–—")
+	n, ok := textPrefixLen(s, t)
+	if !ok {
+		return false
+	}
+	return alternativeIsOption(s[n:], os)
+}
+
+// reCombination opens a statement of several options: "a combination of
+// (C), (F) and (I)", "all of B, C and D".
+var reCombination = regexp.MustCompile(`(?i)^(?:a\s+)?(?:combination|mix(?:ture)?)\s+of\s+|^all\s+of\s+`)
+
+// closedParen reports whether the tail after a statement's letter closes
+// its sentence right after a bracket: "The answer is (C). HMG-CoA reductase
+// is not involved …". The next sentence explains the answer (to a question
+// asking which is NOT …); it does not reject it.
+func closedParen(tail string) bool {
+	t := strings.TrimLeft(tail, "*_")
+	if !strings.HasPrefix(t, ")") {
+		return false
+	}
+	t = strings.TrimLeft(t[1:], "*_")
+	return strings.HasPrefix(t, ". ") || strings.HasPrefix(t, ".\n") || t == "."
+}
+
+// onLastLine reports whether position pos of text is on its last line that
+// holds anything.
+func onLastLine(text string, pos int) bool {
+	i := strings.IndexByte(text[pos:], '\n')
+	return i < 0 || strings.TrimSpace(text[pos+i:]) == ""
+}
+
+// listFollows reports whether a marker ending at at ends its line and the
+// lines after it (single blank lines between them allowed) open with two or
+// more different options: a list of the
+// options under a heading ("Now, let's summarize all the answers:" then
+// "A. Ventral", "B. Dorsal", …), not an answer.
+func listFollows(text string, at int, os *Set) bool {
+	i, _ := leadLine(text, at)
+	if !strings.Contains(text[at:i], "\n") {
+		return false
+	}
+	first, n, blanks := "", 0, 0
+	for _, line := range strings.SplitN(text[i:], "\n", 24) {
+		if strings.TrimSpace(line) == "" {
+			if blanks++; blanks > 1 {
+				break
+			}
+			continue
+		}
+		blanks = 0
+		L := readLetter(cleanLead(line), os, false)
+		if L == "" {
+			break
+		}
+		if n++; first == "" {
+			first = L
+		} else if L != first {
+			return true
+		}
+	}
+	return false
 }

@@ -8,11 +8,12 @@ import (
 // Text as models write it: line ends, full-width forms, thinking, labelled
 // lines and lists.
 
-// Prepare normalises line ends and full-width forms (norm, the whole text)
+// Prepare removes MarkCut's mark, normalises line ends and full-width forms
+// (norm, the whole text)
 // and, for reasoning models, keeps what follows the last </think> when
 // anything does (body, the text an answer is read from; norm otherwise).
 func Prepare(text string) (norm, body string) {
-	norm = strings.ReplaceAll(text, "\r\n", "\n")
+	norm = strings.ReplaceAll(unmarkCut(text), "\r\n", "\n")
 	norm = strings.ReplaceAll(norm, "\r", "\n")
 	norm = foldWidth(norm)
 	body = norm

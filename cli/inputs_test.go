@@ -235,10 +235,12 @@ func TestSweepFileMessages(t *testing.T) {
 }
 
 // TestRunSourceID: questions.parquet carries the content-derived question_id
-// and the dataset's own id in source_id (here MedAgentsBench's realidx).
+// and the dataset's own id in source_id (here MedAgentsBench's realidx); a
+// standardised copy named a copy of MedQA (--dataset-name medqa) gets the
+// official file's ids, whatever the file is called.
 func TestRunSourceID(t *testing.T) {
 	out := t.TempDir()
-	code, so, se := runCLI(t, "run", "--dataset", "../datasets/testdata/medqa_medagentsbench_test.jsonl", "--config", "base", "--agents", "2",
+	code, so, se := runCLI(t, "run", "--dataset", "../datasets/testdata/medqa_medagentsbench_test.jsonl", "--dataset-name", "medqa", "--config", "base", "--agents", "2",
 		"--out", out, "--run-name", "src")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, so, se)

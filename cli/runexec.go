@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/medteam-bench/medteam/check"
@@ -77,6 +78,7 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 	if len(run.Done) > 0 {
 		verb = fmt.Sprintf("resuming run (%d of %d units already done)", len(run.Done), p.Units())
 	}
+	warnLimits(f.Err, r.Datasets)
 	fmt.Fprintf(f.Err, "%s %s: %d questions × %d arm(s) × %d model(s) × %d repeat(s) → %s\n", verb, run.ID, r.Questions(), len(r.Arms), len(r.Endpoints), p.Repeats, run.Dir)
 	prog := newProgress(f.Err, p.Units(), "questions")
 	prog.skip(len(run.Done))
@@ -222,4 +224,15 @@ func dryRun(ctx context.Context, w io.Writer, p runner.Plan, r *plan.Resolved, p
 	}
 	fmt.Fprintln(w, "tokens are estimated as characters / 4 with typical answers; nothing was sent to any model")
 	return nil
+}
+
+// warnLimits prints the datasets' notes on a --limit beyond their size.
+func warnLimits(w io.Writer, ds []results.DatasetRef) {
+	for _, d := range ds {
+		for _, n := range d.Notes {
+			if strings.HasPrefix(n, "--limit ") {
+				fmt.Fprintln(w, "warning:", n)
+			}
+		}
+	}
 }

@@ -21,8 +21,12 @@ type seenQuestion struct {
 	gold byte
 }
 
-// maxDupPairs is how many collapsed duplicates the note names.
+// maxDupPairs is how many collapsed (or kept) duplicates a note names.
 const maxDupPairs = 5
+
+// keptPrefix marks checkDuplicate's answer for a content duplicate kept
+// under its distinct source id.
+const keptPrefix = "kept:"
 
 // packLoc packs where a question was first seen into one word (a map slot
 // of 16 bytes): the file index in the top 16 bits, a row flag in bit 47 and
@@ -83,6 +87,9 @@ func (r *Reader) checkDuplicate(n normalized, rec *record) (string, *ParseError)
 		if len(r.files) > 1 {
 			here = r.files[r.fileNo] + ":" + strings.TrimPrefix(here, "line ")
 		}
+		if r.keepCopy(n.q.SourceID, loc) {
+			return keptPrefix + here + " (id " + n.q.SourceID + ") = " + where, nil
+		}
 		return here + " = " + where, nil
 	}
 	if !n.keepID {
@@ -95,6 +102,22 @@ func (r *Reader) checkDuplicate(n normalized, rec *record) (string, *ParseError)
 			"same question (stem and options) as %s (id %s) but a different split, context or metadata; remove one copy or make them agree", where, n.q.ID)
 	}
 	return "", r.ctx.fail(rec, n.names.id, CodeDuplicate, "duplicate id %s: already used at %s for a different question; ids must be unique — remove the copy or correct its id", n.q.ID, where)
+}
+
+// keepCopy reports whether an exact content duplicate is kept: it has a
+// source id of its own, not seen before (a question of the published
+// dataset; see Source.Dedupe), which is then recorded at loc.
+func (r *Reader) keepCopy(sourceID string, loc uint64) bool {
+	if sourceID == "" || r.src.Dedupe {
+		return false
+	}
+	h := fnv.New64a()
+	io.WriteString(h, sourceID)
+	if _, used := r.seenSrc[h.Sum64()]; used {
+		return false
+	}
+	r.seenSrc[h.Sum64()] = loc
+	return true
 }
 
 // locString names a packed location for a message: "line 3", "row 3", or

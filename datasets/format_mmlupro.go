@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/medteam-bench/medteam/qa"
@@ -37,6 +38,7 @@ func normMMLUPro(c *fileCtx, r *record) (normalized, *ParseError) {
 	if err != nil {
 		return normalized{}, c.fail(r, "options", code, "%v", err)
 	}
+	options, dropped := dropPadding(options)
 	letter, hasLetter, err := valString(r.get("answer"))
 	if err != nil {
 		return normalized{}, c.fail(r, "answer", CodeType, "%v", err)
@@ -71,12 +73,22 @@ func normMMLUPro(c *fileCtx, r *record) (normalized, *ParseError) {
 		return n, c.fail(r, "question_id", CodeType, "%v", err)
 	}
 	n.q.SourceID = strings.TrimSpace(id)
+	return n, mmluProMeta(c, r, &n.q, dropped)
+}
+
+// mmluProMeta sets the question's category and src, and the count of
+// padding options dropped (recorded with the question: the model never
+// sees them).
+func mmluProMeta(c *fileCtx, r *record, q *qa.Question, dropped int) *ParseError {
+	if dropped > 0 {
+		setMeta(q, "padding_options_dropped", strconv.Itoa(dropped))
+	}
 	for _, k := range []string{"category", "src"} {
 		s, _, err := valString(r.get(k))
 		if err != nil {
-			return n, c.fail(r, k, CodeType, "%v", err)
+			return c.fail(r, k, CodeType, "%v", err)
 		}
-		setMeta(&n.q, k, s)
+		setMeta(q, k, s)
 	}
-	return n, nil
+	return nil
 }

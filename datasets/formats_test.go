@@ -89,7 +89,8 @@ func TestRealFiles(t *testing.T) {
 	tests := []realCase{
 		{name: "medqa", src: Source{Path: realMedQATest}, format: FormatMedQA, n: 1273, records: 1273,
 			firstID: "medqa-a7f49257f5ef7f64", dataset: "medqa", splits: map[string]int{"test": 1273}, nOptions: 4, named: true},
-		{name: "medmcqa standardised", src: Source{Path: realMedMCQA}, format: FormatStandard, n: 2816, records: 2816,
+		// named a copy of MedMCQA (as the registry's medmcqa entry and --dataset-name do): MedMCQA's ids
+		{name: "medmcqa standardised", src: Source{Path: realMedMCQA, Dataset: DatasetMedMCQA}, format: FormatStandard, n: 2816, records: 2816,
 			firstID: "medmcqa-ba6739851cdd6ff5", dataset: "medmcqa", splits: map[string]int{"test": 2816}, nOptions: 4, named: true,
 			check: func(t *testing.T, qs []qa.Question) {
 				if q := qs[0]; q.Gold != "C" || !strings.HasPrefix(q.Options[2].Text, "Amniotic fluid samples") || q.SourceID != "b64a9cd7-d076-4c55-8be1-f9c44fece6cc" {

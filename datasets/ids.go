@@ -56,25 +56,33 @@ func collapseSpace(s string) string {
 }
 
 // guessDataset names the dataset of a standardised or mapped file from its
-// path ("…/medmcqa/test.jsonl" → "medmcqa"), or returns def.
+// path ("…/medmcqa/test.jsonl" → "medmcqa"), or returns def. Only a whole
+// word of a path component counts (words split at anything but letters
+// and digits: "mmlu_pro", "medqa-test"), never a substring: "afrimedqa" is
+// not "medqa". The name is Question.Dataset, a label for reports; the ids
+// never depend on it (see fileCtx.idDataset).
 func guessDataset(path, def string) string {
 	parts := strings.Split(filepath.ToSlash(filepath.Clean(path)), "/")
 	slices.Reverse(parts)
 	for _, p := range parts {
-		p = strings.ToLower(p)
-		switch {
-		case strings.Contains(p, "medmcqa"):
-			return DatasetMedMCQA
-		case strings.Contains(p, "mmlu_pro") || strings.Contains(p, "mmlu-pro") || strings.Contains(p, "mmlupro"):
-			return DatasetMMLUPro
-		case strings.Contains(p, "medbullets"):
-			return DatasetMedBullets
-		case strings.Contains(p, "pubmedqa"):
-			return DatasetPubMedQA
-		case strings.Contains(p, "medqa"):
-			return DatasetMedQA
-		case strings.Contains(p, "mmlu"):
-			return DatasetMMLU
+		words := strings.FieldsFunc(strings.ToLower(p), func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+		})
+		for i, w := range words {
+			switch {
+			case w == "medmcqa":
+				return DatasetMedMCQA
+			case w == "mmlupro" || w == "mmlu" && i+1 < len(words) && words[i+1] == "pro":
+				return DatasetMMLUPro
+			case w == "medbullets":
+				return DatasetMedBullets
+			case w == "pubmedqa":
+				return DatasetPubMedQA
+			case w == "medqa":
+				return DatasetMedQA
+			case w == "mmlu":
+				return DatasetMMLU
+			}
 		}
 	}
 	return def

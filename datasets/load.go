@@ -34,10 +34,13 @@ type Stats struct {
 	// DuplicatesCollapsed counts exact duplicates left out (the first copy
 	// is kept; see Reader.Next); a note names the first few.
 	DuplicatesCollapsed int
-	Problems            []*ParseError  // the first problems, in reading order
-	TotalProblems       int            // all problems found
-	Reasons             map[string]int // problem code → count, over all problems
-	Notes               []string       // decisions taken from the data
+	// DuplicatesKept counts content duplicates kept as distinct questions
+	// because the source gives them distinct ids (see Source.Dedupe).
+	DuplicatesKept int
+	Problems       []*ParseError  // the first problems, in reading order
+	TotalProblems  int            // all problems found
+	Reasons        map[string]int // problem code → count, over all problems
+	Notes          []string       // decisions taken from the data
 }
 
 // LoadResult is a loaded dataset and how it was read.
@@ -129,7 +132,7 @@ func (st *Stats) addProblem(pe *ParseError, maxp int) {
 
 func (st *Stats) fill(r *Reader) {
 	st.Format, st.Files, st.Records, st.Filtered, st.Notes = r.format, r.files, r.records, r.filtered, r.Notes()
-	st.DuplicatesCollapsed = r.collapsed
+	st.DuplicatesCollapsed, st.DuplicatesKept = r.collapsed, r.kept
 }
 
 // Load reads a whole source into memory. By default any problem refuses the

@@ -62,7 +62,9 @@ func TestLoadFileRealMedMCQA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(qs) != 2816 || qs[0].Dataset != "medmcqa" || qs[0].ID != "medmcqa-ba6739851cdd6ff5" || qs[0].SourceID != "b64a9cd7-d076-4c55-8be1-f9c44fece6cc" {
+	// by path alone: the label from the folder's name, the ids of a
+	// standardised file (never from a name)
+	if len(qs) != 2816 || qs[0].Dataset != "medmcqa" || qs[0].ID != "standard-ba6739851cdd6ff5" || qs[0].SourceID != "b64a9cd7-d076-4c55-8be1-f9c44fece6cc" {
 		t.Errorf("got %d questions, first %s (source id %s) dataset %q", len(qs), qs[0].ID, qs[0].SourceID, qs[0].Dataset)
 	}
 }

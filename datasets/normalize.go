@@ -46,10 +46,14 @@ type fileCtx struct {
 	name    string // file path for messages
 	def     *formatDef
 	enc     container
-	dataset string // Question.Dataset and id prefix
-	split   string // split stated by the file name
-	subject string // MMLU subject stated by the file name
-	base    int    // 0 or 1: how integer answers count (MedMCQA cop, mapped answers)
+	dataset string // Question.Dataset
+	// idDataset is the id prefix (ContentID's dataset): the override or the
+	// format's family, never a name read from the path, so that a file gives
+	// the same ids under any name.
+	idDataset string
+	split     string // split stated by the file name
+	subject   string // MMLU subject stated by the file name
+	base      int    // 0 or 1: how integer answers count (MedMCQA cop, mapped answers)
 	// keepSplit is the split kept when the source names none ("test" for
 	// PubMedQA read with its ground truth); "" keeps all.
 	keepSplit string
@@ -214,6 +218,19 @@ func optionsFromList(v any) ([]qa.Option, string, error) {
 		opts[i] = qa.Option{Letter: letter, Text: text}
 	}
 	return opts, "", nil
+}
+
+// dropPadding drops the padding options at the end of a list ("N/A": MMLU-Pro
+// pads some questions to ten options with them, and its own scripts drop them
+// before prompting), so that the model never sees them; dropped counts them.
+// At least two options stay; a padding text before a real option is kept
+// (it is then an option's text, not padding).
+func dropPadding(opts []qa.Option) (kept []qa.Option, dropped int) {
+	n := len(opts)
+	for n > 2 && strings.EqualFold(strings.TrimSpace(opts[n-1].Text), "n/a") {
+		n--
+	}
+	return opts[:n], len(opts) - n
 }
 
 func letters(opts []qa.Option) string {

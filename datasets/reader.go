@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -31,6 +32,8 @@ type Reader struct {
 	records   int
 	filtered  int
 	collapsed int      // exact duplicates left out
+	kept      int      // content duplicates kept under their distinct source ids
+	keptPairs []string // the first few, "line 9 (id 6075) = line 2 (id 6074)"
 	dupPairs  []string // the first few, "line 9 = line 2"
 	notes     []string
 	err       error // sticky: a fatal problem or an I/O error
@@ -70,7 +73,7 @@ func Open(src Source) (*Reader, error) {
 func newStreamReader(in io.Reader, name string, f *formatDef) *Reader {
 	r := &Reader{format: f.Name, files: []string{name}, fileNo: 0, seen: make(map[uint64]seenQuestion), seenSrc: make(map[uint64]uint64)}
 	r.cur = newJSONLReader(in, name)
-	r.ctx = &fileCtx{src: &r.src, name: name, def: f, enc: encJSONL, dataset: f.dataset("", name)}
+	r.ctx = &fileCtx{src: &r.src, name: name, def: f, enc: encJSONL, dataset: f.dataset("", name), idDataset: f.Dataset}
 	return r
 }
 
@@ -95,16 +98,31 @@ func (r *Reader) Collapsed() int { return r.collapsed }
 // Notes returns remarks about decisions taken from the data (for example how
 // MedMCQA's cop was found to count, or which exact duplicates were collapsed).
 func (r *Reader) Notes() []string {
-	if r.collapsed == 0 {
-		return r.notes
+	notes := slices.Clone(r.notes)
+	if r.kept > 0 {
+		notes = append(notes, fmt.Sprintf(
+			"%d content duplicate(s) kept as distinct questions, as the source counts them (%s): the same stem, options and answer under another source id; the later copy's id is the content id, \"~\" and its source id (--dedupe merges them)",
+			r.kept, listed(r.keptPairs, r.kept)))
 	}
-	which := strings.Join(r.dupPairs, ", ")
-	if r.collapsed > len(r.dupPairs) {
-		which += ", …"
+	if r.collapsed > 0 {
+		notes = append(notes, fmt.Sprintf(
+			"%d exact duplicate record(s) collapsed, the first copy kept (%s): the same question and answer again (and the same source id, or none), differing at most in link/url fields — as MedBullets publishes some questions twice under two links",
+			r.collapsed, listed(r.dupPairs, r.collapsed)))
 	}
-	return append(slices.Clone(r.notes), fmt.Sprintf(
-		"%d exact duplicate record(s) collapsed, the first copy kept (%s): the same question and answer again, differing at most in link/url fields",
-		r.collapsed, which))
+	return notes
+}
+
+// Kept returns how many content duplicates with distinct source ids have
+// been kept so far (see Source.Dedupe).
+func (r *Reader) Kept() int { return r.kept }
+
+// listed joins the first pairs, with "…" when there are more than shown.
+func listed(pairs []string, n int) string {
+	s := strings.Join(pairs, ", ")
+	if n > len(pairs) {
+		s += ", …"
+	}
+	return s
 }
 
 // Close closes the open file.
@@ -175,6 +193,7 @@ func (r *Reader) prepareFile(i int, path string, o opened) (*fileCtx, recordRead
 		dataset: f.dataset(r.src.Dataset, path),
 		split:   fileSplit(path),
 	}
+	ctx.idDataset = cmp.Or(r.src.Dataset, f.Dataset)
 	if f.Prepare != nil {
 		if err := f.Prepare(ctx); err != nil {
 			return nil, nil, err
@@ -313,7 +332,7 @@ func (r *Reader) question(rec *record) (q qa.Question, ok bool, pe *ParseError) 
 		return qa.Question{}, false, pe
 	}
 	if !n.keepID {
-		n.q.ID = ContentID(n.q.Dataset, n.q.Stem, n.q.Context, n.q.Options, n.scope...)
+		n.q.ID = ContentID(cmp.Or(r.ctx.idDataset, n.q.Dataset), n.q.Stem, n.q.Context, n.q.Options, n.scope...)
 	}
 	if !r.keep(n.q) {
 		r.filtered++
@@ -325,6 +344,14 @@ func (r *Reader) question(rec *record) (q qa.Question, ok bool, pe *ParseError) 
 	dup, pe := r.checkDuplicate(n, rec)
 	if pe != nil {
 		return qa.Question{}, false, pe
+	}
+	if strings.HasPrefix(dup, keptPrefix) {
+		r.kept++
+		if len(r.keptPairs) < maxDupPairs {
+			r.keptPairs = append(r.keptPairs, strings.TrimPrefix(dup, keptPrefix))
+		}
+		n.q.ID += "~" + n.q.SourceID
+		return n.q, true, nil
 	}
 	if dup != "" {
 		r.collapsed++

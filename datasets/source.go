@@ -49,6 +49,12 @@ type Source struct {
 	// map slot per question and a 16-byte one per question with a SourceID;
 	// with it off, memory does not grow with the file.
 	SkipDuplicateCheck bool
+	// Dedupe merges content duplicates that the source gives distinct ids
+	// (MMLU-Pro health has 94: the same stem, options and answer under two
+	// question_ids), keeping the first copy. By default both are kept, as
+	// the published dataset counts them, the later copy with its own id
+	// (the content id, "~" and its source id), and a note names them.
+	Dedupe bool
 
 	embedded []byte // the embedded sample
 }

@@ -117,9 +117,13 @@ func (u Usage) Total() int { return u.PromptTokens + u.CompletionTokens }
 
 // Response is the answer to one logical call.
 type Response struct {
-	Text    string
-	Usage   Usage
-	Latency time.Duration
+	Text string
+	// FinishReason is why the backend stopped generating, as it reports it:
+	// "stop", "length" (the reply reached its token limit and is cut off:
+	// see answer.MarkCut), "content_filter", …; "" when it reports none.
+	FinishReason string
+	Usage        Usage
+	Latency      time.Duration
 	// Cached is true when the response was served from the response cache.
 	Cached bool
 	// Attempts is the number of requests sent to the backend for the call: 1

@@ -20,6 +20,7 @@ type CallRecord struct {
 	Cached        bool
 	Err           error
 	Class         ErrorClass // empty on success
+	FinishReason  string     // the backend's finish reason ("stop", "length", …; "" when none)
 	Prompt        string     // the messages, rendered (kept only when the meter keeps transcripts)
 	Response      string     // kept only when the meter keeps transcripts
 }
@@ -106,6 +107,7 @@ func (m *Meter) Chat(ctx context.Context, req Request) (Response, error) {
 		Attempts:      resp.Attempts,
 		AttemptErrors: resp.AttemptErrors,
 		Cached:        resp.Cached,
+		FinishReason:  resp.FinishReason,
 		Err:           err,
 		Class:         ClassOf(err),
 	}

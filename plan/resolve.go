@@ -135,6 +135,9 @@ func (r *Resolved) loadSets() ([]qa.Question, error) {
 		if err != nil {
 			return nil, err
 		}
+		if w := LimitWarning(dref.Name, r.Spec.Limit, len(qs)); w != "" {
+			dref.Notes = append(dref.Notes, w)
+		}
 		dref.Questions, dref.Shard = len(set.Questions), r.Spec.Shard
 		r.Sets = append(r.Sets, set)
 		r.Datasets = append(r.Datasets, dref)
@@ -232,6 +235,10 @@ func LoadDataset(spec string, s Spec) ([]qa.Question, results.DatasetRef, error)
 	if err != nil {
 		return nil, results.DatasetRef{}, err
 	}
+	src.Dedupe = s.Dedupe
+	if s.DatasetName != "" {
+		src.Dataset = s.DatasetName
+	}
 	res, err := datasets.Load(src, datasets.LoadOptions{SkipInvalid: s.SkipInvalid})
 	if err != nil {
 		return nil, results.DatasetRef{}, &InputError{fmt.Errorf("%w\n(fix the file, or pass --skip-invalid to run the valid items and record the rest)", err)}
@@ -241,7 +248,8 @@ func LoadDataset(spec string, s Spec) ([]qa.Question, results.DatasetRef, error)
 		return nil, results.DatasetRef{}, noQuestions(spec, res) // before any run directory exists
 	}
 	ref := results.DatasetRef{Name: spec, Path: src.Path, Questions: len(qs), Format: string(res.Format), Files: res.Files,
-		Records: res.Valid, Skipped: res.Skipped, Notes: res.Notes, DuplicatesCollapsed: res.DuplicatesCollapsed}
+		Records: res.Valid, Skipped: res.Skipped, Notes: res.Notes, DuplicatesCollapsed: res.DuplicatesCollapsed,
+		DuplicatesKept: res.DuplicatesKept}
 	if res.Skipped > 0 {
 		ref.SkipReasons = res.Reasons
 	}
@@ -254,6 +262,15 @@ func LoadDataset(spec string, s Spec) ([]qa.Question, results.DatasetRef, error)
 		return nil, ref, err
 	}
 	return qs, ref, nil
+}
+
+// LimitWarning is the warning for a --limit beyond the dataset's size (all
+// of its questions are used), "" otherwise.
+func LimitWarning(dataset string, limit, n int) string {
+	if limit <= n {
+		return ""
+	}
+	return fmt.Sprintf("--limit %d is more than the %d questions of %s: all %d are used", limit, n, dataset, n)
 }
 
 // selectQuestions applies the plan's sampling, option shuffling and shard to

@@ -37,10 +37,17 @@ type Spec struct {
 	// 0 = the full text): --peer-chars.
 	PeerChars int `json:"peer_chars,omitempty"`
 
-	Format         string `json:"format,omitempty"`
-	Map            string `json:"map,omitempty"`
-	DataDir        string `json:"data_dir,omitempty"`
-	SkipInvalid    bool   `json:"skip_invalid,omitempty"`
+	Format      string `json:"format,omitempty"`
+	Map         string `json:"map,omitempty"`
+	DataDir     string `json:"data_dir,omitempty"`
+	SkipInvalid bool   `json:"skip_invalid,omitempty"`
+	// Dedupe merges content duplicates a dataset gives distinct ids
+	// (--dedupe; see datasets.Source.Dedupe).
+	Dedupe bool `json:"dedupe,omitempty"`
+	// DatasetName names the dataset family of a file the format cannot
+	// name (a standardised or mapped copy): --dataset-name, the id prefix
+	// and the rows' dataset. "" = the format's ("standard", "custom").
+	DatasetName    string `json:"dataset_name,omitempty"`
 	Stratify       string `json:"stratify,omitempty"`
 	Shard          string `json:"shard,omitempty"`
 	ShuffleOptions bool   `json:"shuffle_options,omitempty"`

@@ -84,6 +84,10 @@ type DatasetRef struct {
 	// DuplicatesCollapsed counts exact duplicate records the loader left out
 	// (the first copy kept; MedBullets as published has some).
 	DuplicatesCollapsed int `json:"duplicates_collapsed,omitempty"`
+	// DuplicatesKept counts content duplicates kept as distinct questions
+	// because the source gives them distinct ids (MMLU-Pro; --dedupe merges
+	// them).
+	DuplicatesKept int `json:"duplicates_kept,omitempty"`
 	// FileSHA256 lists the SHA-256 of each file read, in name order (see
 	// DatasetSHA256); empty for the embedded sample.
 	FileSHA256 []FileHash `json:"file_sha256,omitempty"`

@@ -159,6 +159,7 @@ func fullCall(i int) CallRow {
 		Attempts:         3,
 		AttemptErrors:    []string{"rate_limited", "server"},
 		Cached:           true,
+		FinishReason:     "length",
 		Status:           "error",
 		ErrorClass:       "rate_limit",
 		Error:            "429 Too Many Requests ⏳",

@@ -188,7 +188,8 @@ type CallRow struct {
 	Attempts         int32    `parquet:"attempts"`
 	AttemptErrors    []string `parquet:"attempt_errors,list"` // class of each failed attempt (retried or final)
 	Cached           bool     `parquet:"cached"`
-	Status           string   `parquet:"status"` // ok | error
+	Status           string   `parquet:"status"`        // ok | error
+	FinishReason     string   `parquet:"finish_reason"` // the backend's: stop, length (cut off at the token limit), …; "" when none
 	ErrorClass       string   `parquet:"error_class"`
 	Error            string   `parquet:"error"`
 	ParseMethod      string   `parquet:"parse_method"` // how the answer was read; "none" when unparseable

@@ -257,7 +257,7 @@ func CallRows(m RowMeta, qid string, calls []llm.CallRecord, notes []protocol.Pa
 			Phase: string(c.Meta.Phase), Kind: string(c.Meta.Kind), Turn: int32(c.Meta.Turn), Agent: int32(c.Meta.Agent),
 			Role: c.Meta.Role, Model: m.Model,
 			LatencyMS: float64(c.Latency.Microseconds()) / 1000,
-			Attempts:  int32(c.Attempts), Cached: c.Cached,
+			Attempts:  int32(c.Attempts), Cached: c.Cached, FinishReason: c.FinishReason,
 			Status: "ok", RequestHash: c.RequestHash, Seed: c.Seed,
 			Prompt: c.Prompt, Response: c.Response,
 		}

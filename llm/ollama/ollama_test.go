@@ -551,3 +551,23 @@ func FuzzDecodeChat(f *testing.F) {
 		_ = e.Error()
 	})
 }
+
+// TestFinishReason: done_reason reaches the Response: "stop" for a whole
+// answer, "length" for one cut at num_predict.
+func TestFinishReason(t *testing.T) {
+	s := llmtest.NewOllamaServer(t, llmtest.ServerOptions{})
+	c := newClient(t, s, nil)
+	req := simpleRequest(llmtest.DefaultModel)
+	resp, err := c.Chat(context.Background(), req)
+	if err != nil || resp.FinishReason != "stop" {
+		t.Fatalf("whole answer: finish %q, %v", resp.FinishReason, err)
+	}
+	req.MaxTokens = 1
+	if resp, err = c.Chat(context.Background(), req); err != nil || resp.FinishReason != "length" {
+		t.Fatalf("max_tokens 1: finish %q, %v", resp.FinishReason, err)
+	}
+	out, err := decodeChat(200, []byte(`{"message":{"role":"assistant","content":"hi"},"done":true,"done_reason":"length"}`))
+	if err != nil || out.FinishReason != "length" {
+		t.Fatalf("decodeChat: %+v, %v", out, err)
+	}
+}

@@ -200,6 +200,7 @@ func answer(status int, body json.RawMessage) (llm.Response, *llm.Error, bool) {
 		return resp, &llm.Error{Class: llm.ClassMalformed, Status: status, Err: errNoChoices}, false
 	}
 	resp.Text = cr.Choices[0].Message.Content
+	resp.FinishReason = string(cr.Choices[0].FinishReason)
 	resp.Usage = usage(cr.Usage)
 	return resp, nil, false
 }

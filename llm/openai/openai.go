@@ -216,6 +216,7 @@ func (c *Client) chat(ctx context.Context, req llm.Request) (llm.Response, error
 		}
 		return llm.Response{
 			Text:          resp.Choices[0].Message.Content,
+			FinishReason:  string(resp.Choices[0].FinishReason),
 			Usage:         usage(resp.Usage),
 			Latency:       time.Since(start),
 			Attempts:      int(sent.Load()),

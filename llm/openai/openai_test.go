@@ -661,3 +661,19 @@ func FuzzMapError(f *testing.F) {
 		_ = rejectsFormat(err)
 	})
 }
+
+// TestFinishReason: choices[0].finish_reason reaches the Response: "stop"
+// for a whole answer, "length" for one cut at max_tokens.
+func TestFinishReason(t *testing.T) {
+	s := llmtest.NewOpenAIServer(t, llmtest.ServerOptions{})
+	c := newClient(t, s, nil)
+	req := simpleRequest(llmtest.DefaultModel)
+	resp, err := c.Chat(context.Background(), req)
+	if err != nil || resp.FinishReason != "stop" {
+		t.Fatalf("whole answer: finish %q, %v", resp.FinishReason, err)
+	}
+	req.MaxTokens = 1
+	if resp, err = c.Chat(context.Background(), req); err != nil || resp.FinishReason != "length" {
+		t.Fatalf("max_tokens 1: finish %q, %v", resp.FinishReason, err)
+	}
+}

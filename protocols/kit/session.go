@@ -149,7 +149,10 @@ func (s *Session) Do(ctx context.Context, c Call) (string, error) {
 		}
 		return "", fmt.Errorf("%s call (%s, turn %d, %s): %w", c.Kind, c.Phase, c.Turn, who, err)
 	}
-	return resp.Text, nil
+	// A reply cut off at its token limit is marked so that the answer
+	// parsers read it as cut off (answer.MarkCut): never a letter from the
+	// middle of its reasoning.
+	return answer.MarkCut(resp.Text, resp.FinishReason), nil
 }
 
 // Note records how the answer of call (kind, turn, agent) was read.

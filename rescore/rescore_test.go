@@ -1,0 +1,174 @@
+package rescore
+
+import (
+	"bufio"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/qa"
+)
+
+// TestPublishedFill: MMLU-Pro's fill, random.seed(12345) then
+// random.randint(0, n-1), for n options. Known answers from CPython 3:
+// python3 -c 'import random
+// for n in range(1, 11): random.seed(12345); print(n, random.randint(0, n-1))'
+func TestPublishedFill(t *testing.T) {
+	want := map[int]string{1: "A", 2: "B", 3: "B", 4: "D", 5: "D", 6: "D", 7: "D", 8: "G", 9: "G", 10: "G", 11: "", 0: ""}
+	for n, L := range want {
+		if got := PublishedFill(n); got != L {
+			t.Errorf("PublishedFill(%d) = %q, want %q", n, got, L)
+		}
+	}
+}
+
+func TestReadLayouts(t *testing.T) {
+	recs, err := ReadFile("testdata/mmlupro_result.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 4 {
+		t.Fatalf("%d records, want 4", len(recs))
+	}
+	r := recs[0]
+	if r.ID != "70" || len(r.Options) != 4 || r.Dropped != 2 || r.Gold != "C" || r.Pred != "C" || !r.HasPred || r.Category != "health" || r.Line != 1 {
+		t.Errorf("record 1: %+v", r)
+	}
+	if recs[1].Pred != "" || !recs[1].HasPred {
+		t.Errorf("a null pred is no extraction: %+v", recs[1])
+	}
+	g, err := ReadFile("testdata/generic.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g) != 3 || g[2].ID != "3" || g[2].Gold != "B" || g[2].HasPred || g[2].Line != 4 {
+		t.Errorf("generic: %+v", g)
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	for _, tc := range []struct{ name, body, want string }{
+		{"no id", `{"options":["a","b"],"gold":"A","response":"x"}`, "f.jsonl:1: no question id"},
+		{"no gold", `{"id":1,"options":["a","b"],"response":"x"}`, "f.jsonl:1: no gold answer"},
+		{"gold not an option", `{"id":1,"options":["a","b"],"gold":"C","response":"x"}`, `f.jsonl:1: gold: "C" is not one of the 2 option letters`},
+		{"no response", "\n" + `{"id":1,"options":["a","b"],"gold":"A"}`, "f.jsonl:2: no response"},
+		{"options not a list", `{"id":1,"options":"a,b","gold":"A","response":"x"}`, "f.jsonl:1: options: want a list"},
+		{"padding first", `{"id":1,"options":["N/A","a","b"],"gold":"B","response":"x"}`, "padding text, before real options"},
+		{"bad index", `[{"id":1,"options":["a","b"],"answer_index":5,"response":"x"}]`, "f.jsonl: element 1: answer_index: 5 is not an index"},
+		{"not json", `{id: 1}`, "f.jsonl:1: not a JSON object"},
+		{"empty", "  \n", "f.jsonl: empty file"},
+	} {
+		_, err := Read("f.jsonl", strings.NewReader(tc.body))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestScoreAndRows(t *testing.T) {
+	recs, err := ReadFile("testdata/mmlupro_result.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := Score(recs)
+	// 70: both C. 71: published none (fill D, wrong), medteam B (right).
+	// 72: cut off: published none (fill D, wrong), medteam none. 73: several
+	// options: published A (first letter, right), medteam none.
+	want := []struct{ med, pub string }{{"C", "C"}, {"B", "D"}, {"", "D"}, {"", "A"}}
+	for i, w := range want {
+		if sc[i].Medteam != w.med || sc[i].Published != w.pub {
+			t.Errorf("record %d: medteam %q published %q, want %q %q", i+1, sc[i].Medteam, sc[i].Published, w.med, w.pub)
+		}
+	}
+	run := Run{RunID: "r", Dataset: datasets.DatasetMMLUPro, Split: "test", Model: "gpt-4o"}
+	rows, err := run.Rows(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 8 {
+		t.Fatalf("%d rows, want 8 (two arms)", len(rows))
+	}
+	// The question id is the content id the dataset loader gives the question.
+	id := datasets.ContentID(datasets.DatasetMMLUPro, "Which vitamin deficiency causes scurvy?", nil,
+		[]qa.Option{{Letter: "A", Text: "Vitamin A"}, {Letter: "B", Text: "Vitamin B12"}, {Letter: "C", Text: "Vitamin C"}, {Letter: "D", Text: "Vitamin D"}})
+	if rows[0].QuestionID != id || rows[0].SourceID != "70" || rows[0].Arm != ArmMedteam || rows[1].Arm != ArmPublished || rows[0].Protocol != Protocol {
+		t.Errorf("row 1: %+v", rows[0])
+	}
+	if !rows[2].Correct || rows[3].Correct || !rows[4].Abstained || rows[4].AbstainReason == "" {
+		t.Errorf("rows 3-5: %+v / %+v / %+v", rows[2], rows[3], rows[4])
+	}
+	sums := run.Summaries(sc)
+	s := sums[0]
+	if s.N != 4 || s.Published != 2 || s.Filled != 2 || s.Medteam != 2 || s.Abstained != 2 || s.Disagree != 2 {
+		t.Errorf("summary %+v", s)
+	}
+	if _, err := run.Rows(append(sc, sc[0])); err == nil || !strings.Contains(err.Error(), "again (first at") {
+		t.Errorf("a duplicate question: %v", err)
+	}
+	if _, err := (Run{Dataset: "x"}).Rows(sc); err == nil || !strings.Contains(err.Error(), "--model-name") {
+		t.Errorf("no model: %v", err)
+	}
+}
+
+// TestReproducePublished rescores the gpt-4o and deepseek health replies of
+// ../shared/realoutputs. MMLU-Pro published 590/818 (72.13%) and 473/812
+// (58.25%), scoring its extraction with its random fill over all replies;
+// the corpus withholds 35 and 37 of those replies for independent checks,
+// so on the replies it holds the same scorer must give exactly 570/783
+// and 459/775 (the withheld replies then hold 20 and 14 correct), and the
+// scorer's own arithmetic is checked against the published counts.
+func TestReproducePublished(t *testing.T) {
+	path := ""
+	dir, _ := os.Getwd()
+	for d := dir; ; d = filepath.Dir(d) {
+		p := filepath.Join(d, "..", "shared", "realoutputs", "mmlupro_health.jsonl.gz")
+		if _, err := os.Stat(p); err == nil {
+			path = p
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if path == "" {
+		t.Skip("real-reply corpus ../shared/realoutputs/mmlupro_health.jsonl.gz not found above the package")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := Read(path, bufio.NewReader(z))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := map[string]bool{"gpt-4o-2024-05-13": true, "deepseek-v2-chat(api)": true}
+	var sel []Record
+	for _, r := range recs {
+		if keep[r.Model] {
+			sel = append(sel, r)
+		}
+	}
+	sums := Run{Dataset: datasets.DatasetMMLUPro}.Summaries(Score(sel))
+	want := map[string][2]int{"deepseek-v2-chat(api)": {459, 775}, "gpt-4o-2024-05-13": {570, 783}}
+	published := map[string][2]int{"deepseek-v2-chat(api)": {473, 812}, "gpt-4o-2024-05-13": {590, 818}}
+	for _, s := range sums {
+		w := want[s.Model]
+		if s.Published != w[0] || s.PublishedN != w[1] {
+			t.Errorf("%s: published scorer %d/%d, want %d/%d", s.Model, s.Published, s.PublishedN, w[0], w[1])
+		}
+		p := published[s.Model]
+		if withheld, hits := p[1]-s.PublishedN, p[0]-s.Published; hits < 0 || hits > withheld {
+			t.Errorf("%s: %d/%d cannot complete to the published %d/%d", s.Model, s.Published, s.PublishedN, p[0], p[1])
+		}
+		t.Logf("%s: published scorer %d/%d (published over all replies: %d/%d); medteam %d/%d, %d abstained, %d read differently",
+			s.Model, s.Published, s.PublishedN, p[0], p[1], s.Medteam, s.N, s.Abstained, s.Disagree)
+	}
+}
