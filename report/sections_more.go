@@ -28,7 +28,7 @@ func (r *Report) costSection() *Section {
 	if r.Priced {
 		text += " List cost: every call's tokens at the price table's synchronous USD per million prompt and completion tokens. " +
 			"Actual spend: the tokens billed — calls served from the cache or shared from an identical request of another arm cost nothing " +
-			"(a shared call is paid by the first arm to make it, in plan order) — at the rates paid (batch rates for runs sent as provider batches)."
+			"(a shared call is paid by the arm whose unit sent it first, so the split among arms depends on scheduling; their sum does not) — at the rates paid (batch rates for runs sent as provider batches)."
 	}
 	return &Section{ID: SecCost, Heading: "Cost and latency", Text: text, Tables: []Table{t}}
 }

@@ -103,7 +103,9 @@ type QuestionRow struct {
 	// PaidPromptTokens and PaidCompletionTokens sum the calls that reached
 	// the model (not served from the cache, nor shared from an identical
 	// request of another arm): the tokens actually billed. A call shared
-	// across arms is paid by the first arm to make it.
+	// across arms is paid by the unit that sent it — the first to ask, so
+	// with --parallel > 1 which arm pays depends on scheduling; the sum over
+	// a run's rows does not.
 	PaidPromptTokens     int64 `parquet:"paid_prompt_tokens"`
 	PaidCompletionTokens int64 `parquet:"paid_completion_tokens"`
 	// CallsUsageMissing counts the answered calls whose usage the API did not

@@ -207,9 +207,9 @@ func round4(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }
 // TestRowsIndependentOfParallelism: same seed, same rows whatever --parallel.
 // Which arm's unit sends a request that several arms share (the recruitment
 // calls, always; predictions of arms alike in SMM and TO) and which get it
-// marked cached depends on which unit asks first, so per-row attempts and
-// cached flags are scheduling-dependent (as after a resume); the number of
-// requests sent is not.
+// marked cached depends on which unit asks first, so per-row attempts,
+// cached flags and paid tokens are scheduling-dependent (as after a
+// resume); the number of requests sent is not.
 func TestRowsIndependentOfParallelism(t *testing.T) {
 	var prev []string
 	prevSent := -1
@@ -225,6 +225,7 @@ func TestRowsIndependentOfParallelism(t *testing.T) {
 			r := res.Questions[i]
 			sent += int(r.Calls - r.CachedCalls)
 			r.WallMS, r.CallLatencyMS, r.Attempts, r.CachedCalls = 0, 0, 0, 0
+			r.PaidPromptTokens, r.PaidCompletionTokens = 0, 0 // paid by whichever unit sent the shared call
 			sig = append(sig, fmt.Sprintf("%+v", r))
 		}
 		for i := range res.Calls {

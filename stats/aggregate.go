@@ -18,8 +18,8 @@ type AggregateOptions struct {
 	// cache hits and calls shared across arms cost nothing) at the rates
 	// paid — a provider batch's discount, say; nil = Price.
 	PaidPrice PriceFunc
-	Bins      int       // calibration bins; 0 = DefaultBins
-	Level     float64   // confidence level; 0 = DefaultLevel
+	Bins      int     // calibration bins; 0 = DefaultBins
+	Level     float64 // confidence level; 0 = DefaultLevel
 	// Seed and Reps drive the question bootstrap of the ECE interval
 	// (CalibrateClustered); Reps 0 = DefaultReps.
 	Seed uint64
@@ -35,8 +35,8 @@ type Cost struct {
 	// Spent is what was paid: the tokens of the calls that reached the
 	// model (no cache hits, no calls shared from another arm) at the rates
 	// paid (AggregateOptions.PaidPrice). A call shared by several arms is
-	// paid by the first to make it, so an arm's Spent depends on the plan's
-	// order; the total over arms is what the run cost.
+	// paid by the unit that sent it first, so an arm's Spent depends on
+	// scheduling; the total over arms is what the run cost.
 	Spent float64
 }
 
