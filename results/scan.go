@@ -109,34 +109,41 @@ func ReadRowsAt[T any](path string, idx []int64) (rows []T, err error) {
 	slices.Sort(sorted)
 	r := parquet.NewGenericReader[T](pf)
 	defer r.Close()
-	total := r.NumRows()
 	rows = make([]T, 0, len(sorted))
 	for i := 0; i < len(sorted); {
 		j := i + 1
 		for j < len(sorted) && sorted[j] == sorted[j-1]+1 {
 			j++
 		}
-		start, n := sorted[i], j-i
-		if start < 0 || start+int64(n) > total {
-			return nil, fmt.Errorf("results: read %s: rows %d..%d outside the file's %d rows", path, start, start+int64(n)-1, total)
-		}
-		if err := r.SeekToRow(start); err != nil {
-			return nil, fmt.Errorf("results: read %s: seek to row %d: %w", path, start, err)
-		}
-		buf := make([]T, n)
-		got := 0
-		for got < n {
-			k, rerr := r.Read(buf[got:])
-			got += k
-			if rerr != nil && !(errors.Is(rerr, io.EOF) && got == n) {
-				return nil, fmt.Errorf("results: read %s: row %d: %w", path, start+int64(got), rerr)
-			}
-			if k == 0 && got < n {
-				return nil, fmt.Errorf("results: read %s: no progress at row %d", path, start+int64(got))
-			}
+		buf, err := readRun(r, sorted[i], j-i)
+		if err != nil {
+			return nil, fmt.Errorf("results: read %s: %w", path, err)
 		}
 		rows = append(rows, buf...)
 		i = j
 	}
 	return rows, nil
+}
+
+// readRun reads n consecutive rows from row start.
+func readRun[T any](r *parquet.GenericReader[T], start int64, n int) ([]T, error) {
+	if total := r.NumRows(); start < 0 || start+int64(n) > total {
+		return nil, fmt.Errorf("rows %d..%d outside the file's %d rows", start, start+int64(n)-1, total)
+	}
+	if err := r.SeekToRow(start); err != nil {
+		return nil, fmt.Errorf("seek to row %d: %w", start, err)
+	}
+	buf := make([]T, n)
+	got := 0
+	for got < n {
+		k, err := r.Read(buf[got:])
+		got += k
+		if err != nil && !(errors.Is(err, io.EOF) && got == n) {
+			return nil, fmt.Errorf("row %d: %w", start+int64(got), err)
+		}
+		if k == 0 && got < n {
+			return nil, fmt.Errorf("no progress at row %d", start+int64(got))
+		}
+	}
+	return buf, nil
 }

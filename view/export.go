@@ -51,13 +51,19 @@ func Export(d *Data, dir string) (int, error) {
 	if err != nil {
 		return n, err
 	}
+	err = exportData(d, write)
+	return n, err
+}
+
+// exportData writes the data files through write.
+func exportData(d *Data, write func(rel string, b []byte) error) error {
 	ph, err := d.Phases()
 	if err != nil {
-		return n, err
+		return err
 	}
 	without, err := d.Transcripts()
 	if err != nil {
-		return n, err
+		return err
 	}
 	data := func(name string, v any) error {
 		js, err := json.Marshal(v)
@@ -74,22 +80,22 @@ func Export(d *Data, dir string) (int, error) {
 		return write(filepath.Join("data", name+".js"), b.Bytes())
 	}
 	if err := data("meta", meta(d)); err != nil {
-		return n, err
+		return err
 	}
 	if err := data("phases", map[string]any{"phases": orEmpty(ph), "no_transcripts": orEmpty(without)}); err != nil {
-		return n, err
+		return err
 	}
 	if err := data("grid", d.Select(Filter{Arm: -1}, 0, len(d.Lines))); err != nil {
-		return n, err
+		return err
 	}
 	for i := range d.Lines {
 		q, err := d.Question(i, nil)
 		if err != nil {
-			return n, err
+			return err
 		}
 		if err := data("q/"+strconv.Itoa(i), q); err != nil {
-			return n, err
+			return err
 		}
 	}
-	return n, nil
+	return nil
 }

@@ -79,7 +79,13 @@ func Handler(d *Data) http.Handler {
 		}
 		writeJSON(w, d.Select(f, offset, limit))
 	})
-	mux.HandleFunc("/api/question", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("/api/question", questionHandler(d))
+	return guard(mux)
+}
+
+// questionHandler serves /api/question?id=LINE[&arms=C1,C2].
+func questionHandler(d *Data) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
 		id, err := strconv.Atoi(r.URL.Query().Get("id"))
 		if err != nil {
 			http.Error(w, "id: want a grid line number, e.g. /api/question?id=0", http.StatusBadRequest)
@@ -102,8 +108,7 @@ func Handler(d *Data) http.Handler {
 			return
 		}
 		writeJSON(w, q)
-	})
-	return guard(mux)
+	}
 }
 
 // guard makes the server read-only and loopback-only at the HTTP level:
