@@ -124,6 +124,19 @@ type tab struct {
 	s string
 }
 
+// chromiumArgs: headless, nothing fetched in the background, a throwaway
+// profile, and every host name but 127.0.0.1 resolving to nothing.
+func chromiumArgs(profile string) []string {
+	return []string{
+		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir=" + profile, "--disable-extensions", "--disable-default-apps", "--no-default-browser-check",
+		"--disable-dev-shm-usage", "--mute-audio",
+		"--disable-features=Translate,MediaRouter,OptimizationHints,DialMediaRouteProvider",
+		"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--window-size=1280,900", "about:blank",
+	}
+}
+
 func run(o options) []string {
 	profile, err := os.MkdirTemp("", "e2e-view-profile-")
 	if err != nil {
@@ -131,14 +144,7 @@ func run(o options) []string {
 	}
 	defer os.RemoveAll(profile)
 	w := &watch{}
-	b, err := startBrowser(o.chromium, []string{
-		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir=" + profile, "--disable-extensions", "--disable-default-apps", "--no-default-browser-check",
-		"--disable-dev-shm-usage", "--mute-audio",
-		"--disable-features=Translate,MediaRouter,OptimizationHints,DialMediaRouteProvider",
-		"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--window-size=1280,900", "about:blank",
-	}, w.event)
+	b, err := startBrowser(o.chromium, chromiumArgs(profile), w.event)
 	if err != nil {
 		return []string{fmt.Sprintf("starting %s: %v", o.chromium, err)}
 	}
@@ -183,59 +189,67 @@ func run(o options) []string {
 
 	// 3. Timings on the large run.
 	if o.big != "" {
-		if err := t.navigate(ctx, "about:blank"); err != nil {
-			return append(problems, err.Error())
-		}
-		w.drain()
-		start := time.Now()
-		srv, err := startView(o.medteam, o.big)
-		if err != nil {
-			return append(problems, err.Error())
-		}
-		listening := time.Since(start)
-		if err := t.navigate(ctx, srv.url); err != nil {
-			fail("big", err)
-		}
-		rows, err := t.waitFor(ctx, `document.querySelectorAll('#grid tbody tr').length`, func(v string) bool { return v != "0" })
-		first := time.Since(start)
-		if err != nil {
-			fail("big: first rows", err)
-		}
-		total, _ := t.eval(ctx, `document.getElementById('count').textContent`)
-		fmt.Printf("e2e-view: 10,000-row timing: %s — listening after %v, first %s rows on the page after %v (Chromium already running)\n",
-			unquote(total), listening.Round(time.Millisecond), rows, first.Round(time.Millisecond))
-		if first > o.maxFirst {
-			problems = append(problems, fmt.Sprintf("first rows after %v, more than %v", first, o.maxFirst))
-		}
-		if _, err := t.waitFor(ctx, `document.body.dataset.phasesReady || ''`, func(v string) bool { return v == `"1"` }); err != nil {
-			fail("big: phases", err)
-		}
-		// Open the last question on the first page, then a filtered page.
-		if _, err := t.eval(ctx, `location.hash = 'status=wrong&arm=1'; 1`); err != nil {
-			fail("big: filter", err)
-		}
-		fs := time.Now()
-		if _, err := t.waitFor(ctx, `(document.getElementById('count').textContent.match(/^\d+ of/) && location.hash.includes('wrong') && document.querySelectorAll('#grid tbody td.cell.wrong').length > 0) ? 'y' : ''`, func(v string) bool { return v == `"y"` }); err != nil {
-			fail("big: filtered rows", err)
-		}
-		filtered := time.Since(fs)
-		qs := time.Now()
-		if _, err := t.eval(ctx, `document.querySelector('#grid tbody tr:last-child').click(); 1`); err != nil {
-			fail("big: open", err)
-		}
-		if _, err := t.waitFor(ctx, `document.querySelectorAll('#panes .pane ol.calls li').length`, func(v string) bool { return v != "0" }); err != nil {
-			fail("big: question", err)
-		}
-		opened := time.Since(qs)
-		rss := peakRSS(srv.cmd.Process.Pid)
-		fmt.Printf("e2e-view: 10,000-row timing: filter to wrong in arm 1 %v, open a question with its calls %v; server peak RSS %d MB\n",
-			filtered.Round(time.Millisecond), opened.Round(time.Millisecond), rss/1024)
-		if rss/1024 > int64(o.maxRSSMB) {
-			problems = append(problems, fmt.Sprintf("server peak RSS %d MB, more than %d MB", rss/1024, o.maxRSSMB))
-		}
-		srv.stop()
-		problems = append(problems, checkWatch(w, "big", func(u string) bool { return strings.HasPrefix(u, srv.url) || u == "about:blank" })...)
+		problems = append(problems, t.timeBig(ctx, w, o, fail)...)
 	}
+	return problems
+}
+
+// timeBig times the first rows of the large run, a filter and opening a
+// question, and reads the server's peak RSS.
+func (t tab) timeBig(ctx context.Context, w *watch, o options, fail func(string, error)) []string {
+	var problems []string
+	if err := t.navigate(ctx, "about:blank"); err != nil {
+		return append(problems, err.Error())
+	}
+	w.drain()
+	start := time.Now()
+	srv, err := startView(o.medteam, o.big)
+	if err != nil {
+		return append(problems, err.Error())
+	}
+	listening := time.Since(start)
+	if err := t.navigate(ctx, srv.url); err != nil {
+		fail("big", err)
+	}
+	rows, err := t.waitFor(ctx, `document.querySelectorAll('#grid tbody tr').length`, func(v string) bool { return v != "0" })
+	first := time.Since(start)
+	if err != nil {
+		fail("big: first rows", err)
+	}
+	total, _ := t.eval(ctx, `document.getElementById('count').textContent`)
+	fmt.Printf("e2e-view: 10,000-row timing: %s — listening after %v, first %s rows on the page after %v (Chromium already running)\n",
+		unquote(total), listening.Round(time.Millisecond), rows, first.Round(time.Millisecond))
+	if first > o.maxFirst {
+		problems = append(problems, fmt.Sprintf("first rows after %v, more than %v", first, o.maxFirst))
+	}
+	if _, err := t.waitFor(ctx, `document.body.dataset.phasesReady || ''`, func(v string) bool { return v == `"1"` }); err != nil {
+		fail("big: phases", err)
+	}
+	// Open the last question on the first page, then a filtered page.
+	if _, err := t.eval(ctx, `location.hash = 'status=wrong&arm=1'; 1`); err != nil {
+		fail("big: filter", err)
+	}
+	fs := time.Now()
+	if _, err := t.waitFor(ctx, `(document.getElementById('count').textContent.match(/^\d+ of/) && location.hash.includes('wrong') && document.querySelectorAll('#grid tbody td.cell.wrong').length > 0) ? 'y' : ''`, func(v string) bool { return v == `"y"` }); err != nil {
+		fail("big: filtered rows", err)
+	}
+	filtered := time.Since(fs)
+	qs := time.Now()
+	if _, err := t.eval(ctx, `document.querySelector('#grid tbody tr:last-child').click(); 1`); err != nil {
+		fail("big: open", err)
+	}
+	if _, err := t.waitFor(ctx, `document.querySelectorAll('#panes .pane ol.calls li').length`, func(v string) bool { return v != "0" }); err != nil {
+		fail("big: question", err)
+	}
+	opened := time.Since(qs)
+	rss := peakRSS(srv.cmd.Process.Pid)
+	fmt.Printf("e2e-view: 10,000-row timing: filter to wrong in arm 1 %v, open a question with its calls %v; server peak RSS %d MB\n",
+		filtered.Round(time.Millisecond), opened.Round(time.Millisecond), rss/1024)
+	if rss/1024 > int64(o.maxRSSMB) {
+		problems = append(problems, fmt.Sprintf("server peak RSS %d MB, more than %d MB", rss/1024, o.maxRSSMB))
+	}
+	srv.stop()
+	problems = append(problems, checkWatch(w, "big", func(u string) bool { return strings.HasPrefix(u, srv.url) || u == "about:blank" })...)
 	return problems
 }
 
