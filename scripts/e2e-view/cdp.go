@@ -1,0 +1,187 @@
+package main
+
+// Copied from scripts/e2e-report/cdp.go (a command cannot import another's package main).
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+)
+
+// browser is a Chromium started with --remote-debugging-pipe: the DevTools
+// protocol as NUL-terminated JSON messages, commands on the child's fd 3 and
+// replies and events on its fd 4. No websocket, no port.
+type browser struct {
+	cmd    *exec.Cmd
+	stderr *bytes.Buffer
+	w      io.WriteCloser // commands
+	r      io.ReadCloser  // replies and events
+
+	mu      sync.Mutex
+	nextID  int
+	pending map[int]chan message
+	onEvent func(message)
+	done    chan struct{} // closed when the reader stops
+	readErr error
+}
+
+// message is any DevTools message: a reply (ID set) or an event (Method set).
+type message struct {
+	ID        int             `json:"id,omitempty"`
+	SessionID string          `json:"sessionId,omitempty"`
+	Method    string          `json:"method,omitempty"`
+	Params    json.RawMessage `json:"params,omitempty"`
+	Result    json.RawMessage `json:"result,omitempty"`
+	Error     *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error,omitempty"`
+}
+
+// startBrowser runs chromium with args plus the pipe, and onEvent for every
+// event (called from the reader goroutine).
+func startBrowser(chromium string, args []string, onEvent func(message)) (*browser, error) {
+	cmdR, cmdW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	resR, resW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	b := &browser{stderr: &bytes.Buffer{}, w: cmdW, r: resR, pending: map[int]chan message{},
+		onEvent: onEvent, done: make(chan struct{})}
+	b.cmd = exec.Command(chromium, append(args, "--remote-debugging-pipe")...)
+	b.cmd.Stdout = io.Discard
+	b.cmd.Stderr = &lockedWriter{b: b.stderr, mu: &b.mu}
+	b.cmd.ExtraFiles = []*os.File{cmdR, resW} // fd 3, fd 4
+	if err := b.cmd.Start(); err != nil {
+		return nil, err
+	}
+	cmdR.Close()
+	resW.Close()
+	go b.read()
+	return b, nil
+}
+
+type lockedWriter struct {
+	b  *bytes.Buffer
+	mu *sync.Mutex
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (b *browser) read() {
+	defer close(b.done)
+	sc := bufio.NewScanner(b.r)
+	sc.Buffer(make([]byte, 1<<20), 256<<20) // screenshots come back as one message
+	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		if i := bytes.IndexByte(data, 0); i >= 0 {
+			return i + 1, data[:i], nil
+		}
+		if atEOF && len(data) > 0 {
+			return len(data), data, nil
+		}
+		return 0, nil, nil
+	})
+	for sc.Scan() {
+		var m message
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			b.readErr = fmt.Errorf("bad DevTools message: %w", err)
+			return
+		}
+		b.dispatch(m)
+	}
+	b.readErr = sc.Err()
+}
+
+func (b *browser) dispatch(m message) {
+	if m.ID == 0 {
+		b.onEvent(m)
+		return
+	}
+	b.mu.Lock()
+	ch := b.pending[m.ID]
+	delete(b.pending, m.ID)
+	b.mu.Unlock()
+	if ch != nil {
+		ch <- m
+	}
+}
+
+// call sends a command (to a page session when session is set) and decodes
+// its result into out (when not nil).
+func (b *browser) call(ctx context.Context, session, method string, params, out any) error {
+	b.mu.Lock()
+	b.nextID++
+	id := b.nextID
+	ch := make(chan message, 1)
+	b.pending[id] = ch
+	b.mu.Unlock()
+	if params == nil {
+		params = struct{}{}
+	}
+	req, err := json.Marshal(map[string]any{"id": id, "method": method, "params": params, "sessionId": session})
+	if err != nil {
+		return err
+	}
+	if session == "" {
+		req, _ = json.Marshal(map[string]any{"id": id, "method": method, "params": params})
+	}
+	if _, err := b.w.Write(append(req, 0)); err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	select {
+	case m := <-ch:
+		if m.Error != nil {
+			return fmt.Errorf("%s: %s (%d)", method, m.Error.Message, m.Error.Code)
+		}
+		if out != nil {
+			return json.Unmarshal(m.Result, out)
+		}
+		return nil
+	case <-b.done:
+		return fmt.Errorf("%s: the browser closed the pipe (%v)", method, b.readErr)
+	case <-ctx.Done():
+		return fmt.Errorf("%s: %w", method, ctx.Err())
+	}
+}
+
+// close asks the browser to quit, then kills it if it does not.
+func (b *browser) close() {
+	ctx, cancel := context.WithTimeout(context.Background(), timeoutClose)
+	defer cancel()
+	_ = b.call(ctx, "", "Browser.close", nil, nil)
+	exited := make(chan error, 1)
+	go func() { exited <- b.cmd.Wait() }()
+	select {
+	case <-exited:
+	case <-ctx.Done():
+		_ = b.cmd.Process.Kill()
+		<-exited
+	}
+	b.w.Close()
+}
+
+func (b *browser) stderrTail(n int) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := b.stderr.Bytes()
+	if len(s) > n {
+		s = s[len(s)-n:]
+	}
+	return string(s)
+}
+
+var errTimeout = errors.New("timed out")
