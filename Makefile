@@ -14,6 +14,7 @@ run: build
 ## test: the whole suite with the race detector
 test:
 	$(GO) test -race -count=1 $(PKGS)
+	$(GO) test -count=1 -run '^TestRealOutputs$$' ./answer/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)

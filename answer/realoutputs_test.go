@@ -110,6 +110,9 @@ func TestRealOutputs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("27,277 replies: not in -short")
 	}
+	if raceEnabled {
+		t.Skip("27,277 replies take minutes under -race: make test runs this test without it (go test -run RealOutputs ./answer/)")
+	}
 	labels := loadRealLabels(t)
 	f, err := os.Open(path)
 	if err != nil {
