@@ -46,6 +46,7 @@ whether the merged results are written.`,
 type shardProgress struct {
 	Shard, Done, Planned int
 	Job, State           string
+	Unreadable           error // the journal could not be read (e.g. a task is creating it)
 }
 
 // Finished reports whether every planned unit of the shard is journaled.
@@ -53,6 +54,8 @@ func (p shardProgress) Finished() bool { return p.Done >= p.Planned }
 
 // slurmProgress reads the progress of every shard of the run in dir and
 // the states of its jobs.
+// A journal that cannot be read counts as no units done, with the error
+// kept: a task may be creating it this moment.
 func slurmProgress(ctx context.Context, c slurm.Client, dir string, rec slurm.Record) ([]shardProgress, map[string]string, error) {
 	last := rec.Last()
 	var ids []string
@@ -63,10 +66,7 @@ func slurmProgress(ctx context.Context, c slurm.Client, dir string, rec slurm.Re
 	out := make([]shardProgress, rec.Shards)
 	for i := range out {
 		done, err := shardDone(slurm.ShardDir(dir, i+1, rec.Shards))
-		if err != nil {
-			return nil, nil, err
-		}
-		p := shardProgress{Shard: i + 1, Done: done, Planned: rec.Units[i], State: "-"}
+		p := shardProgress{Shard: i + 1, Done: done, Planned: rec.Units[i], State: "-", Unreadable: err}
 		if a, ok := last[i]; ok {
 			p.Job = fmt.Sprintf("%s_%d", a, i)
 			if s := states[p.Job]; s != "" {
@@ -110,7 +110,12 @@ func runSlurmStatus(ctx context.Context, f *Factory, o *SlurmStatusOptions) erro
 	tw := tabwriter.NewWriter(f.Out, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "shard\tdone/planned\tjob\tstate")
 	for _, s := range shards {
-		fmt.Fprintf(tw, "%d/%d\t%d/%d\t%s\t%s\n", s.Shard, rec.Shards, s.Done, s.Planned, s.Job, s.State)
+		d := fmt.Sprint(s.Done)
+		if s.Unreadable != nil {
+			d = "?"
+			defer fmt.Fprintf(f.Err, "shard %d/%d: journal not readable now: %v\n", s.Shard, rec.Shards, s.Unreadable)
+		}
+		fmt.Fprintf(tw, "%d/%d\t%s/%d\t%s\t%s\n", s.Shard, rec.Shards, d, s.Planned, s.Job, s.State)
 		done += s.Done
 		if s.Finished() {
 			finished++

@@ -270,3 +270,34 @@ func TestSlurmRunCancelResubmitMerge(t *testing.T) {
 		t.Errorf("merged rows (%d questions, %d calls) differ from the unsharded run's (%d, %d)", len(gq), len(gc), len(wq), len(wc))
 	}
 }
+
+// TestSlurmStatusJournalBeingCreated: a journal a task is creating this
+// moment (the file exists, its tables not yet) shows as "?", not as a
+// failed status (the e2e script's polling met this).
+func TestSlurmStatusJournalBeingCreated(t *testing.T) {
+	run := t.TempDir()
+	rec := slurm.Record{Plan: "p", Shards: 2, Units: []int{4, 5}, Jobs: []slurm.Submission{{Array: "7", Tasks: []int{0, 1}, Merge: "8"}}}
+	if err := rec.Save(run); err != nil {
+		t.Fatal(err)
+	}
+	dir := slurm.ShardDir(run, 1, 2)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "journal.db"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	fake := &fakeSlurm{states: map[string]string{"7_0": "RUNNING", "7_1": "PENDING", "8": "PENDING"}}
+	if err := runSlurmStatus(context.Background(), &Factory{Out: &out, Err: &errb}, &SlurmStatusOptions{Dir: run, Slurm: fake}); err != nil {
+		t.Fatalf("status: %v", err)
+	}
+	for _, want := range []string{"1/2    ?/4           7_0  RUNNING", "2/2    0/5           7_1  PENDING", "0 of 9 units done", "merge job 8: PENDING"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("status lacks %q:\n%s", want, out.String())
+		}
+	}
+	if !strings.Contains(errb.String(), "shard 1/2: journal not readable now") {
+		t.Errorf("stderr: %s", errb.String())
+	}
+}

@@ -190,7 +190,7 @@ scenario() {
 	# Cancel the task once its journal holds finished units.
 	local shard=$((task + 1)) done_units=""
 	for _ in $(seq 1200); do
-		done_units=$("$BIN" slurm status "$RUN" | awk -v s="$shard/4" -v j="${A}_$task" '$1==s && $3==j && $4=="RUNNING" {split($2,a,"/"); print a[1]}')
+		done_units=$("$BIN" slurm status "$RUN" 2>/dev/null | awk -v s="$shard/4" -v j="${A}_$task" '$1==s && $3==j && $4=="RUNNING" {split($2,a,"/"); if (a[1] ~ /^[0-9]+$/) print a[1]}')
 		[ -n "$done_units" ] && [ "$done_units" -gt 0 ] && break
 		done_units=""
 		sleep 0.05
