@@ -157,7 +157,15 @@ func runSlurmSubmit(ctx context.Context, f *Factory, o *SlurmSubmitOptions) erro
 	if err != nil {
 		return err
 	}
-	rec := slurm.Record{Plan: r.Hash, Shards: o.Shards, Units: shardUnits(r, o.Shards), Throttle: o.Throttle, HTML: o.Run.HTML, Prices: o.Run.Prices}
+	body, _, err := r.Document().Encode()
+	if err != nil {
+		return err
+	}
+	doc, hash, _, err := plan.Unshard(body)
+	if err != nil {
+		return err
+	}
+	rec := slurm.Record{Plan: hash, Document: doc, Shards: o.Shards, Units: shardUnits(r, o.Shards), Throttle: o.Throttle, HTML: o.Run.HTML, Prices: o.Run.Prices}
 	job := slurm.Job{Name: "medteam-" + filepath.Base(dir), RunDir: dir, Workdir: wd, Shards: o.Shards, Medteam: bin, Args: o.Args,
 		Grace: int(o.Grace / time.Second), Options: o.SlurmOpts, Merge: o.MergeOpts}
 	array, merge, err := slurmScripts(job, o.Template)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/medteam-bench/medteam/journal"
 	"github.com/medteam-bench/medteam/plan"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/slurm"
@@ -68,6 +69,11 @@ func runSlurmMerge(f *Factory, o *SlurmMergeOptions) error {
 	if miss := missingShards(rec, done); len(miss) > 0 {
 		return fmt.Errorf("not merged, the run is incomplete: %s; run 'medteam slurm resubmit %s'", strings.Join(miss, "; "), o.Dir)
 	}
+	for i, d := range dirs {
+		if err := samePlan(d, rec.Plan); err != nil {
+			return fmt.Errorf("not merged: shard %d/%d: %w", i+1, rec.Shards, err)
+		}
+	}
 	argv := scrubArgs([]string{"medteam", "slurm", "merge", o.Dir})
 	m, err := plan.Merge(o.Dir, dirs, argv)
 	if err != nil {
@@ -82,5 +88,28 @@ func runSlurmMerge(f *Factory, o *SlurmMergeOptions) error {
 		return err
 	}
 	endOfRunReport(f, o.Dir, rows, rec.Prices, rec.HTML)
+	return nil
+}
+
+// samePlan checks that the shard run directory dir ran the submitted plan
+// (hash: of the unsharded document): a dataset file changed between submit
+// and the task, for one, makes another plan.
+func samePlan(dir, hash string) error {
+	j, err := journal.OpenExisting(dir)
+	if err != nil {
+		return err
+	}
+	defer j.Close()
+	body, _, err := j.PlanBody()
+	if err != nil {
+		return err
+	}
+	_, h, _, err := plan.Unshard(body)
+	if err != nil {
+		return err
+	}
+	if h != hash {
+		return fmt.Errorf("%s ran plan %.12s, not the submitted plan %.12s (did a dataset or flag change since submit?); submit the run again", dir, h, hash)
+	}
 	return nil
 }

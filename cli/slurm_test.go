@@ -269,6 +269,15 @@ func TestSlurmRunCancelResubmitMerge(t *testing.T) {
 	if len(gq) != 60 || !reflect.DeepEqual(gq, wq) || !reflect.DeepEqual(gc, wc) {
 		t.Errorf("merged rows (%d questions, %d calls) differ from the unsharded run's (%d, %d)", len(gq), len(gc), len(wq), len(wc))
 	}
+	// Shards of another plan than the submitted one are not merged.
+	rec, _ = slurm.Load(run)
+	rec.Plan = strings.Repeat("0", 64)
+	if err := rec.Save(run); err != nil {
+		t.Fatal(err)
+	}
+	if err := runSlurmMerge(f, &SlurmMergeOptions{Dir: run}); err == nil || !strings.Contains(err.Error(), "not the submitted plan 000000000000") {
+		t.Errorf("merge of another plan's shards: %v", err)
+	}
 }
 
 // TestSlurmStatusJournalBeingCreated: a journal a task is creating this

@@ -15,13 +15,14 @@ const RecordFile = "slurm.json"
 // count and each shard's planned units come from here (never from the
 // environment of a task), and every submission is appended.
 type Record struct {
-	Plan     string       `json:"plan"`   // plan hash (unsharded)
-	Shards   int          `json:"shards"` // S
-	Units    []int        `json:"units"`  // planned units of shard i+1
-	Throttle int          `json:"throttle,omitempty"`
-	HTML     bool         `json:"html,omitempty"`   // the merge also writes report.html
-	Prices   string       `json:"prices,omitempty"` // price table for the merged report
-	Jobs     []Submission `json:"jobs"`
+	Plan     string          `json:"plan"`          // hash of the unsharded plan document (plan.Unshard), as the shards' journals give it
+	Document json.RawMessage `json:"plan_document"` // that document: datasets, arms, models, settings
+	Shards   int             `json:"shards"`        // S
+	Units    []int           `json:"units"`         // planned units of shard i+1
+	Throttle int             `json:"throttle,omitempty"`
+	HTML     bool            `json:"html,omitempty"`   // the merge also writes report.html
+	Prices   string          `json:"prices,omitempty"` // price table for the merged report
+	Jobs     []Submission    `json:"jobs"`
 }
 
 // Submission is one sbatch of the array (some of its tasks) and its merge job.
