@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -131,6 +133,9 @@ func runSlurmSubmit(ctx context.Context, f *Factory, o *SlurmSubmitOptions) erro
 	}
 	if o.Grace < 30*time.Second {
 		return usagef("--grace %s: give at least 30s (questions in flight get %s after SIGTERM, then the journal commits)", o.Grace, graceDefault)
+	}
+	if err := noSecretsInScripts(o.Args); err != nil {
+		return err
 	}
 	if _, err := o.Run.checkPrices(o.Run.Spec); err != nil {
 		return err
@@ -311,4 +316,21 @@ func submitJobs(ctx context.Context, c slurm.Client, dir string, tasks []int, th
 		return sub, fmt.Errorf("array job %s was submitted, its merge job was not: %w; submit it with 'sbatch --dependency=%s %s'", sub.Array, err, dep, filepath.Join(scripts, "merge.sh"))
 	}
 	return sub, nil
+}
+
+// noSecretsInScripts refuses task flags that would write a credential into
+// the scripts: the key goes to the tasks through the environment, which
+// sbatch passes on (--export=ALL, its default).
+func noSecretsInScripts(args []string) error {
+	for _, a := range args {
+		if strings.HasPrefix(a, "--api-key=") {
+			return usagef("--api-key would be written into the Slurm scripts: set OPENAI_API_KEY in the environment instead (sbatch passes it to the tasks)")
+		}
+		if v, ok := strings.CutPrefix(a, "--base-url="); ok {
+			if u, err := url.Parse(v); err == nil && u.User != nil {
+				return usagef("--base-url carries credentials, which would be written into the Slurm scripts: give the URL without them and the key as OPENAI_API_KEY in the environment")
+			}
+		}
+	}
+	return nil
 }

@@ -133,6 +133,8 @@ func TestSlurmSubmitUsage(t *testing.T) {
 		{[]string{"--shards", "2", "--throttle", "-1"}, "--throttle -1"},
 		{[]string{"--shards", "2", "--grace", "10s"}, "--grace 10s"},
 		{[]string{"--shards", "2", "--template", "/nonexistent.tmpl", "--dry-run"}, "--template"},
+		{[]string{"--shards", "2", "--api-key", "sk-secret", "--dry-run"}, "OPENAI_API_KEY"},
+		{[]string{"--shards", "2", "--base-url", "http://u:pw@127.0.0.1:1/v1", "--dry-run"}, "carries credentials"},
 	} {
 		o := parseSubmit(t, c.args...)
 		o.Slurm = &fakeSlurm{}
