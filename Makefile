@@ -48,6 +48,7 @@ golden:
 	$(GO) test ./runner -run Golden -update
 	$(GO) test ./report -run Golden -update
 	$(GO) test ./cli -run ReportGolden -update
+	$(GO) test ./slurm -run Golden -update
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseAnswer -fuzztime 30s ./answer/
@@ -73,6 +74,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzTriageParse -fuzztime 15s ./answer/
 	$(GO) test -run '^$$' -fuzz FuzzDiagnosisMatch -fuzztime 15s ./triage/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 15s ./triage/redflag/
+	$(GO) test -run '^$$' -fuzz FuzzParseScontrol -fuzztime 15s ./slurm/
 
 clean:
 	rm -rf bin

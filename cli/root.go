@@ -113,7 +113,7 @@ func newRoot(stop <-chan struct{}, stdout, stderr io.Writer) *cobra.Command {
 	f := &Factory{Out: stdout, Err: stderr, Stop: stop, Argv: os.Args}
 	root.AddCommand(NewCmdRun(f, nil), NewCmdSweep(f, nil), newCallsCmd(), newModelsCmd(), newExportCmd(), newDatasetsCmd(), NewCmdMerge(f, nil),
 		NewCmdReport(f, nil), NewCmdPower(f, nil), NewCmdCheck(f, nil), NewCmdBatches(f, nil), newTriageCmd(f), NewCmdRescore(f, nil),
-		NewCmdView(f))
+		NewCmdView(f), newSlurmCmd(f))
 	return root
 }
 
