@@ -46,5 +46,9 @@ echo "e2e-view: large run ($N synthetic questions × base,full, --transcripts)" 
   > "$T/big.log" 2>&1 || { tail -20 "$T/big.log"; exit 1; }
 tail -n 1 "$T/big.log" >&2
 
-"$T/e2e-view" -chromium "$chromium" -medteam "$T/medteam" -run "$T/runs/small" -big "$T/runs/big" 2>"$T/e2e.err" ||
+# The target is 2 s to the first rows (measured ~0.6–1.6 s on a 2-core
+# machine shared with other builds); MEDTEAM_VIEW_MAX_FIRST widens the bound a
+# run fails on, for a runner busier than that (the time is printed either way).
+"$T/e2e-view" -chromium "$chromium" -medteam "$T/medteam" -run "$T/runs/small" -big "$T/runs/big" \
+  -max-first "${MEDTEAM_VIEW_MAX_FIRST:-2s}" 2>"$T/e2e.err" ||
   { echo "e2e-view: stderr (tail):" >&2; tail -c 4000 "$T/e2e.err" >&2; exit 1; }
