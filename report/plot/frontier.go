@@ -96,6 +96,7 @@ func drawFrontier(c draw.Canvas, costLabel string, points []CostPoint) {
 	var xs, ys span
 	var ms marks
 	var ls labels
+	same := map[xy]int{}
 	ws := whiskers{style: draw.LineStyle{Color: darkGray, Width: 1}, cap: 4}
 	lsty := textStyle(tickSize, black, draw.XLeft, draw.YCenter) // for the default spot
 	for i, pt := range points {
@@ -114,10 +115,17 @@ func drawFrontier(c draw.Canvas, costLabel string, points []CostPoint) {
 			g = draw.GlyphStyle{Color: darkGray, Radius: 4, Shape: draw.RingGlyph{}}
 		}
 		ms = append(ms, mark{x: x, y: y, g: g})
-		ls = append(ls, label{x: x, y: y, s: cleanLabel(pt.Label, pointRunes), dx: 7, dy: 0, sty: lsty})
+		// Arms at the same point share one label ("smm, smm+t").
+		name := cleanLabel(pt.Label, pointRunes)
+		if at, dup := same[xy{x, y}]; dup {
+			ls[at].s += ", " + name
+			continue
+		}
+		same[xy{x, y}] = len(ls)
+		ls = append(ls, label{x: x, y: y, s: name, dx: 7, dy: 0, sty: lsty})
 	}
 	// The frontier ends at its last point: beyond it there is no data.
-	p.Add(grid(true, true), line, ws, ms, pointLabels{ls: ls, ms: ms, sty: textStyle(tickSize, black, draw.XLeft, draw.YBottom)})
+	p.Add(grid(true, true), line, ws, ms, pointLabels{ls: ls, ms: ms, ws: ws, lines: []polyline{line}, sty: textStyle(tickSize, black, draw.XLeft, draw.YBottom)})
 	setRange(&p.X, xs, 0.08)
 	setRange(&p.Y, ys, 0.08)
 	items := []legendItem{{name: "Pareto frontier", clr: palette[0], shape: draw.CircleGlyph{}, line: true}}

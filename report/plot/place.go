@@ -27,7 +27,12 @@ type placement struct {
 // obstacle (the marks). Labels are placed in order. When no candidate is
 // clear, the one overlapping least is used. Positions beyond the first
 // ring get a leader line. A pure function: same input, same output.
-func placeLabels(anchors, sizes []vg.Point, obstacles []vg.Rectangle, bounds vg.Rectangle) []placement {
+//
+// soft are lines (whiskers, the frontier) a label should rather not cross:
+// among the candidates clear of labels and marks, the first that crosses
+// fewest soft obstacles for its distance wins (each ring out costs
+// ringCost).
+func placeLabels(anchors, sizes []vg.Point, obstacles, soft []vg.Rectangle, bounds vg.Rectangle) []placement {
 	out := make([]placement, len(anchors))
 	var placed []vg.Rectangle
 	for i, a := range anchors {
@@ -37,11 +42,11 @@ func placeLabels(anchors, sizes []vg.Point, obstacles []vg.Rectangle, bounds vg.
 			if !inside(cand, bounds) {
 				continue
 			}
-			cost := overlapArea(cand, placed) + overlapArea(cand, obstacles)
+			cost := 1e6*(overlapArea(cand, placed)+overlapArea(cand, obstacles)) + overlapArea(cand, soft) + ringCost*float64(k/8)
 			if cost < bestCost {
 				best, bestCost = placement{box: cand, leader: k >= 8}, cost
 			}
-			if cost == 0 {
+			if cost < ringCost/2 && k%8 == 7 { // nothing better further out
 				break
 			}
 		}
@@ -53,6 +58,11 @@ func placeLabels(anchors, sizes []vg.Point, obstacles []vg.Rectangle, bounds vg.
 	}
 	return out
 }
+
+// ringCost is what moving a label one ring farther out costs, in the
+// units of overlapArea (pt²): about the area a label shares with one line
+// it crosses.
+const ringCost = 30
 
 // labelRings are the distances from the point at which candidates sit.
 var labelRings = []vg.Length{6, 16, 30, 46, 64, 84, 108, 136, 170}
@@ -101,9 +111,11 @@ func overlapArea(r vg.Rectangle, rs []vg.Rectangle) float64 {
 // pointLabels draws labels at data points, placed by placeLabels clear of
 // each other and of the marks ms.
 type pointLabels struct {
-	ls  labels
-	ms  marks
-	sty text.Style // XLeft, YBottom
+	ls    labels
+	ms    marks
+	ws    whiskers // soft obstacles
+	lines []polyline
+	sty   text.Style // XLeft, YBottom
 }
 
 func (pl pointLabels) Plot(c draw.Canvas, p *gplot.Plot) {
@@ -113,6 +125,24 @@ func (pl pointLabels) Plot(c draw.Canvas, p *gplot.Plot) {
 		r := m.g.Rectangle()
 		at := vg.Point{X: tx(m.x), Y: ty(m.y)}
 		obstacles = append(obstacles, vg.Rectangle{Min: at.Add(r.Min), Max: at.Add(r.Max)})
+	}
+	var soft []vg.Rectangle
+	thin := func(a, b vg.Point) vg.Rectangle {
+		const t = 1
+		return vg.Rectangle{Min: vg.Point{X: min(a.X, b.X) - t, Y: min(a.Y, b.Y) - t}, Max: vg.Point{X: max(a.X, b.X) + t, Y: max(a.Y, b.Y) + t}}
+	}
+	for _, iv := range pl.ws.ivs {
+		soft = append(soft, thin(vg.Point{X: tx(iv.at), Y: ty(iv.lo)}, vg.Point{X: tx(iv.at), Y: ty(iv.hi)}))
+	}
+	for _, l := range pl.lines {
+		for i := 1; i < len(l.pts); i++ {
+			a, b := vg.Point{X: tx(l.pts[i-1].x), Y: ty(l.pts[i-1].y)}, vg.Point{X: tx(l.pts[i].x), Y: ty(l.pts[i].y)}
+			if l.step { // horizontal, then vertical
+				soft = append(soft, thin(a, vg.Point{X: b.X, Y: a.Y}), thin(vg.Point{X: b.X, Y: a.Y}, b))
+				continue
+			}
+			soft = append(soft, thin(a, b))
+		}
 	}
 	anchors := make([]vg.Point, len(pl.ls))
 	sizes := make([]vg.Point, len(pl.ls))
@@ -124,7 +154,7 @@ func (pl pointLabels) Plot(c draw.Canvas, p *gplot.Plot) {
 		offs[i] = r.Min
 	}
 	leader := draw.LineStyle{Color: midGray, Width: 0.5}
-	for i, pc := range placeLabels(anchors, sizes, obstacles, c.Rectangle) {
+	for i, pc := range placeLabels(anchors, sizes, obstacles, soft, c.Rectangle) {
 		if pc.leader {
 			c.StrokeLine2(leader, anchors[i].X, anchors[i].Y, nearest(pc.box, anchors[i]).X, nearest(pc.box, anchors[i]).Y)
 		}
@@ -138,8 +168,13 @@ func nearest(r vg.Rectangle, a vg.Point) vg.Point {
 	return vg.Point{X: clamp(a.X, r.Min.X, r.Max.X), Y: clamp(a.Y, r.Min.Y, r.Max.Y)}
 }
 
-// GlyphBoxes reserves room to the right of each point for its label at
-// the default spot, so the axes leave space for it.
+// GlyphBoxes reserves some room to the right of each point for its label
+// (at most 48 pt: a longer label is placed elsewhere by the collision
+// pass rather than shrinking the plot), so the axes leave space for it.
 func (pl pointLabels) GlyphBoxes(p *gplot.Plot) []gplot.GlyphBox {
-	return pl.ls.GlyphBoxes(p)
+	out := pl.ls.GlyphBoxes(p)
+	for i := range out {
+		out[i].Rectangle.Max.X = min(out[i].Rectangle.Max.X, out[i].Rectangle.Min.X+48)
+	}
+	return out
 }

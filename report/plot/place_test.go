@@ -34,7 +34,7 @@ func TestPlaceLabelsNoOverlap(t *testing.T) {
 			sizes[i] = vg.Point{X: vg.Length(24 + 3*len(fmt.Sprint(i))), Y: 10}
 			marks = append(marks, vg.Rectangle{Min: a.Sub(vg.Point{X: 4, Y: 4}), Max: a.Add(vg.Point{X: 4, Y: 4})})
 		}
-		got := placeLabels(anchors, sizes, marks, bounds)
+		got := placeLabels(anchors, sizes, marks, nil, bounds)
 		naive := 0
 		for i := range anchors {
 			di := candidates(anchors[i], sizes[i].X, sizes[i].Y)[0]
@@ -73,7 +73,7 @@ func TestPlaceLabelsDeterministic(t *testing.T) {
 	a := []vg.Point{{X: 10, Y: 10}, {X: 12, Y: 10}, {X: 14, Y: 11}}
 	s := []vg.Point{{X: 20, Y: 8}, {X: 20, Y: 8}, {X: 20, Y: 8}}
 	b := vg.Rectangle{Max: vg.Point{X: 200, Y: 200}}
-	x, y := placeLabels(a, s, nil, b), placeLabels(a, s, nil, b)
+	x, y := placeLabels(a, s, nil, nil, b), placeLabels(a, s, nil, nil, b)
 	for i := range x {
 		if x[i] != y[i] {
 			t.Fatalf("label %d: %v then %v", i, x[i], y[i])

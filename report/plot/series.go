@@ -225,11 +225,12 @@ func (f seriesFigure) drawPanels(c draw.Canvas, ps []lineSeries) {
 		p.Add(f.extra...)
 		var dx, dy span
 		for _, r := range refs {
-			addSeries(p, r, refColor, draw.RingGlyph{}, &dx, &dy)
+			addSeries(p, small(r), refColor, draw.RingGlyph{}, &dx, &dy)
 		}
-		addSeries(p, s, palette[0], draw.CircleGlyph{}, &dx, &dy)
+		addSeries(p, small(s), palette[0], draw.CircleGlyph{}, &dx, &dy)
 		setRange(&p.X, xs, 0.03)
 		setRange(&p.Y, ys, 0.03)
+		p.X.Tick.Marker, p.Y.Tick.Marker = fewTicks{}, fewTicks{}
 		if f.xTicks != nil {
 			p.X.Tick.Marker = f.xTicks
 		}
@@ -246,4 +247,18 @@ func (f seriesFigure) drawPanels(c draw.Canvas, ps []lineSeries) {
 			}
 		}
 	}
+}
+
+// small is s with its glyphs at 60% of their radius, for a panel.
+func small(s lineSeries) lineSeries {
+	pts := make([]seriesPoint, len(s.pts))
+	for i, q := range s.pts {
+		if q.r == 0 {
+			q.r = 3.5
+		}
+		q.r *= 0.6
+		pts[i] = q
+	}
+	s.pts = pts
+	return s
 }

@@ -185,11 +185,19 @@ func pct(v float64) float64 { return v * 100 }
 // of ten, with as many decimals as the step needs.
 type niceTicks struct{}
 
-func (niceTicks) Ticks(lo, hi float64) []gplot.Tick {
+func (niceTicks) Ticks(lo, hi float64) []gplot.Tick { return ticksAbout(lo, hi, 6) }
+
+// fewTicks labels about three ticks, for the small panels of small
+// multiples.
+type fewTicks struct{}
+
+func (fewTicks) Ticks(lo, hi float64) []gplot.Tick { return ticksAbout(lo, hi, 3) }
+
+func ticksAbout(lo, hi, n float64) []gplot.Tick {
 	if !ok(lo, hi) || !(hi > lo) {
 		return nil
 	}
-	step, decimals := niceStep((hi - lo) / 6)
+	step, decimals := niceStep((hi - lo) / n)
 	if step <= 0 || math.IsInf(step, 0) {
 		return nil
 	}

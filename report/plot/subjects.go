@@ -221,6 +221,7 @@ func drawSubjectPanels(c draw.Canvas, t subjectTable, pa []string) {
 			ms = append(ms, mark{x: pct(cell.Accuracy), y: y, g: draw.GlyphStyle{Color: palette[0], Radius: 2.5, Shape: draw.CircleGlyph{}}})
 		}
 		p.Add(grid(true, true), ws, ms)
+		p.X.Tick.Marker = fewTicks{}
 		p.Y.Tick.Marker = blank
 		if col == 0 {
 			p.Y.Tick.Marker = ticks
