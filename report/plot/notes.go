@@ -1,7 +1,10 @@
 package plot
 
 import (
+	"math"
 	"strings"
+
+	gplot "gonum.org/v1/plot"
 
 	"gonum.org/v1/plot/text"
 
@@ -79,4 +82,36 @@ func drawHead(c draw.Canvas, s string) draw.Canvas {
 	out := c
 	out.Max.Y -= 2 * noteLine
 	return out
+}
+
+// drawPanelGrid draws the panels of small multiples (nil: an empty cell)
+// aligned on c, with one x-axis title centred under them and one y-axis
+// title (rotated) left of them, shared by every panel: a title per panel
+// would not fit a narrow panel and would collide with its neighbour's.
+func drawPanelGrid(c draw.Canvas, plots [][]*gplot.Plot, xLabel, yLabel string) {
+	inner := c
+	if xLabel != "" {
+		sty := textStyle(labelSize, black, draw.XCenter, draw.YBottom)
+		c.FillText(sty, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: c.Min.Y}, cleanLabel(xLabel, 80))
+		inner.Min.Y += 2 * labelSize
+	}
+	if yLabel != "" {
+		sty := textStyle(labelSize, black, draw.XCenter, draw.YTop)
+		sty.Rotation = math.Pi / 2
+		c.FillText(sty, vg.Point{X: c.Min.X, Y: (inner.Min.Y + c.Max.Y) / 2}, cleanLabel(yLabel, 80))
+		inner.Min.X += 2 * labelSize
+	}
+	rows := len(plots)
+	if rows == 0 {
+		return
+	}
+	cols := len(plots[0])
+	cs := gplot.Align(plots, draw.Tiles{Rows: rows, Cols: cols, PadX: 8, PadY: 6}, inner)
+	for r := range plots {
+		for k, p := range plots[r] {
+			if p != nil {
+				p.Draw(cs[r][k])
+			}
+		}
+	}
 }

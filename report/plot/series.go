@@ -210,17 +210,7 @@ func (f seriesFigure) drawPanels(c draw.Canvas, ps []lineSeries) {
 		grid2[r] = make([]*gplot.Plot, cols)
 	}
 	for i, s := range ps {
-		row, col := i/cols, i%cols
-		xl, yl := "", ""
-		if row == rows-1 || i+cols >= len(ps) {
-			xl = f.xLabel
-		}
-		if col == 0 {
-			yl = f.yLabel
-		}
-		p := newPlot(xl, yl)
-		p.X.Label.TextStyle.Font.Size = tickSize
-		p.Y.Label.TextStyle.Font.Size = tickSize
+		p := newPlot("", "")
 		p.Add(grid(true, true))
 		p.Add(f.extra...)
 		var dx, dy span
@@ -236,17 +226,9 @@ func (f seriesFigure) drawPanels(c draw.Canvas, ps []lineSeries) {
 		}
 		p.Title.Text = cleanLabel(s.name, labelRunes)
 		p.Title.TextStyle.Font.Size = tickSize
-		grid2[row][col] = p
+		grid2[i/cols][i%cols] = p
 	}
-	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: 4, PadY: 6}
-	canvases := gplot.Align(grid2, tiles, c)
-	for r := range grid2 {
-		for k, p := range grid2[r] {
-			if p != nil {
-				p.Draw(canvases[r][k])
-			}
-		}
-	}
+	drawPanelGrid(c, grid2, f.xLabel, f.yLabel)
 }
 
 // small is s with its glyphs at 60% of their radius, for a panel.

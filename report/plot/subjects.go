@@ -190,13 +190,8 @@ func drawSubjectPanels(c draw.Canvas, t subjectTable, pa []string) {
 		ticks = append(ticks, gplot.Tick{Value: y, Label: fmt.Sprintf("%s (n=%d)", cleanLabel(subj, 22), t.counts[subj])})
 		blank = append(blank, gplot.Tick{Value: y})
 	}
-	panel := func(arm string, col, row, rows int, last bool) *gplot.Plot {
-		xl := ""
-		if row == rows-1 || last {
-			xl = "accuracy (%)"
-		}
-		p := newPlot(xl, "")
-		p.X.Label.TextStyle.Font.Size = tickSize
+	panel := func(arm string, col int) *gplot.Plot {
+		p := newPlot("", "")
 		p.Title.Text = cleanLabel(arm, labelRunes)
 		p.Title.TextStyle.Font.Size = tickSize
 		var ms marks
@@ -238,14 +233,7 @@ func drawSubjectPanels(c draw.Canvas, t subjectTable, pa []string) {
 		plots[r] = make([]*gplot.Plot, cols)
 	}
 	for i, arm := range pa {
-		plots[i/cols][i%cols] = panel(arm, i%cols, i/cols, rows, i+cols >= len(pa))
+		plots[i/cols][i%cols] = panel(arm, i%cols)
 	}
-	cs := gplot.Align(plots, draw.Tiles{Rows: rows, Cols: cols, PadX: 4, PadY: 6}, c)
-	for r := range plots {
-		for k, p := range plots[r] {
-			if p != nil {
-				p.Draw(cs[r][k])
-			}
-		}
-	}
+	drawPanelGrid(c, plots, "accuracy (%)", "")
 }
