@@ -209,13 +209,16 @@ func capture(ctx context.Context, b *browser, s string, o options) error {
 	var pdf struct {
 		Data string `json:"data"`
 	}
-	if err := b.call(ctx, s, "Page.printToPDF", map[string]any{"printBackground": true}, &pdf); err != nil {
+	// A4 (8.27 × 11.69 in): narrower than Letter, so a table that fits A4
+	// fits Letter too.
+	params := map[string]any{"printBackground": true, "paperWidth": 8.27, "paperHeight": 11.69}
+	if err := b.call(ctx, s, "Page.printToPDF", params, &pdf); err != nil {
 		return err
 	}
 	if err := writeBase64(o.pdf, pdf.Data); err != nil {
 		return err
 	}
-	fmt.Printf("e2e-report: printed to %s\n", o.pdf)
+	fmt.Printf("e2e-report: printed to %s (A4)\n", o.pdf)
 	return nil
 }
 
