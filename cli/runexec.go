@@ -31,6 +31,7 @@ func runRun(ctx context.Context, f *Factory, o *RunOptions) error {
 			return usageError{err}
 		}
 	}
+	o.Backend.offline = o.DryRun // a dry run never needs the network
 	r, err := plan.Resolve(ctx, s, o.Backend.opener())
 	if err != nil {
 		return err
