@@ -50,3 +50,18 @@ func TestDryRunNeedsNoNetwork(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenTotalsNamed: the progress line and the summary line say which
+// token total they show (logical over all arms; sent to the endpoints).
+func TestTokenTotalsNamed(t *testing.T) {
+	code, out, errOut := runCLI(t, "run", "--config", "base,c1", "--limit", "4", "--out", t.TempDir())
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	all := out + errOut
+	for _, want := range []string{"tokens (prompt+completion, all arms)", "tokens sent (prompt + completion of the calls sent)"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("output lacks %q:\n%s", want, all)
+		}
+	}
+}
