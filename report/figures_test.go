@@ -24,7 +24,7 @@ func TestWriteFigures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"forest", "frontier", "reliability", "risk-coverage", "agreement", "subjects"}
+	want := []string{"forest", "frontier", "reliability", "risk-coverage", "agreement", "position", "subjects"}
 	if len(paths) != 4*len(want) {
 		t.Errorf("%d files, want %d: %v", len(paths), 4*len(want), paths)
 	}

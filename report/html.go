@@ -110,6 +110,9 @@ func reportFigures(r *Report) []NamedFigure {
 	add(SecCalibration, "risk-coverage", "Risk–coverage: answering only the questions above a confidence threshold, the share answered against the share of those wrong.", plot.RiskCoverageFigure(riskCoverage(r, label)))
 	add(SecConvergence, "agreement", "Agreement with the round's plurality by round (0 = the initial answers), with question-clustered 95% intervals.", plot.AgreementByRoundFigure(agreement(r, label)))
 	triageFigures(r, label, add)
+	if len(r.Position) > 0 {
+		add(SecPosition, "position", "Share of answered questions predicting each option position (dots, question-clustered Wilson 95% intervals) against the share whose gold answer is at that position (gray rings); arms flagged by the Holm-adjusted goodness-of-fit test are marked.", plot.PositionBiasFigure(positionSeries(r)))
+	}
 	if len(r.Subjects) > 0 {
 		add(SecSubjects, "subjects", "Accuracy per subject and arm (design-effect-corrected Wilson 95% intervals).", plot.SubjectBreakdownFigure(subjects(r, label)))
 	}
@@ -211,6 +214,22 @@ func subjects(r *Report, label func(stats.GroupKey) string) []plot.SubjectCell {
 		subject := k.Subject
 		k.Subject = ""
 		out = append(out, plot.SubjectCell{Subject: subject, Arm: label(k), Count: g.Questions, Accuracy: g.Accuracy, Lo: g.AccuracyCI.Lo, Hi: g.AccuracyCI.Hi, Reference: k.Arm == r.Reference})
+	}
+	return out
+}
+
+func positionSeries(r *Report) []plot.PositionSeries {
+	var out []plot.PositionSeries
+	for _, pb := range r.Position {
+		s := plot.PositionSeries{Name: r.groupName(pb.Key)}
+		if pb.Flagged {
+			s.Flag = "position bias"
+		}
+		for k := range pb.Predicted {
+			p := pb.Predicted[k]
+			s.Shares = append(s.Shares, plot.PositionShare{Predicted: p.Value, Lo: p.CI.Lo, Hi: p.CI.Hi, Gold: pb.Gold[k].Value})
+		}
+		out = append(out, s)
 	}
 	return out
 }

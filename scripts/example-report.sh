@@ -20,7 +20,7 @@ go build -o "$T/medteam" ./cmd/medteam
 "$T/medteam" run --config base,c5,c7,full,zeroshot,sc:5,vote,judge,council:risk-averse --agents 3 \
 	--out "$T/runs" --run-name example --html > "$T/run.log" 2>&1 || { cat "$T/run.log"; exit 1; }
 cp "$T/runs/example/report.html" "$T/runs/example/report.md" "$OUT/"
-E2E_REPORT_PDF="$T/report.pdf" bash scripts/e2e-report.sh "$OUT/report.html" "$OUT/report.png" forest,frontier,reliability,risk-coverage,agreement,subjects 6
+E2E_REPORT_PDF="$T/report.pdf" bash scripts/e2e-report.sh "$OUT/report.html" "$OUT/report.png" forest,frontier,reliability,risk-coverage,agreement,subjects,position 7
 if ! command -v pdftotext >/dev/null; then
 	sudo=""
 	if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
