@@ -4,8 +4,14 @@ PKGS    := ./...
 
 .PHONY: build run test bench memcheck e2e duckdb lint fmt golden fuzz calibrate clean
 
+# build stamps the version and revision for 'medteam version' via -ldflags;
+# Go's own VCS stamping (from .git) wins when present.
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
+REVISION ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo +dirty)
+LDFLAGS  := -X github.com/medteam-bench/medteam/cli.stampVersion=$(VERSION) -X github.com/medteam-bench/medteam/cli.stampRevision=$(REVISION)
+
 build:
-	$(GO) build -o $(BIN) ./cmd/medteam
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/medteam
 
 ## run: the main job on the embedded default (50 MedQA questions, full preset, simulated model)
 run: build

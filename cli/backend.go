@@ -34,6 +34,7 @@ type backendFlags struct {
 	inFlight    int
 	maxInFlight int
 	maxResponse int64
+	offline     bool // a dry run: open no connection (no reachability probe, no model digest)
 }
 
 func (b *backendFlags) register(fl *pflag.FlagSet) {
@@ -165,6 +166,10 @@ func openOllama(ctx context.Context, ep *plan.Endpoint, b *backendFlags, s plan.
 		return nil, usagef("--base-url: %v", err)
 	}
 	ep.Ref.BaseURL = c.Endpoint()
+	ep.Probe = func(ctx context.Context) error { _, err := c.Version(ctx); return answered(err) }
+	if b.offline { // a dry run sends nothing: the digest stays unknown
+		return c, nil
+	}
 	pctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	digest, err := c.Digest(pctx, ep.Request)
 	cancel()
@@ -172,7 +177,6 @@ func openOllama(ctx context.Context, ep *plan.Endpoint, b *backendFlags, s plan.
 		return nil, fmt.Errorf("model %s at %s: %w (is the server running and the model pulled? try: medteam models --model ollama/ --base-url %s)", ep.Ref.Name, c.Endpoint(), err, c.Endpoint())
 	}
 	ep.Ref.Digest = digest
-	ep.Probe = func(ctx context.Context) error { _, err := c.Version(ctx); return answered(err) }
 	return c, nil
 }
 
@@ -185,6 +189,9 @@ func openOpenAI(ctx context.Context, ep *plan.Endpoint, b *backendFlags, s plan.
 	}
 	ep.Ref.BaseURL = cache.CleanBaseURL(c.Endpoint())
 	ep.Probe = func(ctx context.Context) error { _, err := c.Models(ctx); return answered(err) }
+	if b.offline { // a dry run sends nothing
+		return c, nil
+	}
 	// Reachability before the run, as for Ollama: a wrong address or a
 	// stopped server fails here, not after the first question.
 	pctx, cancel := context.WithTimeout(ctx, 15*time.Second)

@@ -72,7 +72,9 @@ func (p *progress) add(r *results.QuestionRow) {
 	}
 	p.calls += int64(r.Calls)
 	p.tokens += r.PromptTokens + r.CompletionTokens
-	status := fmt.Sprintf("acc %.1f%% · %d calls · %d tokens · %d errors", 100*float64(p.correct)/float64(max(1, p.done)), p.calls, p.tokens, p.errors)
+	// Logical totals, as the rows count them: every arm's calls and their
+	// prompt + completion tokens, shared or cached ones included.
+	status := fmt.Sprintf("acc %.1f%% · %d calls · %d tokens (prompt+completion, all arms) · %d errors", 100*float64(p.correct)/float64(max(1, p.done)), p.calls, p.tokens, p.errors)
 	if p.bar != nil {
 		p.bar.Describe(status)
 		p.bar.Add(1)

@@ -25,6 +25,7 @@ type ReportOptions struct {
 	Prices         string
 	Seed           uint64
 	Bootstrap      int
+	Figures        string // directory for each figure as SVG, PDF and caption; "" = none
 }
 
 // NewCmdReport builds 'medteam report'; runF as for NewCmdRun.
@@ -33,8 +34,14 @@ func NewCmdReport(f *Factory, runF func(context.Context, *ReportOptions) error) 
 	cmd := &cobra.Command{
 		Use:   "report RUN [RUN...]",
 		Short: "Write summary.parquet and report.md of one or more runs: intervals, paired comparisons, calibration, component effects, power",
-		Long: `Reads questions.parquet of each run and writes summary.parquet (every statistic, one row per
-arm × model × dataset and per comparison) and report.md into the run directory (or --out).
+		Long: `Reads questions.parquet of each run and writes into the run directory (or --out):
+  summary.parquet  every statistic, one row per arm × model × dataset and per comparison
+  report.md        the report as Markdown
+  report.html      the same as one self-contained offline page with its plots (inline SVG)
+With --figures DIR it also writes each figure into DIR for a paper: NAME.svg (standalone),
+NAME.pdf (vector), NAME.txt (the caption) and NAME.tex (a LaTeX figure environment including
+NAME.pdf with the caption and \label{fig:NAME}); NAME is forest, frontier, reliability,
+risk-coverage, agreement, subjects, or confusion-ARM on triage data.
 
 Every arm is compared with the reference arm (--reference; default base when present, else the
 first arm) on the same questions, paired on question id × repeat: Δaccuracy with a seeded paired
@@ -49,7 +56,8 @@ several models on one dataset, each arm is also compared across models against -
 (default: the first model by name).`,
 		Example: `  medteam report results/run-3f2a9c1b0d4e
   medteam report results/run-3f2a9c1b0d4e --reference c2 --prices configs/prices.yaml
-  medteam report results/run-llama results/run-qwen --out results/compare --reference-model ollama/qwen2.5:7b`,
+  medteam report results/run-llama results/run-qwen --out results/compare --reference-model ollama/qwen2.5:7b
+  medteam report results/run-3f2a9c1b0d4e --figures paper/figures`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("report: give at least one run directory, e.g. medteam report results/run-3f2a9c1b0d4e")
@@ -71,6 +79,7 @@ several models on one dataset, each arm is also compared across models against -
 	fl.StringVar(&opts.Prices, "prices", "", "price table (YAML, see configs/prices.yaml) for cost per question")
 	fl.Uint64Var(&opts.Seed, "seed", 1, "bootstrap seed: the same seed gives the same intervals")
 	fl.IntVar(&opts.Bootstrap, "bootstrap", 2000, "bootstrap replicates")
+	fl.StringVar(&opts.Figures, "figures", "", "also write each figure into this directory as NAME.svg, NAME.pdf (vector) and its caption as NAME.txt and NAME.tex")
 	return cmd
 }
 
@@ -96,7 +105,18 @@ func runReport(f *Factory, o *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	return writeReport(f.Out, out, r, true, true, report.SecHeadline, report.SecComparisons, report.SecTriage, report.SecModels)
+	if err := writeReport(f.Out, out, r, true, true, report.SecHeadline, report.SecComparisons, report.SecTriage, report.SecModels); err != nil {
+		return err
+	}
+	if o.Figures == "" {
+		return nil
+	}
+	paths, err := report.WriteFigures(o.Figures, r)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f.Out, "wrote %d figures into %s (SVG, PDF, caption .txt and .tex each)\n", len(paths)/4, o.Figures)
+	return nil
 }
 
 // runDirOf is the run directory of a RUN argument (a directory, or a

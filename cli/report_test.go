@@ -168,3 +168,25 @@ func TestPowerCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestReportFiguresAndHelp: report --figures DIR writes each figure as SVG,
+// PDF and caption sidecars; report --help names every file it writes.
+func TestReportFiguresAndHelp(t *testing.T) {
+	dir := simRun(t, t.TempDir(), "figs")
+	figs := filepath.Join(t.TempDir(), "figures")
+	code, so, se := runCLI(t, "report", dir, "--figures", figs)
+	if code != 0 || !strings.Contains(so, "figures into "+figs) {
+		t.Fatalf("report --figures: exit %d\n%s\n%s", code, so, se)
+	}
+	for _, f := range []string{"forest.svg", "forest.pdf", "forest.txt", "forest.tex", "frontier.pdf", "reliability.svg"} {
+		if _, err := os.Stat(filepath.Join(figs, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	_, help, _ := runCLI(t, "report", "--help")
+	for _, f := range []string{"summary.parquet", "report.md", "report.html", "NAME.svg", "NAME.pdf", "NAME.txt", "NAME.tex"} {
+		if !strings.Contains(help, f) {
+			t.Errorf("report --help does not name %s", f)
+		}
+	}
+}

@@ -106,14 +106,16 @@ func newRoot(stop <-chan struct{}, stdout, stderr io.Writer) *cobra.Command {
 		Short:         "Benchmark harness for multi-agent medical question answering",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       currentVersion().String(),
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	f := &Factory{Out: stdout, Err: stderr, Stop: stop, Argv: os.Args}
 	root.AddCommand(NewCmdRun(f, nil), NewCmdSweep(f, nil), newCallsCmd(), newModelsCmd(), newExportCmd(), newDatasetsCmd(), NewCmdMerge(f, nil),
 		NewCmdReport(f, nil), NewCmdPower(f, nil), NewCmdCheck(f, nil), NewCmdBatches(f, nil), newTriageCmd(f), NewCmdRescore(f, nil),
-		NewCmdView(f), newSlurmCmd(f))
+		NewCmdView(f), newSlurmCmd(f), newVersionCmd(stdout))
 	return root
 }
 

@@ -32,6 +32,7 @@ func runRun(ctx context.Context, f *Factory, o *RunOptions) error {
 			return usageError{err}
 		}
 	}
+	o.Backend.offline = o.DryRun // a dry run never needs the network
 	r, err := plan.Resolve(ctx, s, o.Backend.opener())
 	if err != nil {
 		return err
@@ -171,7 +172,7 @@ func summarize(w io.Writer, r *plan.Resolved, rows []results.QuestionRow, st run
 	if err := report.WriteTable(w, report.Summarize(rows)); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nthis invocation: %d units, %d logical calls (the sum over arms), %d served by an identical earlier request or the cache, %d sent to the model endpoints; %d tokens\n",
+	fmt.Fprintf(w, "\nthis invocation: %d units, %d logical calls (the sum over arms), %d served by an identical earlier request or the cache, %d sent to the model endpoints; %d tokens sent (prompt + completion of the calls sent)\n",
 		st.Finished, st.Calls, st.Shared, st.Calls-st.Shared, st.Tokens)
 	if budget.Price != nil {
 		fmt.Fprintf(w, "cost this invocation: $%.4f\n", st.SpentUSD)

@@ -78,45 +78,45 @@ func runKV(r *Report) []htmlpage.KV {
 // figures draws every plot of the report, by the section it belongs to.
 func figures(r *Report) (map[string][]htmlpage.Figure, error) {
 	out := map[string][]htmlpage.Figure{}
-	add := func(sec, caption string, svg []byte, err error) error {
+	for _, f := range reportFigures(r) {
+		svg, err := f.Fig.SVG()
 		if err != nil {
-			return fmt.Errorf("report: %s plot: %w", sec, err)
+			return nil, fmt.Errorf("report: %s plot: %w", f.Section, err)
 		}
-		out[sec] = append(out[sec], htmlpage.Figure{SVG: svg, Caption: caption})
-		return nil
-	}
-	label := groupLabeller(r)
-	svg, err := plot.Forest(forestRows(r))
-	if err := add(SecComparisons, "Paired difference in accuracy against "+r.Reference+" (percentage points) with the seeded question-bootstrap 95% interval.", svg, err); err != nil {
-		return nil, err
-	}
-	costLabel, pts := costPoints(r, label)
-	svg, err = plot.CostAccuracy(costLabel, pts)
-	if err := add(SecCost, "Accuracy (design-effect-corrected Wilson 95% interval) against "+costLabel+"; the line is the Pareto frontier (no arm is cheaper and more accurate).", svg, err); err != nil {
-		return nil, err
-	}
-	svg, err = plot.Reliability(reliability(r, label))
-	if err := add(SecCalibration, "Reliability diagram: accuracy against the team's stated confidence, equal-mass bins (design-effect-corrected Wilson 95% intervals); the diagonal is perfect calibration.", svg, err); err != nil {
-		return nil, err
-	}
-	svg, err = plot.RiskCoverage(riskCoverage(r, label))
-	if err := add(SecCalibration, "Risk–coverage: answering only the questions above a confidence threshold, the share answered against the share of those wrong.", svg, err); err != nil {
-		return nil, err
-	}
-	svg, err = plot.AgreementByRound(agreement(r, label))
-	if err := add(SecConvergence, "Agreement with the round's plurality by round (0 = the initial answers), with question-clustered 95% intervals.", svg, err); err != nil {
-		return nil, err
-	}
-	if err := triageFigures(r, label, add); err != nil {
-		return nil, err
-	}
-	if len(r.Subjects) > 0 {
-		svg, err = plot.SubjectBreakdown(subjects(r, label))
-		if err := add(SecSubjects, "Accuracy per subject and arm (design-effect-corrected Wilson 95% intervals).", svg, err); err != nil {
-			return nil, err
-		}
+		out[f.Section] = append(out[f.Section], htmlpage.Figure{SVG: svg, Caption: f.Caption})
 	}
 	return out, nil
+}
+
+// NamedFigure is one figure of the report: the section it belongs to, a
+// file name stem (e.g. "forest", "confusion-full"), its caption and the
+// drawing.
+type NamedFigure struct {
+	Section, Name, Caption string
+	Fig                    plot.Figure
+}
+
+// reportFigures is every figure of the report, in page order.
+func reportFigures(r *Report) []NamedFigure {
+	var out []NamedFigure
+	add := func(sec, name, caption string, f plot.Figure) {
+		out = append(out, NamedFigure{Section: sec, Name: name, Caption: caption, Fig: f})
+	}
+	label := groupLabeller(r)
+	add(SecComparisons, "forest", "Paired difference in accuracy against "+r.Reference+" (percentage points) with the seeded question-bootstrap 95% interval.", plot.ForestFigure(forestRows(r)))
+	costLabel, pts := costPoints(r, label)
+	add(SecCost, "frontier", "Accuracy (design-effect-corrected Wilson 95% interval) against "+costLabel+"; the line is the Pareto frontier (no arm is cheaper and more accurate).", plot.CostAccuracyFigure(costLabel, pts))
+	add(SecCalibration, "reliability", "Reliability diagram: accuracy against the team's stated confidence, equal-mass bins (design-effect-corrected Wilson 95% intervals); the diagonal is perfect calibration.", plot.ReliabilityFigure(reliability(r, label)))
+	add(SecCalibration, "risk-coverage", "Risk–coverage: answering only the questions above a confidence threshold, the share answered against the share of those wrong.", plot.RiskCoverageFigure(riskCoverage(r, label)))
+	add(SecConvergence, "agreement", "Agreement with the round's plurality by round (0 = the initial answers), with question-clustered 95% intervals.", plot.AgreementByRoundFigure(agreement(r, label)))
+	triageFigures(r, label, add)
+	if len(r.Position) > 0 {
+		add(SecPosition, "position", "Share of answered questions predicting each option position (dots, question-clustered Wilson 95% intervals) against the share whose gold answer is at that position (gray rings); arms flagged by the Holm-adjusted goodness-of-fit test are marked.", plot.PositionBiasFigure(positionSeries(r)))
+	}
+	if len(r.Subjects) > 0 {
+		add(SecSubjects, "subjects", "Accuracy per subject and arm (design-effect-corrected Wilson 95% intervals).", plot.SubjectBreakdownFigure(subjects(r, label)))
+	}
+	return out
 }
 
 // groupLabeller names a group by its arm, adding the model and dataset
@@ -174,7 +174,7 @@ func costPoints(r *Report, label func(stats.GroupKey) string) (string, []plot.Co
 func reliability(r *Report, label func(stats.GroupKey) string) []plot.ReliabilitySeries {
 	var out []plot.ReliabilitySeries
 	for _, g := range r.Groups {
-		s := plot.ReliabilitySeries{Name: label(g.Key)}
+		s := plot.ReliabilitySeries{Name: label(g.Key), Reference: g.Key.Arm == r.Reference}
 		for _, b := range g.Calibration.Bins {
 			s.Bins = append(s.Bins, plot.ReliabilityBin{MeanConfidence: b.Confidence, Accuracy: b.Accuracy, Count: b.N, Lo: b.CI.Lo, Hi: b.CI.Hi})
 		}
@@ -186,7 +186,7 @@ func reliability(r *Report, label func(stats.GroupKey) string) []plot.Reliabilit
 func riskCoverage(r *Report, label func(stats.GroupKey) string) []plot.RiskCoverageSeries {
 	var out []plot.RiskCoverageSeries
 	for _, g := range r.Groups {
-		s := plot.RiskCoverageSeries{Name: label(g.Key)}
+		s := plot.RiskCoverageSeries{Name: label(g.Key), Reference: g.Key.Arm == r.Reference}
 		for _, p := range g.RiskCoverage.Points {
 			s.Points = append(s.Points, plot.RiskCoveragePoint{Coverage: p.Coverage, Risk: p.Risk})
 		}
@@ -198,7 +198,7 @@ func riskCoverage(r *Report, label func(stats.GroupKey) string) []plot.RiskCover
 func agreement(r *Report, label func(stats.GroupKey) string) []plot.AgreementSeries {
 	var out []plot.AgreementSeries
 	for _, g := range r.Groups {
-		s := plot.AgreementSeries{Name: label(g.Key)}
+		s := plot.AgreementSeries{Name: label(g.Key), Reference: g.Key.Arm == r.Reference, Reason: "a single answer, no rounds"}
 		for _, a := range g.Convergence.ByRound {
 			s.Points = append(s.Points, plot.RoundPoint{Round: a.Round, Mean: a.Mean, Lo: a.CI.Lo, Hi: a.CI.Hi})
 		}
@@ -213,7 +213,23 @@ func subjects(r *Report, label func(stats.GroupKey) string) []plot.SubjectCell {
 		k := g.Key
 		subject := k.Subject
 		k.Subject = ""
-		out = append(out, plot.SubjectCell{Subject: subject, Arm: label(k), Count: g.Questions, Accuracy: g.Accuracy, Lo: g.AccuracyCI.Lo, Hi: g.AccuracyCI.Hi})
+		out = append(out, plot.SubjectCell{Subject: subject, Arm: label(k), Count: g.Questions, Accuracy: g.Accuracy, Lo: g.AccuracyCI.Lo, Hi: g.AccuracyCI.Hi, Reference: k.Arm == r.Reference})
+	}
+	return out
+}
+
+func positionSeries(r *Report) []plot.PositionSeries {
+	var out []plot.PositionSeries
+	for _, pb := range r.Position {
+		s := plot.PositionSeries{Name: r.groupName(pb.Key)}
+		if pb.Flagged {
+			s.Flag = "position bias"
+		}
+		for k := range pb.Predicted {
+			p := pb.Predicted[k]
+			s.Shares = append(s.Shares, plot.PositionShare{Predicted: p.Value, Lo: p.CI.Lo, Hi: p.CI.Hi, Gold: pb.Gold[k].Value})
+		}
+		out = append(out, s)
 	}
 	return out
 }

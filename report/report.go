@@ -86,6 +86,8 @@ type Report struct {
 	Groups []stats.Group
 	// Subjects are Groups split by subject; nil when no row has one.
 	Subjects []stats.Group
+	// Position is each group's position bias (multiple-choice rows).
+	Position []PositionBias
 	// Comparisons are every arm against Reference on each dataset × model,
 	// Holm-adjusted within it, identical arms counted once
 	// (stats.CompareToReference).
@@ -177,6 +179,7 @@ func (r *Report) compute(rows []results.QuestionRow, opt Options) {
 		agg.BySubject = true
 		r.Subjects = sortGroups(stats.Aggregate(rows, agg), rank)
 	}
+	r.Position = positionBias(rows, r.Level, rank)
 	r.Comparisons = stats.CompareToReference(rows, r.Reference, boot)
 	slices.SortStableFunc(r.Comparisons, func(a, b stats.Comparison) int {
 		return cmp.Or(cmp.Compare(a.Dataset, b.Dataset), cmp.Compare(a.Model, b.Model), cmp.Compare(rank(a.Candidate), rank(b.Candidate)))

@@ -52,7 +52,7 @@ func Sections(r *Report) []Section {
 	for _, s := range []*Section{
 		r.comparisonSection(), r.triageSection(), r.modelSection(), r.costSection(), r.errorSection(),
 		r.calibrationSection(), r.convergenceSection(), r.componentSection(),
-		r.factorialSection(), r.subjectSection(), r.powerSection(),
+		r.factorialSection(), r.subjectSection(), r.positionSection(), r.powerSection(),
 		r.routeSection(),
 	} {
 		if s != nil {

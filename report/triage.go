@@ -178,7 +178,7 @@ func TriageSQL(runs []RunInfo) string {
 // triageFigures draws each triage group's confusion matrix (the levels
 // most urgent first; rows with no level are left out of the picture and
 // named in the caption).
-func triageFigures(r *Report, label func(stats.GroupKey) string, add func(sec, caption string, svg []byte, err error) error) error {
+func triageFigures(r *Report, label func(stats.GroupKey) string, add func(sec, name, caption string, f plot.Figure)) {
 	for _, g := range r.Groups {
 		tr := g.Triage
 		if tr == nil {
@@ -193,11 +193,7 @@ func triageFigures(r *Report, label func(stats.GroupKey) string, add func(sec, c
 				m.Counts[i][j] = tr.Confusion[k-1-i][k-1-j]
 			}
 		}
-		svg, err := plot.ConfusionMatrix(m)
 		caption := fmt.Sprintf("%s: true urgency (rows) against predicted (columns), most urgent first; %d of %d rows with no level not drawn.", label(g.Key), tr.None, tr.N)
-		if err := add(SecTriage, caption, svg, err); err != nil {
-			return err
-		}
+		add(SecTriage, "confusion-"+fileStem(label(g.Key)), caption, plot.ConfusionMatrixFigure(m))
 	}
-	return nil
 }

@@ -29,7 +29,7 @@ const MaxConfusionLabels = 24
 // labels, columns the predictions, both in the order given; every cell
 // shows its count (and, when there is room, its share of the row), and its
 // shade is that share. Diagonal cells (agreement) are outlined.
-func ConfusionMatrix(m Confusion) ([]byte, error) {
+func ConfusionMatrixFigure(m Confusion) Figure {
 	names := m.Labels
 	note := ""
 	if len(names) > MaxConfusionLabels {
@@ -44,15 +44,18 @@ func ConfusionMatrix(m Confusion) ([]byte, error) {
 		}
 	}
 	if n == 0 || total == 0 {
-		return noData(KindConfusion, "Confusion matrix")
+		return noDataFigure(KindConfusion, "Confusion matrix")
 	}
 	cell := vg.Length(min(56, max(14, 380/float64(n))))
 	h := cell*vg.Length(n) + 72
 	aria := fmt.Sprintf("Confusion matrix of %d labels over %d items: reference by row, prediction by column", n, total)
-	return render(KindConfusion, aria, figWidth, h, func(c draw.Canvas) {
+	return newFigure(KindConfusion, aria, figWidth, h, func(c draw.Canvas) {
 		drawConfusion(c, names, m.Counts, cell, note, cmp.Or(m.RowTitle, "reference"), cmp.Or(m.ColTitle, "predicted"))
 	})
 }
+
+// ConfusionMatrix is ConfusionMatrixFigure drawn as SVG.
+func ConfusionMatrix(m Confusion) ([]byte, error) { return ConfusionMatrixFigure(m).SVG() }
 
 // countAt is counts[i][j], or 0 where the matrix is ragged.
 func countAt(counts [][]int, i, j int) int {

@@ -32,9 +32,9 @@ const forestRowH = vg.Length(18)
 // interval as a whisker, a dashed line at zero, and on the right each row's
 // numbers ("+3.1 [−0.4, +6.5]") and flag. A row whose estimate is not a
 // number keeps its label and reads "n/a".
-func Forest(rows []ForestRow) ([]byte, error) {
+func ForestFigure(rows []ForestRow) Figure {
 	if len(rows) == 0 {
-		return noData(KindForest, "Paired differences in accuracy")
+		return noDataFigure(KindForest, "Paired differences in accuracy")
 	}
 	note := ""
 	if len(rows) > MaxForestRows {
@@ -43,10 +43,13 @@ func Forest(rows []ForestRow) ([]byte, error) {
 	}
 	h := 64 + forestRowH*vg.Length(len(rows))
 	aria := fmt.Sprintf("Forest plot of %d paired differences in accuracy (percentage points) with 95%% intervals", len(rows))
-	return render(KindForest, aria, figWidth, h, func(c draw.Canvas) {
+	return newFigure(KindForest, aria, figWidth, h, func(c draw.Canvas) {
 		drawForest(c, rows, note)
 	})
 }
+
+// Forest is ForestFigure drawn as SVG.
+func Forest(rows []ForestRow) ([]byte, error) { return ForestFigure(rows).SVG() }
 
 func drawForest(c draw.Canvas, rows []ForestRow, note string) {
 	n := len(rows)

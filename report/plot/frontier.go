@@ -56,9 +56,11 @@ func sameAs(a, b CostPoint) bool { return a.Cost == b.Cost && a.Accuracy == b.Ac
 
 // CostAccuracy draws each arm's accuracy (with its 95% interval) against its
 // cost per question, labels the points, and draws the Pareto frontier as a
-// step line through the non-dominated points (filled; dominated points are
-// hollow). costLabel names the x axis, e.g. "calls per question".
-func CostAccuracy(costLabel string, points []CostPoint) ([]byte, error) {
+// step line through the non-dominated points, ending at the last of them
+// (filled; dominated points are hollow). Labels are placed by a collision
+// pass (placeLabels) clear of each other and of the points, with a leader
+// line when they sit away from their point. costLabel names the x axis, e.g. "calls per question".
+func CostAccuracyFigure(costLabel string, points []CostPoint) Figure {
 	valid := 0
 	for _, p := range points {
 		if ok(p.Cost, p.Accuracy) {
@@ -66,15 +68,20 @@ func CostAccuracy(costLabel string, points []CostPoint) ([]byte, error) {
 		}
 	}
 	if valid == 0 {
-		return noData(KindFrontier, "Cost and accuracy")
+		return noDataFigure(KindFrontier, "Cost and accuracy")
 	}
 	if costLabel == "" {
 		costLabel = "cost per question"
 	}
 	aria := fmt.Sprintf("Accuracy against %s for %d arms, with the Pareto frontier", cleanLabel(costLabel, 60), valid)
-	return render(KindFrontier, aria, figWidth, 4.5*vg.Inch, func(c draw.Canvas) {
+	return newFigure(KindFrontier, aria, figWidth, 4.5*vg.Inch, func(c draw.Canvas) {
 		drawFrontier(c, costLabel, points)
 	})
+}
+
+// CostAccuracy is CostAccuracyFigure drawn as SVG.
+func CostAccuracy(costLabel string, points []CostPoint) ([]byte, error) {
+	return CostAccuracyFigure(costLabel, points).SVG()
 }
 
 func drawFrontier(c draw.Canvas, costLabel string, points []CostPoint) {
@@ -89,8 +96,9 @@ func drawFrontier(c draw.Canvas, costLabel string, points []CostPoint) {
 	var xs, ys span
 	var ms marks
 	var ls labels
+	same := map[xy]int{}
 	ws := whiskers{style: draw.LineStyle{Color: darkGray, Width: 1}, cap: 4}
-	lsty := textStyle(tickSize, black, draw.XLeft, draw.YCenter)
+	lsty := textStyle(tickSize, black, draw.XLeft, draw.YCenter) // for the default spot
 	for i, pt := range points {
 		if !ok(pt.Cost, pt.Accuracy) {
 			continue
@@ -107,16 +115,17 @@ func drawFrontier(c draw.Canvas, costLabel string, points []CostPoint) {
 			g = draw.GlyphStyle{Color: darkGray, Radius: 4, Shape: draw.RingGlyph{}}
 		}
 		ms = append(ms, mark{x: x, y: y, g: g})
-		ls = append(ls, label{x: x, y: y, s: cleanLabel(pt.Label, pointRunes), dx: 7, dy: 0, sty: lsty})
+		// Arms at the same point share one label ("smm, smm+t").
+		name := cleanLabel(pt.Label, pointRunes)
+		if at, dup := same[xy{x, y}]; dup {
+			ls[at].s += ", " + name
+			continue
+		}
+		same[xy{x, y}] = len(ls)
+		ls = append(ls, label{x: x, y: y, s: name, dx: 7, dy: 0, sty: lsty})
 	}
-	if len(line.pts) > 0 {
-		// Carry the frontier on to the right edge: beyond its last point
-		// the best accuracy on offer stays the same.
-		last := line.pts[len(line.pts)-1]
-		_, hi := xs.padded(0.08)
-		line.pts = append(line.pts, xy{hi, last.y})
-	}
-	p.Add(grid(true, true), line, ws, ms, ls)
+	// The frontier ends at its last point: beyond it there is no data.
+	p.Add(grid(true, true), line, ws, ms, pointLabels{ls: ls, ms: ms, ws: ws, lines: []polyline{line}, sty: textStyle(tickSize, black, draw.XLeft, draw.YBottom)})
 	setRange(&p.X, xs, 0.08)
 	setRange(&p.Y, ys, 0.08)
 	items := []legendItem{{name: "Pareto frontier", clr: palette[0], shape: draw.CircleGlyph{}, line: true}}

@@ -17,18 +17,21 @@ type ReliabilityBin struct {
 	Lo, Hi                   float64
 }
 
-// ReliabilitySeries is one arm's bins.
+// ReliabilitySeries is one arm's bins. Reference marks the arm the others
+// are compared with (drawn in every panel of small multiples); Reason says
+// why an arm has no bins (default "no stated confidence").
 type ReliabilitySeries struct {
-	Name string
-	Bins []ReliabilityBin
+	Name      string
+	Bins      []ReliabilityBin
+	Reference bool
+	Reason    string
 }
 
 // Reliability draws a reliability diagram: accuracy against mean stated
 // confidence per bin, one line per series, 95% intervals as whiskers,
 // glyph area growing with the bin's count, and the diagonal of perfect
 // calibration.
-func Reliability(series []ReliabilitySeries) ([]byte, error) {
-	series, note := capSeries(series, "arms")
+func ReliabilityFigure(series []ReliabilitySeries) Figure {
 	maxCount := 0
 	for _, s := range series {
 		for _, b := range s.Bins {
@@ -36,7 +39,7 @@ func Reliability(series []ReliabilitySeries) ([]byte, error) {
 		}
 	}
 	f := seriesFigure{
-		kind: KindReliability, what: "Reliability diagram", note: note,
+		kind: KindReliability, what: "Reliability diagram",
 		aria:   fmt.Sprintf("Reliability diagram of %d arms: accuracy against stated confidence", len(series)),
 		xLabel: "mean stated confidence (%)", yLabel: "accuracy (%)",
 		xFix: span{0, 100, true}, yFix: span{0, 100, true},
@@ -44,7 +47,7 @@ func Reliability(series []ReliabilitySeries) ([]byte, error) {
 		height: 5 * vg.Inch,
 	}
 	for _, s := range series {
-		ls := lineSeries{name: s.Name}
+		ls := lineSeries{name: s.Name, ref: s.Reference, reason: orDefault(s.Reason, "no stated confidence")}
 		for _, b := range s.Bins {
 			if !ok(b.MeanConfidence, b.Accuracy) {
 				continue
@@ -55,8 +58,11 @@ func Reliability(series []ReliabilitySeries) ([]byte, error) {
 		}
 		f.series = append(f.series, ls)
 	}
-	return f.render()
+	return f.figure()
 }
+
+// Reliability is ReliabilityFigure drawn as SVG.
+func Reliability(series []ReliabilitySeries) ([]byte, error) { return ReliabilityFigure(series).SVG() }
 
 // countRadius grows a glyph's area with count: 2.5 to 6 points.
 func countRadius(count, maxCount int) vg.Length {
@@ -81,19 +87,21 @@ type RoundPoint struct {
 	Mean, Lo, Hi float64
 }
 
-// AgreementSeries is one arm's agreement by round.
+// AgreementSeries is one arm's agreement by round; Reference and Reason
+// as for ReliabilitySeries (default reason "no rounds").
 type AgreementSeries struct {
-	Name   string
-	Points []RoundPoint
+	Name      string
+	Points    []RoundPoint
+	Reference bool
+	Reason    string
 }
 
 // AgreementByRound draws mean agreement against round, one line per arm,
 // with 95% intervals. Arms are nudged apart sideways so that their
 // whiskers do not hide each other.
-func AgreementByRound(series []AgreementSeries) ([]byte, error) {
-	series, note := capSeries(series, "arms")
+func AgreementByRoundFigure(series []AgreementSeries) Figure {
 	f := seriesFigure{
-		kind: KindAgreement, what: "Agreement by round", note: note,
+		kind: KindAgreement, what: "Agreement by round",
 		aria:   fmt.Sprintf("Mean agreement by debate round for %d arms", len(series)),
 		xLabel: "round", yLabel: "agreement (%)",
 		yFix: span{lo: 0, hi: 100, any: true},
@@ -101,8 +109,11 @@ func AgreementByRound(series []AgreementSeries) ([]byte, error) {
 	rounds := map[int]bool{}
 	k := float64(len(series))
 	for i, s := range series {
-		ls := lineSeries{name: s.Name}
-		nudge := (float64(i) - (k-1)/2) * math.Min(0.06, 0.3/k)
+		ls := lineSeries{name: s.Name, ref: s.Reference, reason: orDefault(s.Reason, "no rounds")}
+		nudge := 0.0
+		if k <= MaxOverlaid {
+			nudge = (float64(i) - (k-1)/2) * math.Min(0.06, 0.3/k)
+		}
 		for _, r := range s.Points {
 			if !ok(r.Mean) {
 				continue
@@ -115,7 +126,12 @@ func AgreementByRound(series []AgreementSeries) ([]byte, error) {
 		f.series = append(f.series, ls)
 	}
 	f.xTicks = roundTicks(rounds)
-	return f.render()
+	return f.figure()
+}
+
+// AgreementByRound is AgreementByRoundFigure drawn as SVG.
+func AgreementByRound(series []AgreementSeries) ([]byte, error) {
+	return AgreementByRoundFigure(series).SVG()
 }
 
 // roundTicks labels every round when there are few, else leaves it to
@@ -144,24 +160,26 @@ type RiskCoveragePoint struct {
 	Coverage, Risk float64
 }
 
-// RiskCoverageSeries is one arm's curve.
+// RiskCoverageSeries is one arm's curve; Reference and Reason as for
+// ReliabilitySeries (default reason "no stated confidence").
 type RiskCoverageSeries struct {
-	Name   string
-	Points []RiskCoveragePoint
+	Name      string
+	Points    []RiskCoveragePoint
+	Reference bool
+	Reason    string
 }
 
 // RiskCoverage draws selective risk against coverage, one curve per arm,
 // the points joined in order of coverage.
-func RiskCoverage(series []RiskCoverageSeries) ([]byte, error) {
-	series, note := capSeries(series, "arms")
+func RiskCoverageFigure(series []RiskCoverageSeries) Figure {
 	f := seriesFigure{
-		kind: KindRiskCover, what: "Risk–coverage", note: note,
+		kind: KindRiskCover, what: "Risk–coverage",
 		aria:   fmt.Sprintf("Risk–coverage curves for %d arms: error rate among answered questions against coverage", len(series)),
 		xLabel: "coverage (% of questions answered)", yLabel: "selective risk (% wrong among answered)",
 		xFix: span{0, 100, true}, yFix: span{0, 0, true},
 	}
 	for _, s := range series {
-		ls := lineSeries{name: s.Name}
+		ls := lineSeries{name: s.Name, ref: s.Reference, reason: orDefault(s.Reason, "no stated confidence")}
 		for _, q := range s.Points {
 			if ok(q.Coverage, q.Risk) {
 				ls.pts = append(ls.pts, seriesPoint{x: pct(q.Coverage), y: pct(q.Risk), r: 2})
@@ -169,5 +187,18 @@ func RiskCoverage(series []RiskCoverageSeries) ([]byte, error) {
 		}
 		f.series = append(f.series, ls)
 	}
-	return f.render()
+	return f.figure()
+}
+
+// RiskCoverage is RiskCoverageFigure drawn as SVG.
+func RiskCoverage(series []RiskCoverageSeries) ([]byte, error) {
+	return RiskCoverageFigure(series).SVG()
+}
+
+// orDefault is s, or def when s is empty.
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

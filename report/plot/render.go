@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -25,6 +26,55 @@ const (
 // vgsvg's document starts with an XML prolog, a comment and an <svg> start
 // tag with fixed sizes; everything up to the end of that tag is replaced.
 var rootEnd = []byte("xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n")
+
+// Figure is one drawn figure, ready to be written as SVG (for the page) or
+// PDF (vector, for LaTeX): the same drawing either way.
+type Figure struct {
+	kind, aria string
+	w, h       vg.Length
+	paint      func(c draw.Canvas)
+	empty      bool // the "no data" figure
+}
+
+func newFigure(kind, aria string, w, h vg.Length, paint func(c draw.Canvas)) Figure {
+	return Figure{kind: kind, aria: aria, w: w, h: h, paint: paint}
+}
+
+// Kind is the figure's kind (KindForest, ...).
+func (f Figure) Kind() string { return f.kind }
+
+// Empty reports whether the figure is the "no data" one.
+func (f Figure) Empty() bool { return f.empty }
+
+// SVG is the figure as a standalone <svg> element (see the package doc).
+func (f Figure) SVG() ([]byte, error) {
+	doc, err := render(f.kind, f.aria, f.w, f.h, f.paint)
+	if err != nil || !f.empty {
+		return doc, err
+	}
+	return markEmpty(doc), nil
+}
+
+// PDF is the figure as a one-page vector PDF of the same size, its font
+// (Liberation Sans) embedded. A panic inside gonum/plot becomes an error.
+func (f Figure) PDF() (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("plot %s: drawing the PDF failed: %v", f.kind, r)
+		}
+	}()
+	cv := vgpdf.New(f.w, f.h)
+	cv.EmbedFonts(true)
+	c := draw.New(cv)
+	c.SetColor(white)
+	c.Fill(c.Rectangle.Path())
+	f.paint(draw.Crop(c, margin, -margin, margin, -margin))
+	var buf bytes.Buffer
+	if _, err := cv.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("plot %s: PDF: %w", f.kind, err)
+	}
+	return buf.Bytes(), nil
+}
 
 // render draws a figure of w×h points with paint and returns the SVG element.
 // A panic inside gonum/plot becomes an error.
@@ -68,11 +118,11 @@ func rewriteRoot(doc []byte, kind, aria string, w, h vg.Length) ([]byte, error) 
 
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
-// noData is the small figure drawn for an input with nothing to plot.
-func noData(kind, what string) ([]byte, error) {
+// noDataFigure is the small figure drawn for an input with nothing to plot.
+func noDataFigure(kind, what string) Figure {
 	w, h := figWidth, vg.Length(48)
 	msg := cleanLabel(what, 80) + ": no data"
-	doc, err := render(kind, msg, w, h, func(c draw.Canvas) {
+	f := newFigure(kind, msg, w, h, func(c draw.Canvas) {
 		border := draw.LineStyle{Color: lightGray, Width: 1, Dashes: []vg.Length{4, 3}}
 		r := c.Rectangle
 		c.StrokeLines(border, []vg.Point{
@@ -82,10 +132,8 @@ func noData(kind, what string) ([]byte, error) {
 		})
 		c.FillText(textStyle(labelSize, darkGray, draw.XCenter, draw.YCenter), c.Center(), msg)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return markEmpty(doc), nil
+	f.empty = true
+	return f
 }
 
 // markEmpty adds data-empty="true" to a rendered root.

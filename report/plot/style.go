@@ -38,12 +38,18 @@ var (
 	white     = color.White
 )
 
-// palette is Tableau 10: distinguishable, and paired with a glyph shape per
-// series so that series stay apart in grayscale print.
+// palette is Okabe & Ito's colour-blind-safe set ("Color Universal
+// Design", 2008), darkest first, in an order that keeps neighbours apart
+// under deuteranopia and protanopia; each series also gets its own glyph
+// shape, so series stay apart in grayscale print. A figure overlays at most
+// MaxOverlaid series, so the eight colours are never reused in one panel.
 var palette = []color.Color{
-	rgb(0x4e79a7), rgb(0xf28e2b), rgb(0xe15759), rgb(0x76b7b2), rgb(0x59a14f),
-	rgb(0xedc948), rgb(0xb07aa1), rgb(0xff9da7), rgb(0x9c755f), rgb(0xbab0ac),
+	rgb(0x0072b2), rgb(0xe69f00), rgb(0x009e73), rgb(0xd55e00),
+	rgb(0xcc79a7), rgb(0x56b4e9), rgb(0x000000), rgb(0xf0e442),
 }
+
+// refColor draws the reference arm in the panels of small multiples.
+var refColor = color.Gray{Y: 0x8a}
 
 var shapes = []draw.GlyphDrawer{
 	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{},
@@ -179,11 +185,19 @@ func pct(v float64) float64 { return v * 100 }
 // of ten, with as many decimals as the step needs.
 type niceTicks struct{}
 
-func (niceTicks) Ticks(lo, hi float64) []gplot.Tick {
+func (niceTicks) Ticks(lo, hi float64) []gplot.Tick { return ticksAbout(lo, hi, 6) }
+
+// fewTicks labels about three ticks, for the small panels of small
+// multiples.
+type fewTicks struct{}
+
+func (fewTicks) Ticks(lo, hi float64) []gplot.Tick { return ticksAbout(lo, hi, 3) }
+
+func ticksAbout(lo, hi, n float64) []gplot.Tick {
 	if !ok(lo, hi) || !(hi > lo) {
 		return nil
 	}
-	step, decimals := niceStep((hi - lo) / 6)
+	step, decimals := niceStep((hi - lo) / n)
 	if step <= 0 || math.IsInf(step, 0) {
 		return nil
 	}

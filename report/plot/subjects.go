@@ -12,30 +12,32 @@ import (
 
 // SubjectCell is one arm's accuracy on one subject, with a 95% interval
 // (fractions), and the number of questions of that subject.
+// Reference marks the reference arm's cells (drawn in every panel of
+// small multiples).
 type SubjectCell struct {
 	Subject, Arm     string
 	Count            int
 	Accuracy, Lo, Hi float64
+	Reference        bool
 }
 
-// Limits of the per-subject figure; past them it shows the top subjects by
-// question count and the first arms, and says so.
-const (
-	MaxSubjects    = 20
-	MaxSubjectArms = 10
-)
+// MaxSubjects is the most subjects the per-subject figure shows: past it,
+// the top subjects by question count, and the figure says so. Every arm is
+// drawn: past MaxOverlaid arms the figure becomes small multiples.
+const MaxSubjects = 20
 
 // subjectTable is the cells arranged for drawing.
 type subjectTable struct {
 	subjects []string       // top to bottom
 	counts   map[string]int // questions per subject (the largest Count given)
 	arms     []string       // in order of first appearance
+	ref      map[string]bool
 	cell     map[[2]string]SubjectCell
 	note     string
 }
 
 func tabulateSubjects(cells []SubjectCell) subjectTable {
-	t := subjectTable{counts: map[string]int{}, cell: map[[2]string]SubjectCell{}}
+	t := subjectTable{counts: map[string]int{}, cell: map[[2]string]SubjectCell{}, ref: map[string]bool{}}
 	seenArm := map[string]bool{}
 	for _, c := range cells {
 		if !ok(c.Accuracy) {
@@ -50,6 +52,9 @@ func tabulateSubjects(cells []SubjectCell) subjectTable {
 			t.arms = append(t.arms, c.Arm)
 		}
 		t.cell[[2]string{c.Subject, c.Arm}] = c
+		if c.Reference {
+			t.ref[c.Arm] = true
+		}
 	}
 	sort.SliceStable(t.subjects, func(a, b int) bool {
 		ca, cb := t.counts[t.subjects[a]], t.counts[t.subjects[b]]
@@ -63,22 +68,27 @@ func tabulateSubjects(cells []SubjectCell) subjectTable {
 		notes = append(notes, fmt.Sprintf("top %d of %d subjects by question count", MaxSubjects, len(t.subjects)))
 		t.subjects = t.subjects[:MaxSubjects]
 	}
-	if len(t.arms) > MaxSubjectArms {
-		notes = append(notes, fmt.Sprintf("first %d of %d arms", MaxSubjectArms, len(t.arms)))
-		t.arms = t.arms[:MaxSubjectArms]
-	}
 	t.note = strings.Join(notes, "; ")
 	return t
 }
 
 // SubjectBreakdown draws accuracy per subject as grouped horizontal bars:
 // one group per subject (most questions at the top, at most MaxSubjects),
-// one bar per arm in the order the arms first appear (at most
-// MaxSubjectArms), each with its 95% interval.
-func SubjectBreakdown(cells []SubjectCell) ([]byte, error) {
+// one bar per arm in the order the arms first appear, each with its 95%
+// interval. Past MaxOverlaid arms it draws small multiples instead: one
+// panel per arm (accuracy as a dot with its interval per subject), the
+// reference arm's dots in gray in every panel.
+func SubjectBreakdownFigure(cells []SubjectCell) Figure {
 	t := tabulateSubjects(cells)
 	if len(t.subjects) == 0 {
-		return noData(KindSubjects, "Accuracy by subject")
+		return noDataFigure(KindSubjects, "Accuracy by subject")
+	}
+	if pa := t.panelArms(); pa != nil {
+		cols := panelCols(len(pa))
+		rows := (len(pa) + cols - 1) / cols
+		h := vg.Length(rows)*(vg.Length(len(t.subjects))*11+60) + 2*noteLine
+		aria := fmt.Sprintf("Accuracy by subject for %d subjects and %d arms, one panel per arm, with 95%% intervals", len(t.subjects), len(t.arms))
+		return newFigure(KindSubjects, aria, figWidth, h, func(c draw.Canvas) { drawSubjectPanels(c, t, pa) })
 	}
 	unit := vg.Length(10)
 	if len(t.arms) >= 6 {
@@ -87,7 +97,12 @@ func SubjectBreakdown(cells []SubjectCell) ([]byte, error) {
 	units := len(t.subjects) * (len(t.arms) + 1)
 	h := 72 + unit*vg.Length(units)
 	aria := fmt.Sprintf("Accuracy by subject for %d subjects and %d arms, with 95%% intervals", len(t.subjects), len(t.arms))
-	return render(KindSubjects, aria, figWidth, h, func(c draw.Canvas) { drawSubjects(c, t) })
+	return newFigure(KindSubjects, aria, figWidth, h, func(c draw.Canvas) { drawSubjects(c, t) })
+}
+
+// SubjectBreakdown is SubjectBreakdownFigure drawn as SVG.
+func SubjectBreakdown(cells []SubjectCell) ([]byte, error) {
+	return SubjectBreakdownFigure(cells).SVG()
 }
 
 func drawSubjects(c draw.Canvas, t subjectTable) {
@@ -127,4 +142,98 @@ func drawSubjects(c draw.Canvas, t subjectTable) {
 		items[k] = legendItem{name: arm, clr: seriesColor(k), bar: true}
 	}
 	drawWithLegend(c, p, items)
+}
+
+// panelArms is the arms that get a panel of their own, or nil when one
+// panel of grouped bars shows them all.
+func (t subjectTable) panelArms() []string {
+	if len(t.arms) <= MaxOverlaid {
+		return nil
+	}
+	var out []string
+	for _, a := range t.arms {
+		if !t.ref[a] {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// drawSubjectPanels draws one panel per arm of pa: a dot and a 95%
+// interval per subject, on a shared accuracy axis, the reference arms'
+// dots in gray beneath.
+func drawSubjectPanels(c draw.Canvas, t subjectTable, pa []string) {
+	var refs []string
+	for _, a := range t.arms {
+		if t.ref[a] {
+			refs = append(refs, cleanLabel(a, labelRunes))
+		}
+	}
+	head := "One panel per arm"
+	if len(refs) > 0 {
+		head += "; gray rings: the reference, " + strings.Join(refs, ", ") + ", in every panel"
+	}
+	if t.note != "" {
+		head += "; " + t.note
+	}
+	c = drawHead(c, head+".")
+	xs := span{0, 100, true}
+	for _, cell := range t.cell {
+		if lo, hi, has := ci(cell.Lo, cell.Hi); has {
+			xs.add(lo, hi)
+		}
+	}
+	s := len(t.subjects)
+	var ticks, blank gplot.ConstantTicks
+	for j, subj := range t.subjects {
+		y := float64(s - 1 - j)
+		ticks = append(ticks, gplot.Tick{Value: y, Label: fmt.Sprintf("%s (n=%d)", cleanLabel(subj, 22), t.counts[subj])})
+		blank = append(blank, gplot.Tick{Value: y})
+	}
+	panel := func(arm string, col int) *gplot.Plot {
+		p := newPlot("", "")
+		p.Title.Text = cleanLabel(arm, labelRunes)
+		p.Title.TextStyle.Font.Size = tickSize
+		var ms marks
+		ws := whiskers{horizontal: true, style: draw.LineStyle{Color: palette[0], Width: 0.8}, cap: 3}
+		for j, subj := range t.subjects {
+			y := float64(s - 1 - j)
+			for _, ra := range t.arms {
+				if !t.ref[ra] {
+					continue
+				}
+				if rc, found := t.cell[[2]string{subj, ra}]; found {
+					ms = append(ms, mark{x: pct(rc.Accuracy), y: y, g: draw.GlyphStyle{Color: refColor, Radius: 3, Shape: draw.RingGlyph{}}})
+				}
+			}
+			cell, found := t.cell[[2]string{subj, arm}]
+			if !found {
+				continue
+			}
+			if lo, hi, has := ci(cell.Lo, cell.Hi); has {
+				ws.ivs = append(ws.ivs, interval{at: y, lo: lo, hi: hi})
+			}
+			ms = append(ms, mark{x: pct(cell.Accuracy), y: y, g: draw.GlyphStyle{Color: palette[0], Radius: 2.5, Shape: draw.CircleGlyph{}}})
+		}
+		p.Add(grid(true, true), ws, ms)
+		p.X.Tick.Marker = fewTicks{}
+		p.Y.Tick.Marker = blank
+		if col == 0 {
+			p.Y.Tick.Marker = ticks
+		}
+		p.Y.Tick.Length = 0
+		p.Y.Min, p.Y.Max = -0.7, float64(s)-0.3
+		setRange(&p.X, xs, 0.02)
+		return p
+	}
+	cols := panelCols(len(pa))
+	rows := (len(pa) + cols - 1) / cols
+	plots := make([][]*gplot.Plot, rows)
+	for r := range plots {
+		plots[r] = make([]*gplot.Plot, cols)
+	}
+	for i, arm := range pa {
+		plots[i/cols][i%cols] = panel(arm, i%cols)
+	}
+	drawPanelGrid(c, plots, "accuracy (%)", "")
 }

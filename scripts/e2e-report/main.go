@@ -209,13 +209,16 @@ func capture(ctx context.Context, b *browser, s string, o options) error {
 	var pdf struct {
 		Data string `json:"data"`
 	}
-	if err := b.call(ctx, s, "Page.printToPDF", map[string]any{"printBackground": true}, &pdf); err != nil {
+	// A4 (8.27 × 11.69 in): narrower than Letter, so a table that fits A4
+	// fits Letter too.
+	params := map[string]any{"printBackground": true, "paperWidth": 8.27, "paperHeight": 11.69}
+	if err := b.call(ctx, s, "Page.printToPDF", params, &pdf); err != nil {
 		return err
 	}
 	if err := writeBase64(o.pdf, pdf.Data); err != nil {
 		return err
 	}
-	fmt.Printf("e2e-report: printed to %s\n", o.pdf)
+	fmt.Printf("e2e-report: printed to %s (A4)\n", o.pdf)
 	return nil
 }
 
@@ -235,7 +238,17 @@ const inspectJS = `(async () => {
     const svg = f.querySelector(':scope > svg');
     const r = svg ? svg.getBoundingClientRect() : {width: 0, height: 0};
     const texts = svg ? [...svg.querySelectorAll('text')] : [];
-    return {kind: f.dataset.plot, empty: f.dataset.empty === 'true', svg: !!svg,
+    // Label collisions: every pair of non-blank texts whose boxes (as
+    // rendered) share more than 1 px in both directions.
+    const boxes = texts.filter(t => t.textContent.trim() !== '').map(t => ({s: t.textContent, r: t.getBoundingClientRect()}));
+    const overlaps = [];
+    for (let i = 0; i < boxes.length; i++) for (let j = 0; j < i; j++) {
+      const a = boxes[i].r, b = boxes[j].r;
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > 1 && h > 1) overlaps.push(boxes[j].s + ' / ' + boxes[i].s);
+    }
+    return {kind: f.dataset.plot, overlaps, empty: f.dataset.empty === 'true', svg: !!svg,
       width: r.width, height: r.height,
       paths: svg ? svg.querySelectorAll('path').length : 0,
       texts: texts.length, inked: texts.filter(t => t.getComputedTextLength() > 0).length};

@@ -163,6 +163,7 @@ type seen struct {
 		Width, Height float64
 		Paths, Texts  int
 		Inked         int
+		Overlaps      []string // pairs of texts whose boxes intersect
 	}
 	SVGs    int
 	Fonts   []string
@@ -188,6 +189,14 @@ func (v seen) check(o options) []string {
 	if !containsStr(v.Fonts, "Liberation Sans loaded") && len(v.Figures) > 0 {
 		problems = append(problems, "the figures' font (Liberation Sans) did not load from the page")
 	}
+	overlaps := 0
+	for _, f := range v.Figures {
+		for _, o := range f.Overlaps {
+			problems = append(problems, fmt.Sprintf("%s figure: labels overlap: %s", f.Kind, o))
+		}
+		overlaps += len(f.Overlaps)
+	}
+	fmt.Printf("e2e-report: label overlaps (text boxes intersecting) in %d figures: %d\n", len(v.Figures), overlaps)
 	if v.Scripts > 0 {
 		problems = append(problems, fmt.Sprintf("%d <script> elements", v.Scripts))
 	}
