@@ -43,6 +43,7 @@ func normalised(t *testing.T, dir string) ([]results.QuestionRow, []results.Call
 	}
 	for i := range qs {
 		qs[i].WallMS, qs[i].CallLatencyMS, qs[i].Attempts, qs[i].CachedCalls = 0, 0, 0, 0
+		qs[i].PaidPromptTokens, qs[i].PaidCompletionTokens = 0, 0 // billed by whichever unit sent a shared call
 	}
 	for i := range cs {
 		cs[i].LatencyMS, cs[i].Attempts, cs[i].Cached = 0, 0, false

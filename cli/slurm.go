@@ -125,16 +125,7 @@ func changedRunFlags(fs *pflag.FlagSet) []string {
 }
 
 func runSlurmSubmit(ctx context.Context, f *Factory, o *SlurmSubmitOptions) error {
-	if o.Shards < 1 {
-		return usagef("--shards %d: give the number of array tasks, ≥ 1", o.Shards)
-	}
-	if o.Throttle < 0 {
-		return usagef("--throttle %d: give the tasks run at once, ≥ 1, or 0 for no limit", o.Throttle)
-	}
-	if o.Grace < 30*time.Second {
-		return usagef("--grace %s: give at least 30s (questions in flight get %s after SIGTERM, then the journal commits)", o.Grace, graceDefault)
-	}
-	if err := noSecretsInScripts(o.Args); err != nil {
+	if err := o.validate(); err != nil {
 		return err
 	}
 	if _, err := o.Run.checkPrices(o.Run.Spec); err != nil {
@@ -145,48 +136,23 @@ func runSlurmSubmit(ctx context.Context, f *Factory, o *SlurmSubmitOptions) erro
 		return err
 	}
 	defer r.Close()
-	dir, err := filepath.Abs(o.Run.runDir("", r))
+	rec, job, err := o.prepare(r)
 	if err != nil {
 		return err
 	}
-	bin := o.Medteam
-	if bin == "" {
-		if bin, err = os.Executable(); err != nil {
-			return fmt.Errorf("locating the medteam binary: %w (give --medteam PATH)", err)
-		}
-	}
-	if bin, err = filepath.Abs(bin); err != nil {
-		return err
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return err
-	}
-	body, _, err := r.Document().Encode()
-	if err != nil {
-		return err
-	}
-	doc, hash, _, err := plan.Unshard(body)
-	if err != nil {
-		return err
-	}
-	rec := slurm.Record{Plan: hash, Document: doc, Shards: o.Shards, Units: shardUnits(r, o.Shards), Throttle: o.Throttle, HTML: o.Run.HTML, Prices: o.Run.Prices}
-	job := slurm.Job{Name: "medteam-" + filepath.Base(dir), RunDir: dir, Workdir: wd, Shards: o.Shards, Medteam: bin, Args: o.Args,
-		Grace: int(o.Grace / time.Second), Options: o.SlurmOpts, Merge: o.MergeOpts}
+	dir := job.RunDir
 	array, merge, err := slurmScripts(job, o.Template)
 	if err != nil {
 		return err
 	}
-	arrayOpt := arraySpec(allTasks(o.Shards), o.Throttle)
 	if o.DryRun {
+		arrayOpt := arraySpec(allTasks(o.Shards), o.Throttle)
 		fmt.Fprintf(f.Out, "# plan %.12s: %d units in %d shards (%v); run directory %s\n", r.Hash, rec.Total(), o.Shards, rec.Units, dir)
 		fmt.Fprintf(f.Out, "# sbatch --parsable %s %s\n%s\n", arrayOpt, filepath.Join(slurm.LogDir(dir), "array.sh"), array)
 		fmt.Fprintf(f.Out, "# sbatch --parsable --dependency=afterany:<array> %s\n%s", filepath.Join(slurm.LogDir(dir), "merge.sh"), merge)
 		return nil
 	}
-	if _, err := os.Stat(filepath.Join(dir, slurm.RecordFile)); err == nil {
-		return usagef("%s was already submitted: see 'medteam slurm status %s', or 'medteam slurm resubmit %s' for its unfinished shards", dir, dir, dir)
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	if err := notSubmitted(dir); err != nil {
 		return err
 	}
 	if err := writeSlurmDir(dir, array, merge); err != nil {
@@ -207,6 +173,64 @@ func runSlurmSubmit(ctx context.Context, f *Factory, o *SlurmSubmitOptions) erro
 	}
 	fmt.Fprintf(f.Out, "submitted array job %s (%d tasks: shards 1–%d of %d, %d units) and merge job %s (afterany:%s)\nrun directory %s\n  medteam slurm status %s\n",
 		sub.Array, o.Shards, o.Shards, o.Shards, rec.Total(), sub.Merge, sub.Array, dir, dir)
+	return nil
+}
+
+// validate checks the submit flags that need no plan.
+func (o *SlurmSubmitOptions) validate() error {
+	if o.Shards < 1 {
+		return usagef("--shards %d: give the number of array tasks, ≥ 1", o.Shards)
+	}
+	if o.Throttle < 0 {
+		return usagef("--throttle %d: give the tasks run at once, ≥ 1, or 0 for no limit", o.Throttle)
+	}
+	if o.Grace < 30*time.Second {
+		return usagef("--grace %s: give at least 30s (questions in flight get %s after SIGTERM, then the journal commits)", o.Grace, graceDefault)
+	}
+	return noSecretsInScripts(o.Args)
+}
+
+// prepare is the record and the job of a resolved plan: its run directory,
+// the medteam binary the tasks run, the unsharded plan document.
+func (o *SlurmSubmitOptions) prepare(r *plan.Resolved) (slurm.Record, slurm.Job, error) {
+	dir, err := filepath.Abs(o.Run.runDir("", r))
+	if err != nil {
+		return slurm.Record{}, slurm.Job{}, err
+	}
+	bin := o.Medteam
+	if bin == "" {
+		if bin, err = os.Executable(); err != nil {
+			return slurm.Record{}, slurm.Job{}, fmt.Errorf("locating the medteam binary: %w (give --medteam PATH)", err)
+		}
+	}
+	if bin, err = filepath.Abs(bin); err != nil {
+		return slurm.Record{}, slurm.Job{}, err
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return slurm.Record{}, slurm.Job{}, err
+	}
+	body, _, err := r.Document().Encode()
+	if err != nil {
+		return slurm.Record{}, slurm.Job{}, err
+	}
+	doc, hash, _, err := plan.Unshard(body)
+	if err != nil {
+		return slurm.Record{}, slurm.Job{}, err
+	}
+	rec := slurm.Record{Plan: hash, Document: doc, Shards: o.Shards, Units: shardUnits(r, o.Shards), Throttle: o.Throttle, HTML: o.Run.HTML, Prices: o.Run.Prices}
+	job := slurm.Job{Name: "medteam-" + filepath.Base(dir), RunDir: dir, Workdir: wd, Shards: o.Shards, Medteam: bin, Args: o.Args,
+		Grace: int(o.Grace / time.Second), Options: o.SlurmOpts, Merge: o.MergeOpts}
+	return rec, job, nil
+}
+
+// notSubmitted refuses a run directory that already holds a submission.
+func notSubmitted(dir string) error {
+	if _, err := os.Stat(filepath.Join(dir, slurm.RecordFile)); err == nil {
+		return usagef("%s was already submitted: see 'medteam slurm status %s', or 'medteam slurm resubmit %s' for its unfinished shards", dir, dir, dir)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
 	return nil
 }
 

@@ -158,7 +158,7 @@ const r=await con.runAndReadAll(process.argv[2]);console.log(JSON.stringify(r.ge
 # (which of two identical requests went out first is timing too).
 same() {
 	local a=$1 b=$2 out
-	for tab in "questions call_latency_ms, wall_ms, attempts, cached_calls" "calls latency_ms, attempts, cached"; do
+	for tab in "questions call_latency_ms, wall_ms, attempts, cached_calls, paid_prompt_tokens, paid_completion_tokens" "calls latency_ms, attempts, cached"; do
 		set -- $tab
 		local f=$1
 		shift

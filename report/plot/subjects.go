@@ -163,6 +163,33 @@ func (t subjectTable) panelArms() []string {
 // interval per subject, on a shared accuracy axis, the reference arms'
 // dots in gray beneath.
 func drawSubjectPanels(c draw.Canvas, t subjectTable, pa []string) {
+	c = drawHead(c, subjectPanelsHead(t))
+	sp := subjectPanels{t: t, xs: span{0, 100, true}, s: len(t.subjects)}
+	for _, cell := range t.cell {
+		if lo, hi, has := ci(cell.Lo, cell.Hi); has {
+			sp.xs.add(lo, hi)
+		}
+	}
+	for j, subj := range t.subjects {
+		y := float64(sp.s - 1 - j)
+		sp.ticks = append(sp.ticks, gplot.Tick{Value: y, Label: fmt.Sprintf("%s (n=%d)", cleanLabel(subj, 22), t.counts[subj])})
+		sp.blank = append(sp.blank, gplot.Tick{Value: y})
+	}
+	cols := panelCols(len(pa))
+	rows := (len(pa) + cols - 1) / cols
+	plots := make([][]*gplot.Plot, rows)
+	for r := range plots {
+		plots[r] = make([]*gplot.Plot, cols)
+	}
+	for i, arm := range pa {
+		plots[i/cols][i%cols] = sp.panel(arm, i%cols)
+	}
+	drawPanelGrid(c, plots, "accuracy (%)", "")
+}
+
+// subjectPanelsHead is the line above the panels: what they show and which
+// arms are the gray reference.
+func subjectPanelsHead(t subjectTable) string {
 	var refs []string
 	for _, a := range t.arms {
 		if t.ref[a] {
@@ -176,64 +203,60 @@ func drawSubjectPanels(c draw.Canvas, t subjectTable, pa []string) {
 	if t.note != "" {
 		head += "; " + t.note
 	}
-	c = drawHead(c, head+".")
-	xs := span{0, 100, true}
-	for _, cell := range t.cell {
-		if lo, hi, has := ci(cell.Lo, cell.Hi); has {
-			xs.add(lo, hi)
-		}
-	}
-	s := len(t.subjects)
-	var ticks, blank gplot.ConstantTicks
+	return head + "."
+}
+
+// subjectPanels is what every panel of drawSubjectPanels shares: the table,
+// the accuracy span, the subject ticks (labelled in the first column).
+type subjectPanels struct {
+	t            subjectTable
+	xs           span
+	s            int // subjects
+	ticks, blank gplot.ConstantTicks
+}
+
+// panel is one arm's panel; col 0 carries the subject labels.
+func (sp subjectPanels) panel(arm string, col int) *gplot.Plot {
+	t, s := sp.t, sp.s
+	p := newPlot("", "")
+	p.Title.Text = cleanLabel(arm, labelRunes)
+	p.Title.TextStyle.Font.Size = tickSize
+	var ms marks
+	ws := whiskers{horizontal: true, style: draw.LineStyle{Color: palette[0], Width: 0.8}, cap: 3}
 	for j, subj := range t.subjects {
 		y := float64(s - 1 - j)
-		ticks = append(ticks, gplot.Tick{Value: y, Label: fmt.Sprintf("%s (n=%d)", cleanLabel(subj, 22), t.counts[subj])})
-		blank = append(blank, gplot.Tick{Value: y})
-	}
-	panel := func(arm string, col int) *gplot.Plot {
-		p := newPlot("", "")
-		p.Title.Text = cleanLabel(arm, labelRunes)
-		p.Title.TextStyle.Font.Size = tickSize
-		var ms marks
-		ws := whiskers{horizontal: true, style: draw.LineStyle{Color: palette[0], Width: 0.8}, cap: 3}
-		for j, subj := range t.subjects {
-			y := float64(s - 1 - j)
-			for _, ra := range t.arms {
-				if !t.ref[ra] {
-					continue
-				}
-				if rc, found := t.cell[[2]string{subj, ra}]; found {
-					ms = append(ms, mark{x: pct(rc.Accuracy), y: y, g: draw.GlyphStyle{Color: refColor, Radius: 3, Shape: draw.RingGlyph{}}})
-				}
-			}
-			cell, found := t.cell[[2]string{subj, arm}]
-			if !found {
-				continue
-			}
-			if lo, hi, has := ci(cell.Lo, cell.Hi); has {
-				ws.ivs = append(ws.ivs, interval{at: y, lo: lo, hi: hi})
-			}
-			ms = append(ms, mark{x: pct(cell.Accuracy), y: y, g: draw.GlyphStyle{Color: palette[0], Radius: 2.5, Shape: draw.CircleGlyph{}}})
+		ms = append(ms, sp.refMarks(subj, y)...)
+		cell, found := t.cell[[2]string{subj, arm}]
+		if !found {
+			continue
 		}
-		p.Add(grid(true, true), ws, ms)
-		p.X.Tick.Marker = fewTicks{}
-		p.Y.Tick.Marker = blank
-		if col == 0 {
-			p.Y.Tick.Marker = ticks
+		if lo, hi, has := ci(cell.Lo, cell.Hi); has {
+			ws.ivs = append(ws.ivs, interval{at: y, lo: lo, hi: hi})
 		}
-		p.Y.Tick.Length = 0
-		p.Y.Min, p.Y.Max = -0.7, float64(s)-0.3
-		setRange(&p.X, xs, 0.02)
-		return p
+		ms = append(ms, mark{x: pct(cell.Accuracy), y: y, g: draw.GlyphStyle{Color: palette[0], Radius: 2.5, Shape: draw.CircleGlyph{}}})
 	}
-	cols := panelCols(len(pa))
-	rows := (len(pa) + cols - 1) / cols
-	plots := make([][]*gplot.Plot, rows)
-	for r := range plots {
-		plots[r] = make([]*gplot.Plot, cols)
+	p.Add(grid(true, true), ws, ms)
+	p.X.Tick.Marker = fewTicks{}
+	p.Y.Tick.Marker = sp.blank
+	if col == 0 {
+		p.Y.Tick.Marker = sp.ticks
 	}
-	for i, arm := range pa {
-		plots[i/cols][i%cols] = panel(arm, i%cols)
+	p.Y.Tick.Length = 0
+	p.Y.Min, p.Y.Max = -0.7, float64(s)-0.3
+	setRange(&p.X, sp.xs, 0.02)
+	return p
+}
+
+// refMarks are the reference arms' gray rings of one subject row.
+func (sp subjectPanels) refMarks(subj string, y float64) marks {
+	var ms marks
+	for _, ra := range sp.t.arms {
+		if !sp.t.ref[ra] {
+			continue
+		}
+		if rc, found := sp.t.cell[[2]string{subj, ra}]; found {
+			ms = append(ms, mark{x: pct(rc.Accuracy), y: y, g: draw.GlyphStyle{Color: refColor, Radius: 3, Shape: draw.RingGlyph{}}})
+		}
 	}
-	drawPanelGrid(c, plots, "accuracy (%)", "")
+	return ms
 }
