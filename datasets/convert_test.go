@@ -320,7 +320,7 @@ func TestConvertRoundTrip(t *testing.T) {
 		{Path: realMedQATest},
 		{Path: realMedMCQA},
 		{Path: realPubMedQA, Split: AllSplits}, // both splits: the split survives the round trip
-		{Path: realMMLUMedical},                // all six subjects, test and dev
+		{Path: realMMLUMedical, Split: AllSplits}, // all six subjects, test and dev
 		{Path: "testdata/medqa_5opt_test.jsonl"},
 		{Path: "testdata/mmlu_pro_test.jsonl"},
 		{Path: "testdata/medbullets_op4.csv"},

@@ -47,7 +47,7 @@ import (
 // Each format's own file (format_*.go) says how it is recognised; the order
 // in which they are tried is detectOrder.
 func Detect(path string) (Format, error) {
-	files, err := expandPath(path, "")
+	files, err := expandPath(path, AllSplits) // the splits of one dataset share its format
 	if err != nil {
 		return "", err
 	}
