@@ -319,7 +319,7 @@ func TestConvertRoundTrip(t *testing.T) {
 	sources := []Source{
 		{Path: realMedQATest},
 		{Path: realMedMCQA},
-		{Path: realPubMedQA, Split: AllSplits}, // both splits: the split survives the round trip
+		{Path: realPubMedQA, Split: AllSplits},    // both splits: the split survives the round trip
 		{Path: realMMLUMedical, Split: AllSplits}, // all six subjects, test and dev
 		{Path: "testdata/medqa_5opt_test.jsonl"},
 		{Path: "testdata/mmlu_pro_test.jsonl"},
