@@ -34,3 +34,30 @@ func TestRunSplit(t *testing.T) {
 		t.Errorf("datasets validate --split test: exit %d\n%s\n%s", code, so, se)
 	}
 }
+
+// TestRunDatasetDuplicatesKeptNote: report.md notes the content duplicates
+// a dataset keeps under distinct source ids (the manifest's
+// duplicates_kept), and says --dedupe merges them; with --dedupe there is
+// no such note.
+func TestRunDatasetDuplicatesKeptNote(t *testing.T) {
+	out := t.TempDir()
+	code, so, se := runCLI(t, "run", "--dataset", "../datasets/testdata/mmlu_pro_dups.jsonl", "--config", "base", "--agents", "2", "--out", out, "--run-name", "dups")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, so, se)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "dups", "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const note = "mmlu-pro: 1 content duplicate(s) with distinct source ids kept, as the published dataset counts them (merge with --dedupe)"
+	if !strings.Contains(string(md), note) {
+		t.Errorf("report.md lacks the note %q:\n%s", note, md)
+	}
+	code, so, se = runCLI(t, "run", "--dataset", "../datasets/testdata/mmlu_pro_dups.jsonl", "--dedupe", "--config", "base", "--agents", "2", "--out", out, "--run-name", "dedupe")
+	if code != 0 {
+		t.Fatalf("--dedupe: exit %d\n%s\n%s", code, so, se)
+	}
+	if md, err := os.ReadFile(filepath.Join(out, "dedupe", "report.md")); err != nil || strings.Contains(string(md), "content duplicate") {
+		t.Errorf("--dedupe report.md: %v\n%s", err, md)
+	}
+}
