@@ -76,6 +76,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadSemigran -fuzztime 15s ./datasets/
 	$(GO) test -run '^$$' -fuzz FuzzLoadTriage -fuzztime 15s ./datasets/
 	$(GO) test -run '^$$' -fuzz FuzzParseScale -fuzztime 15s ./datasets/
+	$(GO) test -run '^$$' -fuzz FuzzLoadHeadQA -fuzztime 15s ./datasets/
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 15s ./rescore/
 	$(GO) test -run '^$$' -fuzz FuzzTriageParse -fuzztime 15s ./answer/
 	$(GO) test -run '^$$' -fuzz FuzzDiagnosisMatch -fuzztime 15s ./triage/

@@ -16,18 +16,23 @@ import (
 )
 
 type datasetFlags struct {
-	format, mapping, dataDir string
-	skipInvalid              bool
+	format, mapping, dataDir, split string
+	skipInvalid                     bool
 }
 
 func (d *datasetFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&d.format, "format", "", "format instead of detection from content")
 	cmd.Flags().StringVar(&d.mapping, "map", "", "field mapping for generic files, e.g. question=stem,answer=label,options=choices")
 	cmd.Flags().StringVar(&d.dataDir, "data-dir", "", "folder holding registry datasets (default $MEDTEAM_DATA)")
+	cmd.Flags().StringVar(&d.split, "split", "", "the split to read (test, dev, train, validation; '*' = all); a folder holding several splits needs it")
 }
 
 func (d *datasetFlags) source(spec string) (datasets.Source, error) {
-	return plan.Source(spec, d.format, d.mapping, d.dataDir)
+	src, err := plan.Source(spec, d.format, d.mapping, d.dataDir)
+	if err == nil && d.split != "" {
+		src.Split = d.split
+	}
+	return src, err
 }
 
 func newDatasetsCmd() *cobra.Command {

@@ -134,7 +134,7 @@ type runInput struct {
 	info     report.RunInfo
 	armOrder []string
 	batch    bool     // the manifest says the calls went as provider batches
-	notes    []string // what the manifest says a reader must know (in-sample red-flag rules)
+	notes    []string // what the manifest says a reader must know (in-sample red-flag rules, content duplicates kept)
 }
 
 // loadRuns reads each run's questions.parquet and manifest; out is the
@@ -171,6 +171,7 @@ func newRunInput(dir, parquet string, rows []results.QuestionRow) runInput {
 	if m, err := results.ReadManifest(filepath.Join(dir, results.ManifestFile)); err == nil {
 		in.info.Simulated = m.Simulated
 		in.batch = m.Batch
+		in.notes = append(in.notes, duplicateNotes(m.Datasets)...)
 		for _, a := range m.Arms {
 			in.armOrder = append(in.armOrder, a.Label)
 			if a.RedFlagsDevelopedOn != "" {
@@ -180,6 +181,20 @@ func newRunInput(dir, parquet string, rows []results.QuestionRow) runInput {
 		}
 	}
 	return in
+}
+
+// duplicateNotes says, for each dataset whose manifest counts content
+// duplicates kept under distinct source ids, how many (the published count
+// includes them; --dedupe merges them).
+func duplicateNotes(refs []results.DatasetRef) []string {
+	var notes []string
+	for _, d := range refs {
+		if d.DuplicatesKept > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %d content duplicate(s) with distinct source ids kept, as the published dataset counts them (merge with --dedupe)",
+				d.Name, d.DuplicatesKept))
+		}
+	}
+	return notes
 }
 
 // checkRunPath says what is missing, and what to do about it.

@@ -119,6 +119,7 @@ func registerSpec(fl *pflag.FlagSet, p *plan.Spec) {
 	fl.StringVar(&p.DataDir, "data-dir", "", "folder holding registry datasets (default $MEDTEAM_DATA)")
 	fl.BoolVar(&p.SkipInvalid, "skip-invalid", false, "run the valid items of a file with invalid ones (the skipped count and reasons go into the manifest) instead of refusing it")
 	fl.StringVar(&p.DatasetName, "dataset-name", "", "the dataset a standardised or mapped file is a copy of (medqa, medmcqa, mmlu-pro, …): its questions then get that dataset's ids and pair with runs on the official file; question ids never come from a file's name")
+	fl.StringVar(&p.Split, "split", "", "the split to read (test, dev, train, validation; '*' = all): a folder holding several splits is refused without it; for a registry name it replaces the entry's split (pubmedqa --split '*' reads all 1000)")
 	fl.BoolVar(&p.Dedupe, "dedupe", false, "merge content duplicates the dataset gives distinct ids (MMLU-Pro health: 818 → 724); by default they are kept, as the published dataset counts them, and the manifest counts them")
 	fl.StringVar(&p.Stratify, "stratify", "", "with --limit, sample proportionally to this metadata field (e.g. step, subject)")
 	fl.StringVar(&p.Shard, "shard", "", "run shard i/n of the plan (1 ≤ i ≤ n, by question-id hash); join shards with 'medteam merge'")

@@ -17,12 +17,13 @@ const (
 	encJSONColumns                  // one JSON object of columns, each an object row label → value (pandas to_json)
 	encCSV                          // CSV, with or without header
 	encParquet                      // parquet
+	encJSONGrouped                  // one JSON object whose records sit in groups (HEAD-QA's exams)
 )
 
 // containerDef describes one container: how it is recognised and how its
 // records are read. Each container's reader is in its own file
 // (container_jsonl.go, container_jsondoc.go, container_columns.go,
-// container_csv.go, container_parquet.go).
+// container_csv.go, container_parquet.go, container_grouped.go).
 type containerDef struct {
 	// Name names the container in messages.
 	Name string
@@ -45,6 +46,7 @@ var containers = [...]containerDef{
 	encJSONColumns: {Name: "column-oriented JSON", Open: openJSONColumns},
 	encCSV:         {Name: "CSV", Open: openCSV},
 	encParquet:     {Name: "parquet", Magic: "PAR1", Columns: parquetColumns, Open: openParquet},
+	encJSONGrouped: {Name: "JSON document of grouped records", Open: openGrouped},
 }
 
 // recordReader yields the raw records of one file in order. next returns

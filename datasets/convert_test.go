@@ -319,8 +319,8 @@ func TestConvertRoundTrip(t *testing.T) {
 	sources := []Source{
 		{Path: realMedQATest},
 		{Path: realMedMCQA},
-		{Path: realPubMedQA, Split: AllSplits}, // both splits: the split survives the round trip
-		{Path: realMMLUMedical},                // all six subjects, test and dev
+		{Path: realPubMedQA, Split: AllSplits},    // both splits: the split survives the round trip
+		{Path: realMMLUMedical, Split: AllSplits}, // all six subjects, test and dev
 		{Path: "testdata/medqa_5opt_test.jsonl"},
 		{Path: "testdata/mmlu_pro_test.jsonl"},
 		{Path: "testdata/medbullets_op4.csv"},

@@ -26,6 +26,9 @@ func TestContentDuplicatesKept(t *testing.T) {
 	if a.SourceID != "6074" || b.SourceID != "6075" || b.ID != a.ID+"~6075" || a.ID == b.ID {
 		t.Errorf("ids %s (%s) and %s (%s)", a.ID, a.SourceID, b.ID, b.SourceID)
 	}
+	if s := res.Summary(); !strings.Contains(s, "content duplicates kept 1 (--dedupe merges them)") {
+		t.Errorf("summary lacks the duplicates kept:\n%s", s)
+	}
 	notes := strings.Join(res.Notes, "\n")
 	if !strings.Contains(notes, "1 content duplicate(s) kept as distinct questions") || !strings.Contains(notes, "line 2 (id 6075) = line 1") ||
 		!strings.Contains(notes, "1 exact duplicate record(s) collapsed") {

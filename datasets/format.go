@@ -51,6 +51,10 @@ type formatDef struct {
 	// object keyed by record id, {"<id>": {…}, …}, and whether such a
 	// document is recognised as this format.
 	Keyed *keyedDoc
+	// Grouped, when not nil, says that the records may also come in groups
+	// inside one JSON document (HEAD-QA's exams), and how that document is
+	// recognised and read.
+	Grouped *groupedDoc
 	// Container, when not nil, makes the format name a container rather than
 	// a schema (parquet): the file must be one, and its schema is detected
 	// as with FormatAuto.
@@ -122,6 +126,7 @@ var formatTable = []*formatDef{
 	mmluFormat,
 	mmluProFormat,
 	medbulletsFormat,
+	headqaFormat,
 	semigranFormat,
 	triageFormat,
 	parquetFormat,
@@ -135,7 +140,8 @@ var formatTable = []*formatDef{
 // triage: urgency and a case field) share no field set with the others and
 // come first. A format whose fields include another's comes first: canonical rows (id,
 // stem, options, gold) and MedMCQA (opa, cop), whose fields are their own;
-// MMLU-Pro (question_id) and PubMedQA (final_decision) before the formats
+// MMLU-Pro (question_id), PubMedQA (final_decision) and HEAD-QA (qtext, ra,
+// answers) before the formats
 // with a question and options; standard (MedQA's fields and realidx) before
 // MedQA.
 var detectOrder = []*formatDef{
@@ -145,6 +151,7 @@ var detectOrder = []*formatDef{
 	medmcqaFormat,
 	mmluProFormat,
 	pubmedqaFormat,
+	headqaFormat,
 	mmluFormat,
 	medbulletsFormat,
 	standardFormat,

@@ -47,7 +47,7 @@ func TestFormatTable(t *testing.T) {
 	if len(Formats()) != len(formatTable) {
 		t.Errorf("Formats() has %d entries, the table %d", len(Formats()), len(formatTable))
 	}
-	const hint = "name the format with --format (medqa, standard, medmcqa, pubmedqa, mmlu, mmlu-pro, medbullets, semigran, triage, canonical), or map the fields with --format mapped --map question=…,options=…,answer=…"
+	const hint = "name the format with --format (medqa, standard, medmcqa, pubmedqa, mmlu, mmlu-pro, medbullets, headqa, semigran, triage, canonical), or map the fields with --format mapped --map question=…,options=…,answer=…"
 	if got := formatHint(); got != hint {
 		t.Errorf("formatHint() = %q, want %q", got, hint)
 	}

@@ -146,7 +146,7 @@ func TestRealFiles(t *testing.T) {
 					t.Error("expected questions shared between clinical_knowledge and college_medicine")
 				}
 			}},
-		{name: "mmlu folder, all splits", src: Source{Path: realMMLUMedical}, format: FormatMMLU, n: 1129, records: 1129,
+		{name: "mmlu folder, all splits", src: Source{Path: realMMLUMedical, Split: AllSplits}, format: FormatMMLU, n: 1129, records: 1129,
 			dataset: "mmlu", splits: map[string]int{"test": 1099, "dev": 30}, nOptions: 4},
 	}
 	for _, subject := range slices.Sorted(maps.Keys(mmluSubjects)) {

@@ -206,3 +206,17 @@ func TestFuzzHelper(t *testing.T) {
 	}
 	fuzzRead(t, "x.jsonl", []byte(goodMedQA+"\n{bad\n"), Source{})
 }
+
+// FuzzLoadHeadQA reads HEAD-QA's exams document (and HF rows) as the
+// pipeline does, detected and named.
+func FuzzLoadHeadQA(f *testing.F) {
+	seedFile(f, headqaTest, 1<<16)
+	seedFile(f, "testdata/headqa/HEAD_EN/dev_HEAD_EN.json", 1<<16)
+	seedFile(f, "testdata/headqa/headqa_en_test_hf.jsonl", 1<<16)
+	f.Add([]byte(`{"exams": [{"name": "E", "data": [{"qid": 1, "qtext": "Q", "ra": "2", "answers": [{"aid": "1", "atext": "a"}, {"aid": 2, "atext": "b"}]}]}]}`))
+	f.Add([]byte("{\"exams\": {\"E\": {\"data\": [1, {}, null]}}}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzRead(t, "test_HEAD_EN.json", data, Source{})
+		fuzzRead(t, "test_HEAD_EN.json", data, Source{Format: FormatHeadQA})
+	})
+}

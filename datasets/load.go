@@ -191,6 +191,9 @@ func (st Stats) Summary() string {
 	if st.DuplicatesCollapsed > 0 {
 		fmt.Fprintf(&b, ", exact duplicates collapsed %d", st.DuplicatesCollapsed)
 	}
+	if st.DuplicatesKept > 0 {
+		fmt.Fprintf(&b, ", content duplicates kept %d (--dedupe merges them)", st.DuplicatesKept)
+	}
 	b.WriteString("\n")
 	if len(st.Reasons) > 0 {
 		codes := slices.Sorted(maps.Keys(st.Reasons))

@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,7 +16,9 @@ var dataExtensions = []string{".jsonl", ".ndjson", ".json", ".csv", ".parquet"}
 // files of a directory in name order (hidden files, other extensions,
 // PubMedQA ground-truth files and triage scale files are left out). When split is not empty, files
 // whose name names another split (anatomy_dev.csv for split "test") are left
-// out too.
+// out too. A directory whose file names state two or more splits
+// (train/dev/test files side by side) is refused when split is empty: a
+// *SplitsError names the splits found (AllSplits reads them all).
 func expandPath(path, split string) ([]string, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -28,7 +31,8 @@ func expandPath(path, split string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []string
+	var all, out []string
+	bySplit := map[string][]string{}
 	for _, e := range entries {
 		name := e.Name()
 		if e.IsDir() || strings.HasPrefix(name, ".") || !slices.Contains(dataExtensions, strings.ToLower(filepath.Ext(name))) {
@@ -37,17 +41,51 @@ func expandPath(path, split string) ([]string, error) {
 		if strings.Contains(strings.ToLower(name), "ground_truth") || isScaleFile(name) {
 			continue
 		}
-		if split != "" && split != AllSplits {
-			if s := fileSplit(name); s != "" && s != split {
-				continue
-			}
+		all = append(all, name)
+		s := fileSplit(name)
+		if s != "" {
+			bySplit[s] = append(bySplit[s], name)
+		}
+		if split != "" && split != AllSplits && s != "" && s != split {
+			continue
 		}
 		out = append(out, filepath.Join(path, name))
 	}
-	if len(out) == 0 {
+	if len(all) == 0 {
 		return nil, fmt.Errorf("%s contains no dataset files (%s)", path, strings.Join(dataExtensions, ", "))
 	}
+	switch {
+	case split == "" && len(bySplit) > 1:
+		return nil, &SplitsError{Path: path, Files: bySplit}
+	case split != "" && split != AllSplits && len(bySplit) > 0 && len(bySplit[split]) == 0:
+		return nil, &SplitsError{Path: path, Files: bySplit, Want: split}
+	}
 	return out, nil
+}
+
+// SplitsError refuses a folder whose files hold several splits when no
+// split was chosen (or the split chosen is none of them): reading them as
+// one dataset would mix training and evaluation questions.
+type SplitsError struct {
+	Path  string
+	Files map[string][]string // split → the file names stating it
+	Want  string              // the split asked for, if any
+}
+
+// Splits returns the splits found, sorted.
+func (e *SplitsError) Splits() []string { return slices.Sorted(maps.Keys(e.Files)) }
+
+func (e *SplitsError) Error() string {
+	var parts []string
+	for _, s := range e.Splits() {
+		parts = append(parts, fmt.Sprintf("%s (%s)", s, strings.Join(e.Files[s], ", ")))
+	}
+	if e.Want != "" {
+		return fmt.Sprintf("%s has no file of split %q; its files hold the splits %s: choose one with --split NAME, or --split '*' to read every file as one dataset",
+			e.Path, e.Want, strings.Join(parts, "; "))
+	}
+	return fmt.Sprintf("%s holds several splits: %s; choose one with --split NAME (e.g. --split %s), or --split '*' to read every file as one dataset",
+		e.Path, strings.Join(parts, "; "), e.Splits()[0])
 }
 
 // fileSplit is the split a file name states: the MMLU suffix
@@ -63,12 +101,12 @@ func fileSplit(path string) string {
 	return SplitFromName(path)
 }
 
-// SplitFromName guesses a split from a file name: "test", "dev" or "train"
-// when the base name contains that word (checked in that order, ignoring
-// case), otherwise "".
+// SplitFromName guesses a split from a file name: "test", "dev", "train" or
+// "validation" (HF's name for the dev split) when the base name contains that
+// word (checked in that order, ignoring case), otherwise "".
 func SplitFromName(path string) string {
 	base := strings.ToLower(filepath.Base(path))
-	for _, s := range []string{"test", "dev", "train"} {
+	for _, s := range []string{"test", "dev", "train", "validation"} {
 		if strings.Contains(base, s) {
 			return s
 		}

@@ -69,6 +69,7 @@ func mmluFiles(dir string) []string {
 //	mmlu-pro-health  mmlu_pro/test-00000-of-00001.parquet, category health     818
 //	medbullets       medbullets/medbullets_op4.csv                             304
 //	medbullets-op5   medbullets/medbullets_op5.csv                             298
+//	headqa           headqa/HEAD_EN/test_HEAD_EN.json (English test split)    2742
 //	semigran         triage/semigran_vignettes.jsonl (triage items)             45
 //
 // The MedBullets files have 308 rows each; 4 (op4) and 10 (op5) of them repeat
@@ -158,6 +159,15 @@ var registry = []Entry{
 		Description: "MedBullets USMLE Step 2/3 style questions, 5 options",
 		License:     "no licence stated by the authors (Chen et al. 2024); research use — check before redistributing",
 		Layouts:     []Layout{{Files: []string{"medbullets/medbullets_op5.csv"}}, {Files: []string{"medbullets/medbullets_op5.json"}}},
+	},
+	{
+		Name: "headqa", Format: FormatHeadQA, Expected: 2742, Split: "test",
+		Description: "HEAD-QA (Vilares & Gómez-Rodríguez 2019), English, official test split: Spanish specialised-healthcare exams (medicine, nursing, psychology, chemistry, pharmacology, biology), 4–5 options; image-linked questions included, as the published count has them",
+		License:     "MIT (HEAD-QA, Vilares & Gómez-Rodríguez 2019); exams of the Spanish Ministerio de Sanidad, reused under its conditions (cite the source and the update date)",
+		Layouts: []Layout{
+			{Files: []string{"headqa/HEAD_EN/test_HEAD_EN.json"}},
+			{Files: []string{"headqa/test_HEAD_EN.json"}},
+		},
 	},
 	{
 		Name: "semigran", Format: FormatSemigran, Expected: 45, Split: "test",

@@ -48,7 +48,7 @@ func TestResolveShared(t *testing.T) {
 		t.Run(e.Name, func(t *testing.T) {
 			src, err := Resolve(e.Name, sharedDir)
 			if err != nil {
-				if e.Name == "medqa-5" || e.Name == "mmlu-pro-health" || strings.HasPrefix(e.Name, "medbullets") {
+				if e.Name == "medqa-5" || e.Name == "mmlu-pro-health" || e.Name == "headqa" || strings.HasPrefix(e.Name, "medbullets") {
 					// Not in ../shared/datasets: the error lists what is expected.
 					if !strings.Contains(err.Error(), "files not found under") || !strings.Contains(err.Error(), e.Layouts[0].Files[0]) {
 						t.Errorf("error %q does not list the expected files", err)
@@ -87,7 +87,9 @@ func TestResolveFixtures(t *testing.T) {
 	copyFile("testdata/medqa_5opt_test.jsonl", "medqa/test.jsonl")
 	os.MkdirAll(filepath.Join(dir, "mmlu_pro"), 0o755)
 	hfMMLUPro(t, filepath.Join(dir, "mmlu_pro"))
-	for name, want := range map[string]int{"medbullets": 4, "medbullets-op5": 3, "medqa-5": 4, "mmlu-pro-health": 5} {
+	copyFile(headqaTest, "headqa/HEAD_EN/test_HEAD_EN.json")
+	copyFile("testdata/headqa/HEAD_EN/dev_HEAD_EN.json", "headqa/HEAD_EN/dev_HEAD_EN.json")
+	for name, want := range map[string]int{"medbullets": 4, "medbullets-op5": 3, "medqa-5": 4, "mmlu-pro-health": 5, "headqa": 5} {
 		src, err := Resolve(name, dir)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)

@@ -27,6 +27,8 @@ import (
 //     medbullets; question+options+answer_idx with realidx → standard,
 //     without → medqa;
 //   - a JSON object whose values are records with QUESTION → pubmedqa;
+//   - a JSON object with an "exams" member holding groups whose "data"
+//     records have qtext → headqa (the authors' HEAD-QA files);
 //   - a JSON object of columns, each an object mapping row labels ("0",
 //     "1", …) to values, as pandas DataFrame.to_json() writes by default
 //     (orient="columns"): from the column names, as for JSON records;
@@ -45,7 +47,7 @@ import (
 // Each format's own file (format_*.go) says how it is recognised; the order
 // in which they are tried is detectOrder.
 func Detect(path string) (Format, error) {
-	files, err := expandPath(path, "")
+	files, err := expandPath(path, AllSplits) // the splits of one dataset share its format
 	if err != nil {
 		return "", err
 	}
@@ -170,13 +172,25 @@ func (s *sniffer) object() (container, Format, error) {
 	if pe, ok := err.(*ParseError); ok {
 		return 0, "", pe // a column document damaged after its first column
 	}
+	grouped := lookupFormat(s.want) != nil && lookupFormat(s.want).Grouped != nil
 	if err != nil {
+		if grouped {
+			return encJSONGrouped, s.want, nil // the reader reports the syntax error at its line
+		}
 		if s.want != FormatAuto {
 			return encJSONL, s.want, nil // the loader reports the bad line
 		}
 		return s.unrecognised("line %d is not one JSON object (%v)", s.line, err)
 	}
+	if grouped && (o.kind != objRecord || slices.Contains(o.keys, lookupFormat(s.want).Grouped.Groups)) {
+		return encJSONGrouped, s.want, nil // a document, not JSON Lines: the reader says what is wrong with it
+	}
 	switch o.kind {
+	case objGrouped:
+		if s.want != FormatAuto {
+			return encJSONL, s.want, nil // the loader reports the bad line
+		}
+		return encJSONGrouped, o.format, nil
 	case objColumns:
 		return s.classify(encJSONColumns, o.keys, "a column-oriented JSON document (pandas to_json) with the columns %s, which match no known format", fieldList(o.keys))
 	case objKeyedDoc, objRecordDict:
@@ -298,13 +312,14 @@ const (
 	objRecordDict                // an object over several lines whose first value is an object: records keyed by id
 	objMultiline                 // an object over several lines that is none of these (not JSON Lines)
 	objColumns                   // an object whose first value is an object keyed by row numbers: pandas columns
+	objGrouped                   // an object with a member holding groups of records a format's groupedDoc recognises (HEAD-QA's exams)
 )
 
 // objSniff describes the first JSON object of a file.
 type objSniff struct {
 	kind               objKind
-	keys               []string // record fields (objRecord, objMultiline), column names (objColumns), the first record's fields (objKeyedDoc, objRecordDict)
-	format             Format   // objKeyedDoc: the format recognised
+	keys               []string // record fields (objRecord, objMultiline), column names (objColumns), the first record's fields (objKeyedDoc, objRecordDict, objGrouped)
+	format             Format   // objKeyedDoc, objGrouped: the format recognised
 	startLine, endLine int
 }
 
@@ -337,6 +352,10 @@ func sniffObject(in io.ReaderAt, size int64, name string) (objSniff, error) {
 		if err := dec.Decode(&v); err != nil {
 			return fail(err)
 		}
+		if g, ok := groupedFormat(key, v); ok {
+			g.startLine = o.startLine
+			return g, nil
+		}
 		if len(o.keys) == 0 {
 			if keyed := o.first(v); keyed.kind == objKeyedDoc {
 				return keyed, nil
@@ -357,6 +376,24 @@ func sniffObject(in io.ReaderAt, size int64, name string) (objSniff, error) {
 	}
 	o.kind = objMultiline
 	return o, nil
+}
+
+// groupedFormat recognises a member of a document's top-level object as the
+// groups of records of a format's groupedDoc (HEAD-QA's "exams"), from the
+// fields of its first record. The member's value is then held whole (a
+// grouped document is read one group at a time, but detected from one
+// member).
+func groupedFormat(key string, v json.RawMessage) (objSniff, bool) {
+	for _, f := range detectOrder {
+		g := f.Grouped
+		if g == nil || g.Groups != key || g.Detect == nil {
+			continue
+		}
+		if fields, ok := groupedFirstFields(g, v); ok && g.Detect(fields) {
+			return objSniff{kind: objGrouped, keys: fields, format: f.Name}, true
+		}
+	}
+	return objSniff{}, false
 }
 
 // first looks at the value of the object's first member: a record that a

@@ -37,7 +37,9 @@ type Source struct {
 	// Split keeps only the questions of this split. Empty keeps all, except
 	// that PubMedQA read with its ground-truth file keeps "test" (the
 	// official evaluation split); AllSplits keeps all in every case. Files
-	// of a directory whose names state another split are not read.
+	// of a directory whose names state another split are not read, and a
+	// directory whose files state several splits is refused without a
+	// split (a *SplitsError names them; --split).
 	Split string
 	// Filter keeps only questions whose Meta[key] equals the value
 	// (ignoring case), e.g. {"category": "health"} for MMLU-Pro.

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -236,10 +237,16 @@ func LoadDataset(spec string, s Spec) ([]qa.Question, results.DatasetRef, error)
 		return nil, results.DatasetRef{}, err
 	}
 	src.Dedupe = s.Dedupe
+	if s.Split != "" {
+		src.Split = s.Split
+	}
 	if s.DatasetName != "" {
 		src.Dataset = s.DatasetName
 	}
 	res, err := datasets.Load(src, datasets.LoadOptions{SkipInvalid: s.SkipInvalid})
+	if se := (*datasets.SplitsError)(nil); errors.As(err, &se) {
+		return nil, results.DatasetRef{}, Inputf("--dataset %s: %v", spec, err)
+	}
 	if err != nil {
 		return nil, results.DatasetRef{}, &InputError{fmt.Errorf("%w\n(fix the file, or pass --skip-invalid to run the valid items and record the rest)", err)}
 	}

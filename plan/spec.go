@@ -47,7 +47,11 @@ type Spec struct {
 	// DatasetName names the dataset family of a file the format cannot
 	// name (a standardised or mapped copy): --dataset-name, the id prefix
 	// and the rows' dataset. "" = the format's ("standard", "custom").
-	DatasetName    string `json:"dataset_name,omitempty"`
+	DatasetName string `json:"dataset_name,omitempty"`
+	// Split is the split to read (--split): a folder holding several splits
+	// is refused without it; for a registry name it replaces the entry's
+	// split ("*" = all). "" = the dataset's default.
+	Split          string `json:"split,omitempty"`
 	Stratify       string `json:"stratify,omitempty"`
 	Shard          string `json:"shard,omitempty"`
 	ShuffleOptions bool   `json:"shuffle_options,omitempty"`

@@ -32,6 +32,7 @@ type sweepFile struct {
 	MaxTokens      *int    `yaml:"max_tokens"`
 	PeerChars      *int    `yaml:"peer_chars"`
 	FewshotFile    *string `yaml:"fewshot_file"`
+	Split          *string `yaml:"split"`
 	BaseURL        *string `yaml:"base_url"`
 	NumCtx         *int    `yaml:"num_ctx"`
 	Temperature    *struct {
@@ -57,6 +58,7 @@ var sweepKeys = []struct{ key, want string }{
 	{"transcripts", "true or false"},
 	{"diagnosis_judge", "true or false"},
 	{"max_tokens", "an integer"},
+	{"split", "a split name (test, dev, train, validation) or \"*\" for all, e.g. test"},
 	{"fewshot_file", "a path to a training split (any dataset format), e.g. data/medqa/train.jsonl"},
 	{"base_url", "a URL"},
 	{"num_ctx", "an integer"},
@@ -81,6 +83,7 @@ var sweepFields = map[string]func(*sweepFile) any{
 	"max_tokens":      func(s *sweepFile) any { return &s.MaxTokens },
 	"peer_chars":      func(s *sweepFile) any { return &s.PeerChars },
 	"fewshot_file":    func(s *sweepFile) any { return &s.FewshotFile },
+	"split":           func(s *sweepFile) any { return &s.Split },
 	"base_url":        func(s *sweepFile) any { return &s.BaseURL },
 	"num_ctx":         func(s *sweepFile) any { return &s.NumCtx },
 }
@@ -289,6 +292,7 @@ func (f *sweepFile) apply(s *Spec) {
 	set(&s.DiagnosisJudge, f.DiagnosisJudge)
 	set(&s.BaseURL, f.BaseURL)
 	set(&s.FewshotFile, f.FewshotFile)
+	set(&s.Split, f.Split)
 	if f.Temperature != nil {
 		set(&s.AgentTemp, f.Temperature.Agent)
 		set(&s.LeaderTemp, f.Temperature.Leader)
