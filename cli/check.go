@@ -30,6 +30,9 @@ type CheckOptions struct {
 	Prices     string
 	Seed       uint64
 	Bootstrap  int
+	// AllowIncomplete gates runs whose manifest does not record them
+	// complete instead of refusing them (exitIncomplete).
+	AllowIncomplete bool
 }
 
 // gateFailedError is a gate with failed checks: exit exitGateFailed.
@@ -45,6 +48,26 @@ type insufficientError struct{ undecided, total int }
 
 func (e insufficientError) Error() string {
 	return fmt.Sprintf("insufficient evidence: %d of %d checks could not be decided (exit %d)", e.undecided, e.total, exitNoEvidence)
+}
+
+// incompleteError is a gate refused because a run checked is not complete:
+// exit exitIncomplete.
+type incompleteError struct{ runs []string }
+
+func (e incompleteError) Error() string {
+	return fmt.Sprintf("not gated: %s; resume the run ('medteam run --resume DIR') and export it, or pass --allow-incomplete to gate the units done (exit %d)",
+		strings.Join(e.runs, "; "), exitIncomplete)
+}
+
+// incompleteRuns lists the runs not recorded complete, as "dir: status".
+func incompleteRuns(runs []runInput, dirs []string) []string {
+	var out []string
+	for i, r := range runs {
+		if !r.info.Status.Complete() {
+			out = append(out, dirs[i]+": "+r.info.Status.String())
+		}
+	}
+	return out
 }
 
 // NewCmdCheck builds 'medteam check'; runF as for NewCmdRun.
@@ -80,7 +103,11 @@ share of accuracy (0–1): --margin 0.05 is 5 percentage points (see docs/ci.md 
 Prints a table (threshold, where, observed, bound, result) or, with --json, a JSON document; writes
 --junit (one test case per check, classname = the arm) and --markdown (for CI step summaries).
 Exits 0 when every check passes, ` + fmt.Sprint(exitGateFailed) + ` when one fails, ` + fmt.Sprint(exitNoEvidence) + ` when none fails but one is
-INSUFFICIENT (insufficient evidence).`,
+INSUFFICIENT (insufficient evidence).
+
+A run whose manifest does not record it complete (stopped or killed before every unit was done,
+failed, or exported by a medteam that recorded no status) is not gated: check exits ` + fmt.Sprint(exitIncomplete) + `
+before evaluating anything, unless --allow-incomplete gates the units it has.`,
 		Example: `  medteam check --thresholds configs/thresholds.yaml results/run-3f2a9c1b0d4e
   medteam check --baseline results/run-main results/run-pr --junit check.xml --markdown check.md
   medteam check --thresholds configs/thresholds.yaml --baseline results/run-main results/run-pr --json`,
@@ -111,6 +138,7 @@ INSUFFICIENT (insufficient evidence).`,
 	fl.StringVar(&opts.Prices, "prices", "", "price table (YAML, see configs/prices.yaml) for cost_per_q")
 	fl.Uint64Var(&opts.Seed, "seed", 1, "bootstrap seed: the same seed gives the same intervals")
 	fl.IntVar(&opts.Bootstrap, "bootstrap", stats.DefaultReps, "bootstrap replicates")
+	fl.BoolVar(&opts.AllowIncomplete, "allow-incomplete", false, "gate runs that are not complete (stopped, killed or failed) on the units they have, instead of exiting "+fmt.Sprint(exitIncomplete))
 	return cmd
 }
 
@@ -146,6 +174,15 @@ func runCheck(f *Factory, o *CheckOptions) error {
 	if err != nil {
 		return err
 	}
+	var warnings []string
+	if inc := incompleteRuns(runs, o.Runs); len(inc) > 0 {
+		if !o.AllowIncomplete {
+			return incompleteError{runs: inc}
+		}
+		for _, r := range inc {
+			warnings = append(warnings, "warning: INCOMPLETE run gated on the units it has (--allow-incomplete) — "+r)
+		}
+	}
 	var rs []check.Result
 	var notes []string
 	if th != nil {
@@ -160,7 +197,7 @@ func runCheck(f *Factory, o *CheckOptions) error {
 		}
 		rs, notes = append(rs, brs...), append(notes, bnotes...)
 	}
-	if err := writeCheck(f.Out, rs, notes, o); err != nil {
+	if err := writeCheck(f.Out, rs, append(warnings, notes...), o); err != nil {
 		return err
 	}
 	if n := check.Failed(rs); n > 0 {

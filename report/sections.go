@@ -64,15 +64,36 @@ func Sections(r *Report) []Section {
 
 // Title is the report's title.
 func (r *Report) Title() string {
+	t := "medteam report"
 	if r.Simulated {
-		return "medteam report (SIMULATED)"
+		t += " (SIMULATED)"
 	}
-	return "medteam report"
+	if len(r.NotComplete()) > 0 {
+		t += " (INCOMPLETE RUN)"
+	}
+	return t
+}
+
+// NotComplete lists the runs whose status says they are not complete
+// (stopped, killed, failed, or the manifest records no status), each as
+// "name: status". A run given without a status (State "", as in-memory
+// reports are) is not listed.
+func (r *Report) NotComplete() []string {
+	var out []string
+	for _, run := range r.Runs {
+		if run.Status.State != "" && !run.Status.Complete() {
+			out = append(out, run.Name+": "+run.Status.String())
+		}
+	}
+	return out
 }
 
 // summarySection says what was run and how it is analysed.
 func (r *Report) summarySection() Section {
 	var b strings.Builder
+	if nc := r.NotComplete(); len(nc) > 0 {
+		fmt.Fprintf(&b, "**INCOMPLETE run.** Not every planned unit of the run is in these figures, so they describe only the units done (%s). Resume the run and export it again before relying on them.\n\n", strings.Join(nc, "; "))
+	}
 	if r.Simulated {
 		b.WriteString("**SIMULATED results.** These rows come from medteam's simulated team (`sim/…` models), not from a language model: the numbers test the harness and its statistics, they are not model results.\n\n")
 	}
