@@ -174,6 +174,9 @@ func (o *RunOptions) spec() (plan.Spec, string, error) {
 
 // check checks the execution settings and loads the price table.
 func (o *RunOptions) check(s plan.Spec) (priceTable, error) {
+	if err := checkRunName(o.RunName); err != nil {
+		return nil, err
+	}
 	if o.Parallel < 0 {
 		return nil, usagef("--parallel %d: give a number of questions in flight ≥ 1, or 0 to follow the endpoint's capacity", o.Parallel)
 	}
