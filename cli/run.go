@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"time"
@@ -180,7 +181,13 @@ func (o *RunOptions) check(s plan.Spec) (priceTable, error) {
 	if o.Parallel < 0 {
 		return nil, usagef("--parallel %d: give a number of questions in flight ≥ 1, or 0 to follow the endpoint's capacity", o.Parallel)
 	}
-	if o.MaxErrorRate < 0 || o.MaxErrorRate > 1 {
+	if o.BudgetTokens < 0 {
+		return nil, usagef("--budget-tokens %d: give a number of tokens ≥ 1, or 0 for no budget", o.BudgetTokens)
+	}
+	if !(o.BudgetUSD >= 0 && o.BudgetUSD <= math.MaxFloat64) { // negative, NaN or infinite
+		return nil, usagef("--budget-usd %g: give an amount in dollars > 0, or 0 for no budget", o.BudgetUSD)
+	}
+	if !(o.MaxErrorRate >= 0 && o.MaxErrorRate <= 1) { // NaN too
 		return nil, usagef("--max-error-rate %g: give a share between 0 and 1 (0.02 tolerates 2%% of units in error)", o.MaxErrorRate)
 	}
 	var prices priceTable

@@ -99,6 +99,9 @@ func Resolve(ctx context.Context, s Spec, open Opener) (*Resolved, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkUnits(len(all), len(arms), len(s.Models), s.Repeats); err != nil {
+		return nil, err
+	}
 	for _, m := range s.Models {
 		ep, err := open(ctx, m, s, all)
 		if err != nil {
