@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/escape"
 	"github.com/medteam-bench/medteam/plan"
 	"github.com/medteam-bench/medteam/qa"
 )
@@ -137,23 +138,27 @@ func newDatasetsConvertCmd() *cobra.Command {
 	return convert
 }
 
+// writeQuestion prints q for a terminal: every field is the dataset's
+// text, so control characters (escape sequences, carriage returns) are
+// spelled out (escape.Terminal); the stem keeps its line breaks.
 func writeQuestion(w io.Writer, q qa.Question) {
-	fmt.Fprintf(w, "── %s (%s/%s)\n%s\n", q.ID, q.Dataset, q.Split, q.Stem)
+	t := escape.Terminal
+	fmt.Fprintf(w, "── %s (%s/%s)\n%s\n", t(q.ID), t(q.Dataset), t(q.Split), escape.TerminalBlock(q.Stem))
 	for _, c := range q.Context {
-		fmt.Fprintf(w, "  context: %s\n", truncateText(c, 200))
+		fmt.Fprintf(w, "  context: %s\n", t(truncateText(c, 200)))
 	}
 	for _, o := range q.Options {
-		fmt.Fprintf(w, "  %s) %s\n", o.Letter, o.Text)
+		fmt.Fprintf(w, "  %s) %s\n", t(o.Letter), t(o.Text))
 	}
 	var meta []string
 	for k, v := range q.Meta {
-		meta = append(meta, k+"="+v)
+		meta = append(meta, t(k)+"="+t(v))
 	}
 	sort.Strings(meta)
 	if g := q.TriageGold; g != nil {
 		fmt.Fprintf(w, "  gold diagnosis: %q   gold specialty: %q\n", g.Diagnosis, g.Specialty)
 	}
-	fmt.Fprintf(w, "  gold: %s   %s\n\n", q.Gold, strings.Join(meta, " "))
+	fmt.Fprintf(w, "  gold: %s   %s\n\n", t(q.Gold), strings.Join(meta, " "))
 }
 
 func truncateText(s string, n int) string {
