@@ -34,6 +34,7 @@ type backendFlags struct {
 	inFlight    int
 	maxInFlight int
 	maxResponse int64
+	cacheNotes  *cacheNotes // write failures of the caches opened (nil: none opened)
 }
 
 func (b *backendFlags) register(fl *pflag.FlagSet) {
@@ -225,6 +226,10 @@ func (b *backendFlags) wrapCache(ep *plan.Endpoint) error {
 	if err != nil {
 		return fmt.Errorf("opening the response cache: %w (set --cache-path or --cache off)", err)
 	}
+	if b.cacheNotes == nil {
+		b.cacheNotes = &cacheNotes{}
+	}
+	b.cacheNotes.watch(path, db)
 	ep.Close = func() { db.Close() }
 	ep.Client = db.Wrap(ep.Client, cache.Identity{Provider: ep.Ref.Provider, BaseURL: ep.Ref.BaseURL, Model: ep.Request, Digest: ep.Ref.Digest}, m)
 	return nil

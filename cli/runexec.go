@@ -80,6 +80,7 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 	fmt.Fprintf(f.Err, "%s %s: %d questions × %d arm(s) × %d model(s) × %d repeat(s) → %s\n", verb, run.ID, r.Questions(), len(r.Arms), len(r.Endpoints), p.Repeats, run.Dir)
 	prog := newProgress(f.Err, p.Units(), "questions")
 	prog.skip(len(run.Done))
+	o.Backend.cacheNotes.setOut(prog.note)
 	load := startLoad(r.Endpoints)
 	st, runErr := runner.Execute(ctx, p, runner.Options{Sink: run.Journal, Done: run.Done, Progress: prog.add, Stop: f.Stop, Budget: budget})
 	prog.finish()
@@ -100,6 +101,7 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 	if err := summarize(f.Out, r, rows, st, budget, run.Dir); err != nil {
 		return err
 	}
+	o.Backend.cacheNotes.summary(f.Out)
 	if st.StoppedBy != "" || runErr != nil || st.Abandoned > 0 {
 		why := st.StoppedBy
 		if why == "" {
