@@ -19,16 +19,23 @@ import (
 type datasetFlags struct {
 	format, mapping, dataDir string
 	skipInvalid              bool
+	maxItemBytes             int
 }
 
 func (d *datasetFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&d.format, "format", "", "format instead of detection from content")
 	cmd.Flags().StringVar(&d.mapping, "map", "", "field mapping for generic files, e.g. question=stem,answer=label,options=choices")
 	cmd.Flags().StringVar(&d.dataDir, "data-dir", "", "folder holding registry datasets (default $MEDTEAM_DATA)")
+	cmd.Flags().IntVar(&d.maxItemBytes, "max-item-bytes", datasets.DefaultMaxItemBytes, "cap in bytes on one item's text (stem, context, options); a longer item is a problem at its file:line")
 }
 
 func (d *datasetFlags) source(spec string) (datasets.Source, error) {
-	return plan.Source(spec, d.format, d.mapping, d.dataDir)
+	if d.maxItemBytes < 0 {
+		return datasets.Source{}, usagef("--max-item-bytes %d: give a cap in bytes ≥ 1", d.maxItemBytes)
+	}
+	src, err := plan.Source(spec, d.format, d.mapping, d.dataDir)
+	src.MaxItemBytes = d.maxItemBytes
+	return src, err
 }
 
 func newDatasetsCmd() *cobra.Command {

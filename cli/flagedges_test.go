@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -36,5 +39,37 @@ func TestFlagEdges(t *testing.T) {
 		if strings.Contains(so, "-9223372036854775808") || strings.Contains(so, ": -") {
 			t.Errorf("%v printed a negative count:\n%s", c.args, so)
 		}
+	}
+}
+
+// TestItemSizeCapFlag: run refuses a dataset with an item over the
+// per-item cap (1 MiB) at its file:line, naming --max-item-bytes, before
+// any run directory exists; the flag raises the cap (issue 28, item 10).
+func TestItemSizeCapFlag(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.jsonl")
+	var b strings.Builder
+	for i, stem := range []string{"Which is right?", strings.Repeat("long ", 1<<20/5+1)} {
+		line, _ := json.Marshal(map[string]any{"question": stem + strings.Repeat("?", i), "options": map[string]string{"A": "yes", "B": "no"}, "answer_idx": "A", "answer": "yes"})
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	code, so, se := runCLI(t, "run", "--dataset", path, "--config", "base", "--out", out, "--run-name", "big", "--dry-run")
+	if code != exitUsage || !strings.Contains(se, path+":2") || !strings.Contains(se, "over the cap of 1048576") || !strings.Contains(se, "--max-item-bytes") {
+		t.Errorf("over the cap: exit %d\n%s\n%s", code, so, se)
+	}
+	code, so, se = runCLI(t, "run", "--dataset", path, "--config", "base", "--out", out, "--run-name", "big", "--dry-run", "--max-item-bytes", "2097152")
+	if code != exitOK || !strings.Contains(so, "2 questions") {
+		t.Errorf("--max-item-bytes 2097152: exit %d\n%s\n%s", code, so, se)
+	}
+	if code, so, se := runCLI(t, "datasets", "validate", path); code == exitOK || !strings.Contains(so+se, path+":2") {
+		t.Errorf("datasets validate: exit %d\n%s\n%s", code, so, se)
+	}
+	if code, so, se := runCLI(t, "datasets", "validate", "--max-item-bytes", "2097152", path); code != exitOK {
+		t.Errorf("datasets validate --max-item-bytes: exit %d\n%s\n%s", code, so, se)
 	}
 }

@@ -118,6 +118,7 @@ func registerSpec(fl *pflag.FlagSet, p *plan.Spec) {
 	fl.StringVar(&p.Format, "format", "", "dataset format instead of detection from content (see 'medteam datasets list')")
 	fl.StringVar(&p.Map, "map", "", "field mapping for generic JSONL/CSV/parquet, e.g. question=stem,answer=label,options=choices")
 	fl.StringVar(&p.DataDir, "data-dir", "", "folder holding registry datasets (default $MEDTEAM_DATA)")
+	fl.IntVar(&p.MaxItemBytes, "max-item-bytes", datasets.DefaultMaxItemBytes, "cap in bytes on one item's text (stem, context, options); a longer item is a problem at its file:line (refused, or skipped with --skip-invalid). Raise it for long items")
 	fl.BoolVar(&p.SkipInvalid, "skip-invalid", false, "run the valid items of a file with invalid ones (the skipped count and reasons go into the manifest) instead of refusing it")
 	fl.StringVar(&p.Stratify, "stratify", "", "with --limit, sample proportionally to this metadata field (e.g. step, subject)")
 	fl.StringVar(&p.Shard, "shard", "", "run shard i/n of the plan (1 ≤ i ≤ n, by question-id hash); join shards with 'medteam merge'")
@@ -168,6 +169,9 @@ func (o *RunOptions) spec() (plan.Spec, string, error) {
 	if o.DataDirGiven {
 		rp.DataDir = o.Spec.DataDir
 	}
+	// Not recorded in the plan (see Spec.MaxItemBytes): give it again on --resume.
+	rp.MaxItemBytes = o.Spec.MaxItemBytes
+
 	rp.RedFlags = o.Spec.RedFlags       // recorded by its hash only; a different file is a different plan
 	rp.FewshotFile = o.Spec.FewshotFile // likewise
 	return rp, o.Resume, nil

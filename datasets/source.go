@@ -49,6 +49,9 @@ type Source struct {
 	// map slot per question and a 16-byte one per question with a SourceID;
 	// with it off, memory does not grow with the file.
 	SkipDuplicateCheck bool
+	// MaxItemBytes caps one item's text (ItemBytes); 0 is
+	// DefaultMaxItemBytes, negative is no cap.
+	MaxItemBytes int
 
 	embedded []byte // the embedded sample
 }

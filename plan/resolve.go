@@ -235,6 +235,7 @@ func LoadDataset(spec string, s Spec) ([]qa.Question, results.DatasetRef, error)
 	if err != nil {
 		return nil, results.DatasetRef{}, err
 	}
+	src.MaxItemBytes = s.MaxItemBytes
 	res, err := datasets.Load(src, datasets.LoadOptions{SkipInvalid: s.SkipInvalid})
 	if err != nil {
 		return nil, results.DatasetRef{}, &InputError{fmt.Errorf("%w\n(fix the file, or pass --skip-invalid to run the valid items and record the rest)", err)}

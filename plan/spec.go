@@ -55,6 +55,11 @@ type Spec struct {
 	// (--fewshot-file; mdagents); "" = none. Like RedFlags it is recorded
 	// by its content (Doc.FewshotSHA256), not its path.
 	FewshotFile string `json:"fewshot_file,omitempty"`
+
+	// MaxItemBytes caps one item's text (--max-item-bytes; 0 =
+	// datasets.DefaultMaxItemBytes). Not part of the plan: it decides which
+	// files load, not what a loaded item is.
+	MaxItemBytes int `json:"-"`
 }
 
 // ProtocolVersion changes whenever the protocol's behaviour changes in a way
@@ -147,7 +152,7 @@ func (s Spec) Check() error {
 	for _, n := range []struct {
 		flag string
 		v    int
-	}{{"--peer-chars", s.PeerChars}, {"--max-tokens", s.MaxTokens}, {"--num-ctx", s.NumCtx}} {
+	}{{"--peer-chars", s.PeerChars}, {"--max-tokens", s.MaxTokens}, {"--num-ctx", s.NumCtx}, {"--max-item-bytes", s.MaxItemBytes}} {
 		if n.v < 0 {
 			return Inputf("%s %d: give 0 (no bound / the backend's default) or a positive number", n.flag, n.v)
 		}
