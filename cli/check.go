@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/medteam-bench/medteam/check"
 	"github.com/medteam-bench/medteam/report"
@@ -70,6 +71,20 @@ func incompleteRuns(runs []runInput, dirs []string) []string {
 	return out
 }
 
+// gateIncomplete refuses runs that are not complete (incompleteError)
+// unless --allow-incomplete, which turns each into a warning note.
+func gateIncomplete(runs []runInput, o *CheckOptions) ([]string, error) {
+	inc := incompleteRuns(runs, o.Runs)
+	if len(inc) > 0 && !o.AllowIncomplete {
+		return nil, incompleteError{runs: inc}
+	}
+	var warnings []string
+	for _, r := range inc {
+		warnings = append(warnings, "warning: INCOMPLETE run gated on the units it has (--allow-incomplete) — "+r)
+	}
+	return warnings, nil
+}
+
 // NewCmdCheck builds 'medteam check'; runF as for NewCmdRun.
 func NewCmdCheck(f *Factory, runF func(context.Context, *CheckOptions) error) *cobra.Command {
 	opts := &CheckOptions{}
@@ -125,7 +140,12 @@ before evaluating anything, unless --allow-incomplete gates the units it has.`,
 			return runCheck(f, opts)
 		},
 	}
-	fl := cmd.Flags()
+	registerCheckFlags(cmd.Flags(), opts)
+	return cmd
+}
+
+// registerCheckFlags registers check's flags into opts.
+func registerCheckFlags(fl *pflag.FlagSet, opts *CheckOptions) {
 	fl.StringVar(&opts.Thresholds, "thresholds", "", "thresholds file (YAML, see configs/thresholds.yaml)")
 	fl.StringVar(&opts.Baseline, "baseline", "", "baseline run directory: paired non-inferiority of Δaccuracy against it")
 	fl.Float64Var(&opts.Margin, "margin", check.DefaultMargin, "non-inferiority margin δ of --baseline, as a share of accuracy like every accuracy figure check prints (0.05 = 5 percentage points)")
@@ -139,12 +159,10 @@ before evaluating anything, unless --allow-incomplete gates the units it has.`,
 	fl.Uint64Var(&opts.Seed, "seed", 1, "bootstrap seed: the same seed gives the same intervals")
 	fl.IntVar(&opts.Bootstrap, "bootstrap", stats.DefaultReps, "bootstrap replicates")
 	fl.BoolVar(&opts.AllowIncomplete, "allow-incomplete", false, "gate runs that are not complete (stopped, killed or failed) on the units they have, instead of exiting "+fmt.Sprint(exitIncomplete))
-	return cmd
 }
 
-// runCheck runs the gate and writes its outputs; a failed check is a
-// gateFailedError.
-func runCheck(f *Factory, o *CheckOptions) error {
+// check validates the options.
+func (o *CheckOptions) check() error {
 	if o.Thresholds == "" && o.Baseline == "" {
 		return usagef("check: give --thresholds FILE, --baseline RUN or both")
 	}
@@ -163,6 +181,15 @@ func runCheck(f *Factory, o *CheckOptions) error {
 	if o.MinCover <= 0 || o.MinCover > 1 {
 		return usagef("--min-coverage %g: give a share in (0, 1], e.g. 0.9", o.MinCover)
 	}
+	return nil
+}
+
+// runCheck runs the gate and writes its outputs; a failed check is a
+// gateFailedError.
+func runCheck(f *Factory, o *CheckOptions) error {
+	if err := o.check(); err != nil {
+		return err
+	}
 	var th []check.Threshold
 	if o.Thresholds != "" {
 		var err error
@@ -174,14 +201,9 @@ func runCheck(f *Factory, o *CheckOptions) error {
 	if err != nil {
 		return err
 	}
-	var warnings []string
-	if inc := incompleteRuns(runs, o.Runs); len(inc) > 0 {
-		if !o.AllowIncomplete {
-			return incompleteError{runs: inc}
-		}
-		for _, r := range inc {
-			warnings = append(warnings, "warning: INCOMPLETE run gated on the units it has (--allow-incomplete) — "+r)
-		}
+	warnings, err := gateIncomplete(runs, o)
+	if err != nil {
+		return err
 	}
 	var rs []check.Result
 	var notes []string
