@@ -71,3 +71,38 @@ func TestIncompleteRunGate(t *testing.T) {
 		t.Errorf("check of the complete run: exit %d\n%s\n%s", code, so, se)
 	}
 }
+
+// TestMergeStatus: a merge of shards is incomplete while one shard is, and
+// complete once every shard is (issue 28, item 4).
+func TestMergeStatus(t *testing.T) {
+	out := t.TempDir()
+	plan := []string{"run", "--config", "base", "--limit", "20", "--out", out, "--parallel", "1", "--cache", "off", "--no-report"}
+	if code, so, se := runCLI(t, append(plan, "--shard", "1/2", "--run-name", "s1")...); code != exitOK {
+		t.Fatalf("shard 1: exit %d\n%s\n%s", code, so, se)
+	}
+	if code, so, se := runCLI(t, append(plan, "--shard", "2/2", "--run-name", "s2", "--budget-tokens", "20000")...); code != exitBudget {
+		t.Fatalf("shard 2 on a budget: exit %d\n%s\n%s", code, so, se)
+	}
+	shards := []string{filepath.Join(out, "s1"), filepath.Join(out, "s2")}
+	merged := filepath.Join(out, "merged")
+	status := func() results.Status {
+		t.Helper()
+		if code, so, se := runCLI(t, append([]string{"merge", "--out", merged}, shards...)...); code != exitOK {
+			t.Fatalf("merge: exit %d\n%s\n%s", code, so, se)
+		}
+		m, err := results.ReadManifest(filepath.Join(merged, results.ManifestFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Status
+	}
+	if st := status(); st.State != results.StateIncomplete {
+		t.Errorf("merge with a stopped shard: %+v, want incomplete", st)
+	}
+	if code, so, se := runCLI(t, append(plan, "--shard", "2/2", "--run-name", "s2")...); code != exitOK {
+		t.Fatalf("shard 2 resumed: exit %d\n%s\n%s", code, so, se)
+	}
+	if st := status(); st.State != results.StateComplete || st.Done != 20 {
+		t.Errorf("merge of complete shards: %+v, want complete with 20 units", st)
+	}
+}
