@@ -72,6 +72,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseReport -fuzztime 15s ./protocols/medagents/
 	$(GO) test -run '^$$' -fuzz FuzzParseReplies -fuzztime 15s ./protocols/mdagents/
 	$(GO) test -run '^$$' -fuzz FuzzParseOutputLine -fuzztime 15s ./llm/openai/
+	$(GO) test -run '^$$' -fuzz FuzzEscape -fuzztime 10s ./escape/
 	$(GO) test -run '^$$' -fuzz FuzzParseTriageLine -fuzztime 15s ./cli/
 	$(GO) test -run '^$$' -fuzz FuzzLoadSemigran -fuzztime 15s ./datasets/
 	$(GO) test -run '^$$' -fuzz FuzzLoadTriage -fuzztime 15s ./datasets/

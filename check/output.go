@@ -8,6 +8,8 @@ import (
 	"math"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/medteam-bench/medteam/escape"
 )
 
 // status is PASS, FAIL or INSUFFICIENT.
@@ -26,7 +28,7 @@ func WriteTable(w io.Writer, rs []Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "threshold\twhere\tobserved\tbound\tresult\tdetail")
 	for _, r := range rs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s %s\t%s\t%s\n", r.Name, r.Where, Format(r.Observed), r.Op, Format(r.Bound), status(r), r.Detail)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s %s\t%s\t%s\n", escape.Terminal(r.Name), escape.Terminal(r.Where), Format(r.Observed), r.Op, Format(r.Bound), status(r), escape.Terminal(r.Detail))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -64,13 +66,11 @@ func WriteMarkdown(w io.Writer, rs []Result) error {
 		case !r.Pass:
 			mark = "❌"
 		}
-		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s %s | %s |\n", mark, mdEscape(r.Name), mdEscape(r.Where), Format(r.Observed), r.Op, Format(r.Bound), mdEscape(r.Detail))
+		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s %s | %s |\n", mark, escape.Code(r.Name), escape.Markdown(r.Where), Format(r.Observed), r.Op, Format(r.Bound), escape.Markdown(r.Detail))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
-
-func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // jsonResult is a Result as JSON: NaN becomes null.
 type jsonResult struct {

@@ -34,7 +34,8 @@ type backendFlags struct {
 	inFlight    int
 	maxInFlight int
 	maxResponse int64
-	offline     bool // a dry run: open no connection (no reachability probe, no model digest)
+	offline     bool        // a dry run: open no connection (no reachability probe, no model digest)
+	cacheNotes  *cacheNotes // write failures of the caches opened (nil: none opened)
 }
 
 func (b *backendFlags) register(fl *pflag.FlagSet) {
@@ -232,6 +233,10 @@ func (b *backendFlags) wrapCache(ep *plan.Endpoint) error {
 	if err != nil {
 		return fmt.Errorf("opening the response cache: %w (set --cache-path or --cache off)", err)
 	}
+	if b.cacheNotes == nil {
+		b.cacheNotes = &cacheNotes{}
+	}
+	b.cacheNotes.watch(path, db)
 	ep.Close = func() { db.Close() }
 	ep.Client = db.Wrap(ep.Client, cache.Identity{Provider: ep.Ref.Provider, BaseURL: ep.Ref.BaseURL, Model: ep.Request, Digest: ep.Ref.Digest}, m)
 	return nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/medteam-bench/medteam/check"
 	"github.com/medteam-bench/medteam/report"
@@ -30,6 +31,9 @@ type CheckOptions struct {
 	Prices     string
 	Seed       uint64
 	Bootstrap  int
+	// AllowIncomplete gates runs whose manifest does not record them
+	// complete instead of refusing them (exitIncomplete).
+	AllowIncomplete bool
 }
 
 // gateFailedError is a gate with failed checks: exit exitGateFailed.
@@ -45,6 +49,40 @@ type insufficientError struct{ undecided, total int }
 
 func (e insufficientError) Error() string {
 	return fmt.Sprintf("insufficient evidence: %d of %d checks could not be decided (exit %d)", e.undecided, e.total, exitNoEvidence)
+}
+
+// incompleteError is a gate refused because a run checked is not complete:
+// exit exitIncomplete.
+type incompleteError struct{ runs []string }
+
+func (e incompleteError) Error() string {
+	return fmt.Sprintf("not gated: %s; resume the run ('medteam run --resume DIR') and export it, or pass --allow-incomplete to gate the units done (exit %d)",
+		strings.Join(e.runs, "; "), exitIncomplete)
+}
+
+// incompleteRuns lists the runs not recorded complete, as "dir: status".
+func incompleteRuns(runs []runInput, dirs []string) []string {
+	var out []string
+	for i, r := range runs {
+		if !r.info.Status.Complete() {
+			out = append(out, dirs[i]+": "+r.info.Status.String())
+		}
+	}
+	return out
+}
+
+// gateIncomplete refuses runs that are not complete (incompleteError)
+// unless --allow-incomplete, which turns each into a warning note.
+func gateIncomplete(runs []runInput, o *CheckOptions) ([]string, error) {
+	inc := incompleteRuns(runs, o.Runs)
+	if len(inc) > 0 && !o.AllowIncomplete {
+		return nil, incompleteError{runs: inc}
+	}
+	var warnings []string
+	for _, r := range inc {
+		warnings = append(warnings, "warning: INCOMPLETE run gated on the units it has (--allow-incomplete) — "+r)
+	}
+	return warnings, nil
 }
 
 // NewCmdCheck builds 'medteam check'; runF as for NewCmdRun.
@@ -80,7 +118,11 @@ share of accuracy (0–1): --margin 0.05 is 5 percentage points (see docs/ci.md 
 Prints a table (threshold, where, observed, bound, result) or, with --json, a JSON document; writes
 --junit (one test case per check, classname = the arm) and --markdown (for CI step summaries).
 Exits 0 when every check passes, ` + fmt.Sprint(exitGateFailed) + ` when one fails, ` + fmt.Sprint(exitNoEvidence) + ` when none fails but one is
-INSUFFICIENT (insufficient evidence).`,
+INSUFFICIENT (insufficient evidence).
+
+A run whose manifest does not record it complete (stopped or killed before every unit was done,
+failed, or exported by a medteam that recorded no status) is not gated: check exits ` + fmt.Sprint(exitIncomplete) + `
+before evaluating anything, unless --allow-incomplete gates the units it has.`,
 		Example: `  medteam check --thresholds configs/thresholds.yaml results/run-3f2a9c1b0d4e
   medteam check --baseline results/run-main results/run-pr --junit check.xml --markdown check.md
   medteam check --thresholds configs/thresholds.yaml --baseline results/run-main results/run-pr --json`,
@@ -98,7 +140,12 @@ INSUFFICIENT (insufficient evidence).`,
 			return runCheck(f, opts)
 		},
 	}
-	fl := cmd.Flags()
+	registerCheckFlags(cmd.Flags(), opts)
+	return cmd
+}
+
+// registerCheckFlags registers check's flags into opts.
+func registerCheckFlags(fl *pflag.FlagSet, opts *CheckOptions) {
 	fl.StringVar(&opts.Thresholds, "thresholds", "", "thresholds file (YAML, see configs/thresholds.yaml)")
 	fl.StringVar(&opts.Baseline, "baseline", "", "baseline run directory: paired non-inferiority of Δaccuracy against it")
 	fl.Float64Var(&opts.Margin, "margin", check.DefaultMargin, "non-inferiority margin δ of --baseline, as a share of accuracy like every accuracy figure check prints (0.05 = 5 percentage points)")
@@ -111,12 +158,11 @@ INSUFFICIENT (insufficient evidence).`,
 	fl.StringVar(&opts.Prices, "prices", "", "price table (YAML, see configs/prices.yaml) for cost_per_q")
 	fl.Uint64Var(&opts.Seed, "seed", 1, "bootstrap seed: the same seed gives the same intervals")
 	fl.IntVar(&opts.Bootstrap, "bootstrap", stats.DefaultReps, "bootstrap replicates")
-	return cmd
+	fl.BoolVar(&opts.AllowIncomplete, "allow-incomplete", false, "gate runs that are not complete (stopped, killed or failed) on the units they have, instead of exiting "+fmt.Sprint(exitIncomplete))
 }
 
-// runCheck runs the gate and writes its outputs; a failed check is a
-// gateFailedError.
-func runCheck(f *Factory, o *CheckOptions) error {
+// check validates the options.
+func (o *CheckOptions) check() error {
 	if o.Thresholds == "" && o.Baseline == "" {
 		return usagef("check: give --thresholds FILE, --baseline RUN or both")
 	}
@@ -135,6 +181,15 @@ func runCheck(f *Factory, o *CheckOptions) error {
 	if o.MinCover <= 0 || o.MinCover > 1 {
 		return usagef("--min-coverage %g: give a share in (0, 1], e.g. 0.9", o.MinCover)
 	}
+	return nil
+}
+
+// runCheck runs the gate and writes its outputs; a failed check is a
+// gateFailedError.
+func runCheck(f *Factory, o *CheckOptions) error {
+	if err := o.check(); err != nil {
+		return err
+	}
 	var th []check.Threshold
 	if o.Thresholds != "" {
 		var err error
@@ -143,6 +198,10 @@ func runCheck(f *Factory, o *CheckOptions) error {
 		}
 	}
 	runs, err := loadRuns(o.Runs, runDirOf(o.Runs[0]))
+	if err != nil {
+		return err
+	}
+	warnings, err := gateIncomplete(runs, o)
 	if err != nil {
 		return err
 	}
@@ -160,7 +219,7 @@ func runCheck(f *Factory, o *CheckOptions) error {
 		}
 		rs, notes = append(rs, brs...), append(notes, bnotes...)
 	}
-	if err := writeCheck(f.Out, rs, notes, o); err != nil {
+	if err := writeCheck(f.Out, rs, append(warnings, notes...), o); err != nil {
 		return err
 	}
 	if n := check.Failed(rs); n > 0 {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/escape"
 	"github.com/medteam-bench/medteam/plan"
 	"github.com/medteam-bench/medteam/qa"
 )
@@ -18,6 +19,7 @@ import (
 type datasetFlags struct {
 	format, mapping, dataDir, split string
 	skipInvalid                     bool
+	maxItemBytes                    int
 }
 
 func (d *datasetFlags) register(cmd *cobra.Command) {
@@ -25,10 +27,15 @@ func (d *datasetFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&d.mapping, "map", "", "field mapping for generic files, e.g. question=stem,answer=label,options=choices")
 	cmd.Flags().StringVar(&d.dataDir, "data-dir", "", "folder holding registry datasets (default $MEDTEAM_DATA)")
 	cmd.Flags().StringVar(&d.split, "split", "", "the split to read (test, dev, train, validation; '*' = all); a folder holding several splits needs it")
+	cmd.Flags().IntVar(&d.maxItemBytes, "max-item-bytes", datasets.DefaultMaxItemBytes, "cap in bytes on one item's text (stem, context, options); a longer item is a problem at its file:line")
 }
 
 func (d *datasetFlags) source(spec string) (datasets.Source, error) {
+	if d.maxItemBytes < 0 {
+		return datasets.Source{}, usagef("--max-item-bytes %d: give a cap in bytes ≥ 1", d.maxItemBytes)
+	}
 	src, err := plan.Source(spec, d.format, d.mapping, d.dataDir)
+	src.MaxItemBytes = d.maxItemBytes
 	if err == nil && d.split != "" {
 		src.Split = d.split
 	}
@@ -142,23 +149,27 @@ func newDatasetsConvertCmd() *cobra.Command {
 	return convert
 }
 
+// writeQuestion prints q for a terminal: every field is the dataset's
+// text, so control characters (escape sequences, carriage returns) are
+// spelled out (escape.Terminal); the stem keeps its line breaks.
 func writeQuestion(w io.Writer, q qa.Question) {
-	fmt.Fprintf(w, "── %s (%s/%s)\n%s\n", q.ID, q.Dataset, q.Split, q.Stem)
+	t := escape.Terminal
+	fmt.Fprintf(w, "── %s (%s/%s)\n%s\n", t(q.ID), t(q.Dataset), t(q.Split), escape.TerminalBlock(q.Stem))
 	for _, c := range q.Context {
-		fmt.Fprintf(w, "  context: %s\n", truncateText(c, 200))
+		fmt.Fprintf(w, "  context: %s\n", t(truncateText(c, 200)))
 	}
 	for _, o := range q.Options {
-		fmt.Fprintf(w, "  %s) %s\n", o.Letter, o.Text)
+		fmt.Fprintf(w, "  %s) %s\n", t(o.Letter), t(o.Text))
 	}
 	var meta []string
 	for k, v := range q.Meta {
-		meta = append(meta, k+"="+v)
+		meta = append(meta, t(k)+"="+t(v))
 	}
 	sort.Strings(meta)
 	if g := q.TriageGold; g != nil {
 		fmt.Fprintf(w, "  gold diagnosis: %q   gold specialty: %q\n", g.Diagnosis, g.Specialty)
 	}
-	fmt.Fprintf(w, "  gold: %s   %s\n\n", q.Gold, strings.Join(meta, " "))
+	fmt.Fprintf(w, "  gold: %s   %s\n\n", t(q.Gold), strings.Join(meta, " "))
 }
 
 func truncateText(s string, n int) string {

@@ -2,12 +2,34 @@ package cli
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/medteam-bench/medteam/journal"
+	"github.com/medteam-bench/medteam/plan"
+	"github.com/medteam-bench/medteam/results"
 )
+
+// exportManifest rewrites the manifest of the run in dir, whose journal j
+// was just exported with calls call rows, with its status recomputed, and
+// returns that status.
+func exportManifest(j *journal.Journal, dir string, calls int) (results.Status, error) {
+	body, _, err := j.PlanBody()
+	if err != nil {
+		return results.Status{}, err
+	}
+	rows, err := results.ReadQuestions(filepath.Join(dir, results.QuestionsFile))
+	if err != nil {
+		return results.Status{}, err
+	}
+	if err := plan.RewriteManifest(dir, body, rows, calls); err != nil {
+		return results.Status{}, err
+	}
+	m, err := results.ReadManifest(filepath.Join(dir, results.ManifestFile))
+	return m.Status, err
+}
 
 func newExportCmd() *cobra.Command {
 	var salvage bool
@@ -41,7 +63,11 @@ and every unit that can still be read is written; the count of unreadable ones i
 			if err != nil {
 				return fmt.Errorf("export %s: %w (if the journal is damaged, 'medteam export --salvage %s' recovers every unit it can still read)", dir, err, dir)
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %d question rows, %d call rows\n", dir, q, c)
+			st, err := exportManifest(j, dir, int(c))
+			if err != nil {
+				return fmt.Errorf("export %s: %w", dir, err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %d question rows, %d call rows; run %s\n", dir, q, c, st)
 			return nil
 		},
 	}

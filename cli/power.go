@@ -107,6 +107,9 @@ func (o *PowerOptions) check() error {
 // statedPower prints the plan for a stated discordance.
 func statedPower(w io.Writer, o *PowerOptions) error {
 	n, ok := stats.PairsNeeded(o.Delta, o.Discordance, o.Alpha, o.Power)
+	if !ok && o.Delta <= o.Discordance {
+		return usagef("--delta %g: detecting Δ = %g at %s%% discordance needs more than %.0e pairs; give a larger --delta", o.Delta, o.Delta, fmtPP(o.Discordance), stats.MaxPairs)
+	}
 	if !ok {
 		return usagef("no number of pairs detects Δ = %s pp when %s%% of pairs are discordant: a difference cannot exceed the discordance", fmtPP(o.Delta), fmtPP(o.Discordance))
 	}

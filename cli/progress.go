@@ -49,6 +49,16 @@ func newProgress(w io.Writer, total int, label string) *progress {
 	return p
 }
 
+// note prints a line (a warning) between progress updates.
+func (p *progress) note(msg string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar != nil {
+		p.bar.Clear()
+	}
+	fmt.Fprintln(p.w, msg)
+}
+
 // skip accounts for units finished by an earlier (resumed) invocation.
 func (p *progress) skip(n int) {
 	p.mu.Lock()

@@ -167,9 +167,12 @@ func newRunInput(dir, parquet string, rows []results.QuestionRow) runInput {
 	if abs, err := filepath.Abs(dir); err == nil {
 		name = filepath.Base(abs)
 	}
-	in := runInput{rows: rows, info: report.RunInfo{Name: name, Parquet: parquet}}
+	in := runInput{rows: rows, info: report.RunInfo{Name: name, Parquet: parquet, Status: results.Status{State: results.StateUnknown}}}
 	if m, err := results.ReadManifest(filepath.Join(dir, results.ManifestFile)); err == nil {
 		in.info.Simulated = m.Simulated
+		if m.Status.State != "" {
+			in.info.Status = m.Status
+		}
 		in.batch = m.Batch
 		in.notes = append(in.notes, duplicateNotes(m.Datasets)...)
 		for _, a := range m.Arms {

@@ -30,6 +30,7 @@ const (
 	exitBusy        ExitCode = 6   // another process is working in the run directory
 	exitGateFailed  ExitCode = 7   // medteam check (or run --check): a threshold or the baseline gate failed
 	exitNoEvidence  ExitCode = 8   // medteam check: insufficient evidence — the baseline gate could not decide (too few shared questions or units, or an inconclusive interval); nothing failed
+	exitIncomplete  ExitCode = 9   // medteam check: a run checked is not complete (stopped, killed or failed); --allow-incomplete gates it anyway
 	exitInterrupted ExitCode = 130 // stopped by SIGINT/SIGTERM after a clean flush; rerun to resume
 	exitKilled      ExitCode = 131 // second signal: exited at once; rerun to resume
 )
@@ -134,7 +135,10 @@ func execute(ctx context.Context, stop <-chan struct{}, args []string, stdout, s
 	var ue4 unitErrorsError
 	var gate gateFailedError
 	var noEvidence insufficientError
+	var incomplete incompleteError
 	switch {
+	case errors.As(err, &incomplete):
+		return exitIncomplete
 	case errors.As(err, &gate):
 		return exitGateFailed
 	case errors.As(err, &noEvidence):

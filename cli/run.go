@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"time"
@@ -117,6 +118,7 @@ func registerSpec(fl *pflag.FlagSet, p *plan.Spec) {
 	fl.StringVar(&p.Format, "format", "", "dataset format instead of detection from content (see 'medteam datasets list')")
 	fl.StringVar(&p.Map, "map", "", "field mapping for generic JSONL/CSV/parquet, e.g. question=stem,answer=label,options=choices")
 	fl.StringVar(&p.DataDir, "data-dir", "", "folder holding registry datasets (default $MEDTEAM_DATA)")
+	fl.IntVar(&p.MaxItemBytes, "max-item-bytes", datasets.DefaultMaxItemBytes, "cap in bytes on one item's text (stem, context, options); a longer item is a problem at its file:line (refused, or skipped with --skip-invalid). Raise it for long items")
 	fl.BoolVar(&p.SkipInvalid, "skip-invalid", false, "run the valid items of a file with invalid ones (the skipped count and reasons go into the manifest) instead of refusing it")
 	fl.StringVar(&p.DatasetName, "dataset-name", "", "the dataset a standardised or mapped file is a copy of (medqa, medmcqa, mmlu-pro, …): its questions then get that dataset's ids and pair with runs on the official file; question ids never come from a file's name")
 	fl.StringVar(&p.Split, "split", "", "the split to read (test, dev, train, validation; '*' = all): a folder holding several splits is refused without it; for a registry name it replaces the entry's split (pubmedqa --split '*' reads all 1000)")
@@ -170,6 +172,9 @@ func (o *RunOptions) spec() (plan.Spec, string, error) {
 	if o.DataDirGiven {
 		rp.DataDir = o.Spec.DataDir
 	}
+	// Not recorded in the plan (see Spec.MaxItemBytes): give it again on --resume.
+	rp.MaxItemBytes = o.Spec.MaxItemBytes
+
 	rp.RedFlags = o.Spec.RedFlags       // recorded by its hash only; a different file is a different plan
 	rp.FewshotFile = o.Spec.FewshotFile // likewise
 	return rp, o.Resume, nil
@@ -177,10 +182,19 @@ func (o *RunOptions) spec() (plan.Spec, string, error) {
 
 // check checks the execution settings and loads the price table.
 func (o *RunOptions) check(s plan.Spec) (priceTable, error) {
+	if err := checkRunName(o.RunName); err != nil {
+		return nil, err
+	}
 	if o.Parallel < 0 {
 		return nil, usagef("--parallel %d: give a number of questions in flight ≥ 1, or 0 to follow the endpoint's capacity", o.Parallel)
 	}
-	if o.MaxErrorRate < 0 || o.MaxErrorRate > 1 {
+	if o.BudgetTokens < 0 {
+		return nil, usagef("--budget-tokens %d: give a number of tokens ≥ 1, or 0 for no budget", o.BudgetTokens)
+	}
+	if !(o.BudgetUSD >= 0 && o.BudgetUSD <= math.MaxFloat64) { // negative, NaN or infinite
+		return nil, usagef("--budget-usd %g: give an amount in dollars > 0, or 0 for no budget", o.BudgetUSD)
+	}
+	if !(o.MaxErrorRate >= 0 && o.MaxErrorRate <= 1) { // NaN too
 		return nil, usagef("--max-error-rate %g: give a share between 0 and 1 (0.02 tolerates 2%% of units in error)", o.MaxErrorRate)
 	}
 	var prices priceTable

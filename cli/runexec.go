@@ -74,7 +74,7 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 	if run.Retrying > 0 {
 		fmt.Fprintf(f.Err, "retrying %d unit(s) that ended in a retryable error (--retry-errors=false keeps them)\n", run.Retrying)
 	}
-	m := plan.Manifest{Argv: scrubArgs(f.Argv), Start: time.Now().UTC(), Doc: r.Document(), Datasets: r.Datasets, Parallel: o.Parallel, Batch: o.Batch}
+	m := plan.Manifest{Argv: scrubArgs(f.Argv), Start: time.Now().UTC(), Doc: r.Document(), Datasets: r.Datasets, Parallel: o.Parallel, Batch: o.Batch, Planned: p.Units()}
 	verb := "run"
 	if len(run.Done) > 0 {
 		verb = fmt.Sprintf("resuming run (%d of %d units already done)", len(run.Done), p.Units())
@@ -83,11 +83,12 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 	fmt.Fprintf(f.Err, "%s %s: %d questions × %d arm(s) × %d model(s) × %d repeat(s) → %s\n", verb, run.ID, r.Questions(), len(r.Arms), len(r.Endpoints), p.Repeats, run.Dir)
 	prog := newProgress(f.Err, p.Units(), "questions")
 	prog.skip(len(run.Done))
+	o.Backend.cacheNotes.setOut(prog.note)
 	load := startLoad(r.Endpoints)
 	st, runErr := runner.Execute(ctx, p, runner.Options{Sink: run.Journal, Done: run.Done, Progress: prog.add, Stop: f.Stop, Budget: budget})
 	prog.finish()
 	defer load.report(f.Out, o.Parallel)
-	if ended, err := endEarly(run, st, runErr, p.Units()); ended {
+	if ended, err := endEarly(run, m, st, runErr, p.Units()); ended {
 		return err
 	}
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
@@ -103,6 +104,7 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 	if err := summarize(f.Out, r, rows, st, budget, run.Dir); err != nil {
 		return err
 	}
+	o.Backend.cacheNotes.summary(f.Out)
 	if st.StoppedBy != "" || runErr != nil || st.Abandoned > 0 {
 		why := st.StoppedBy
 		if why == "" {
@@ -132,21 +134,22 @@ func finishRun(f *Factory, o *RunOptions, dir string, rows []results.QuestionRow
 // endEarly handles a run the runner stopped for good: an endpoint outage
 // (what is done is exported; exit 5) or a fatal backend error (exported, or
 // the directory discarded when this invocation made it and did nothing). It
-// reports whether the run ended so, and the error to return.
-func endEarly(run *plan.Run, st runner.Stats, runErr error, units int) (bool, error) {
+// reports whether the run ended so, and the error to return. The manifest
+// m records the run as incomplete (outage) or failed (fatal error).
+func endEarly(run *plan.Run, m plan.Manifest, st runner.Stats, runErr error, units int) (bool, error) {
 	var fatal *runner.FatalError
 	var outage *runner.OutageError
 	done := len(run.Done) + st.Finished
 	switch {
 	case errors.As(runErr, &outage):
-		if err := exportIf(run, done > 0); err != nil {
+		if err := exportIf(run, m, done > 0); err != nil {
 			return true, errors.Join(runErr, err)
 		}
 		return true, unavailableError{err: runErr, done: done, of: units, dir: run.Dir}
 	case errors.As(runErr, &fatal):
 		if run.Created() && st.Finished == 0 {
 			run.Discard()
-		} else if err := exportIf(run, done > 0); err != nil {
+		} else if err := exportIf(run, m.AsFailed(), done > 0); err != nil {
 			return true, errors.Join(runErr, err)
 		}
 		return true, fmt.Errorf("%w\n%s", runErr, fatalHint(fatal.Err))
@@ -154,13 +157,17 @@ func endEarly(run *plan.Run, st runner.Stats, runErr error, units int) (bool, er
 	return false, nil
 }
 
-// exportIf writes the run's parquet files when do is true.
-func exportIf(run *plan.Run, do bool) error {
+// exportIf writes the run's parquet files and its manifest m when do is
+// true.
+func exportIf(run *plan.Run, m plan.Manifest, do bool) error {
 	if !do {
 		return nil
 	}
-	_, _, err := run.Export()
-	return err
+	rows, calls, err := run.Export()
+	if err != nil {
+		return err
+	}
+	return m.Write(run.Dir, rows, calls)
 }
 
 // summarize prints the run's summary table and what this invocation spent.

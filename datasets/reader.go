@@ -341,6 +341,9 @@ func (r *Reader) question(rec *record) (q qa.Question, ok bool, pe *ParseError) 
 	if v := n.q.Check(); v != nil {
 		return qa.Question{}, false, r.ctx.fail(rec, n.names.field(v.Part), v.Code, "%s", v.Msg)
 	}
+	if pe := r.checkItemSize(n, rec); pe != nil {
+		return qa.Question{}, false, pe
+	}
 	dup, pe := r.checkDuplicate(n, rec)
 	if pe != nil {
 		return qa.Question{}, false, pe

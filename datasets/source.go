@@ -57,6 +57,9 @@ type Source struct {
 	// the published dataset counts them, the later copy with its own id
 	// (the content id, "~" and its source id), and a note names them.
 	Dedupe bool
+	// MaxItemBytes caps one item's text (ItemBytes); 0 is
+	// DefaultMaxItemBytes, negative is no cap.
+	MaxItemBytes int
 
 	embedded []byte // the embedded sample
 }

@@ -337,8 +337,18 @@ func (j *Journal) EachUnit(fn func(key string, ord int64, q results.QuestionRow,
 	return rows.Err()
 }
 
-// decodeBatch is how many units one decoding goroutine takes at a time.
-const decodeBatch = 64
+// decodeBatch is how many units one decoding goroutine takes at a time, and
+// decodeBatchBytes how many bytes of stored units at most: with
+// transcripts a unit holds every prompt and answer of its calls, so a batch
+// closes by size as well as by count, and the export's memory stays near
+// (GOMAXPROCS+2) × decodeBatchBytes, however long the items are.
+const (
+	decodeBatch      = 64
+	decodeBatchBytes = 8 << 20
+)
+
+// batchFull reports whether a batch of units holding size bytes is full.
+func batchFull(units, size int) bool { return units >= decodeBatch || size >= decodeBatchBytes }
 
 type rawUnit struct {
 	key    string
@@ -373,16 +383,18 @@ func (j *Journal) scanBatches(ctx context.Context, rows *sql.Rows, batches chan<
 		}
 	}
 	var raw []rawUnit
+	size := 0
 	for rows.Next() {
 		var u rawUnit
 		if err := rows.Scan(&u.key, &u.ord, &u.qb, &u.cb); err != nil {
 			return err
 		}
-		if raw = append(raw, u); len(raw) == decodeBatch {
+		raw, size = append(raw, u), size+len(u.qb)+len(u.cb)
+		if batchFull(len(raw), size) {
 			if !send(raw) {
 				return nil
 			}
-			raw = nil
+			raw, size = nil, 0
 		}
 	}
 	if len(raw) > 0 {

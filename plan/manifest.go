@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"time"
 
@@ -18,6 +20,29 @@ type Manifest struct {
 	Datasets []results.DatasetRef
 	Parallel int
 	Batch    bool // the calls went through the provider's batch API (run --batch)
+	// Planned is the number of units the plan has; 0 takes PlannedUnits(Doc).
+	Planned int
+	// Failed marks a run ended by an error a rerun does not cure by itself.
+	Failed bool
+	// Incomplete marks a run as incomplete whatever its row count says
+	// (a merge of shards one of which is incomplete).
+	Incomplete bool
+}
+
+// AsFailed is m marking the run failed.
+func (m Manifest) AsFailed() Manifest {
+	m.Failed = true
+	return m
+}
+
+// PlannedUnits is the number of units doc plans: its questions × models ×
+// arms × repeats.
+func PlannedUnits(doc Doc) int {
+	n := 0
+	for _, d := range doc.Datasets {
+		n += d.Questions
+	}
+	return n * len(doc.Models) * len(doc.Arms) * max(1, doc.Spec.Repeats)
 }
 
 // Write writes dir's manifest.json for the run whose question rows (as
@@ -41,6 +66,16 @@ func (m Manifest) Write(dir string, rows []results.QuestionRow, calls int) error
 	}
 	out.Tool.Name, out.Tool.Version, out.Tool.GitRevision, out.Tool.GoVersion = "medteam", version, rev, gover
 	out.Counts.Questions, out.Counts.Calls = len(rows), calls
+	planned := m.Planned
+	if planned == 0 {
+		d := m.Doc
+		d.Datasets = out.Datasets
+		planned = PlannedUnits(d)
+	}
+	out.Status = results.NewStatus(len(rows), planned, m.Failed)
+	if m.Incomplete && out.Status.Complete() {
+		out.Status.State = results.StateIncomplete
+	}
 	for _, q := range rows {
 		if q.Error != "" {
 			out.Counts.Errors++
@@ -51,4 +86,22 @@ func (m Manifest) Write(dir string, rows []results.QuestionRow, calls int) error
 		return err
 	}
 	return results.WriteManifest(filepath.Join(dir, results.ManifestFile), out)
+}
+
+// RewriteManifest writes dir's manifest after its parquet files were
+// exported from its journal, whose plan document is body: what an earlier
+// manifest of dir recorded (command, start, dataset references, parallelism,
+// batch mode, a failure) is kept, and the status is recomputed from rows.
+func RewriteManifest(dir string, body []byte, rows []results.QuestionRow, calls int) error {
+	var doc Doc
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return fmt.Errorf("manifest of %s: the recorded plan does not decode: %w", dir, err)
+	}
+	m := Manifest{Doc: doc}
+	if old, err := results.ReadManifest(filepath.Join(dir, results.ManifestFile)); err == nil {
+		m.Argv, m.Start, m.Datasets, m.Parallel, m.Batch = old.Command, old.StartedAt, old.Datasets, old.Parallel, old.Batch
+		m.Failed = old.Status.State == results.StateFailed
+		m.Planned = old.Status.Planned
+	}
+	return m.Write(dir, rows, calls)
 }

@@ -49,8 +49,20 @@ func Merge(out string, dirs []string, argv []string) (Merged, error) {
 	if err != nil {
 		return res, err
 	}
-	m := Manifest{Argv: argv, Start: time.Now().UTC(), Doc: doc}
+	m := Manifest{Argv: argv, Start: time.Now().UTC(), Doc: doc, Incomplete: !shardsComplete(dirs)}
 	return res, m.Write(out, rows, int(res.CallRows))
+}
+
+// shardsComplete reports whether every shard's manifest says it is
+// complete (a shard without one, or killed, makes the merge incomplete).
+func shardsComplete(dirs []string) bool {
+	for _, dir := range dirs {
+		m, err := results.ReadManifest(filepath.Join(dir, results.ManifestFile))
+		if err != nil || !m.Status.Complete() {
+			return false
+		}
+	}
+	return true
 }
 
 // commonPlan reads the plan of every shard and checks they are one plan; it

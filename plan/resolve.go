@@ -100,6 +100,9 @@ func Resolve(ctx context.Context, s Spec, open Opener) (*Resolved, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkUnits(len(all), len(arms), len(s.Models), s.Repeats); err != nil {
+		return nil, err
+	}
 	for _, m := range s.Models {
 		ep, err := open(ctx, m, s, all)
 		if err != nil {
@@ -243,6 +246,7 @@ func LoadDataset(spec string, s Spec) ([]qa.Question, results.DatasetRef, error)
 	if s.DatasetName != "" {
 		src.Dataset = s.DatasetName
 	}
+	src.MaxItemBytes = s.MaxItemBytes
 	res, err := datasets.Load(src, datasets.LoadOptions{SkipInvalid: s.SkipInvalid})
 	if se := (*datasets.SplitsError)(nil); errors.As(err, &se) {
 		return nil, results.DatasetRef{}, Inputf("--dataset %s: %v", spec, err)

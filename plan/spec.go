@@ -66,6 +66,11 @@ type Spec struct {
 	// (--fewshot-file; mdagents); "" = none. Like RedFlags it is recorded
 	// by its content (Doc.FewshotSHA256), not its path.
 	FewshotFile string `json:"fewshot_file,omitempty"`
+
+	// MaxItemBytes caps one item's text (--max-item-bytes; 0 =
+	// datasets.DefaultMaxItemBytes). Not part of the plan: it decides which
+	// files load, not what a loaded item is.
+	MaxItemBytes int `json:"-"`
 }
 
 // ProtocolVersion changes whenever the protocol's behaviour changes in a way
@@ -151,9 +156,38 @@ func (s Spec) Check() error {
 		flag string
 		v    float64
 	}{{"--agent-temperature", s.AgentTemp}, {"--leader-temperature", s.LeaderTemp}} {
-		if t.v < 0 || t.v > 2 {
+		if !(t.v >= 0 && t.v <= 2) { // NaN too: it would reach the plan's JSON
 			return Inputf("%s %g: use a temperature from 0 to 2", t.flag, t.v)
 		}
+	}
+	for _, n := range []struct {
+		flag string
+		v    int
+	}{{"--peer-chars", s.PeerChars}, {"--max-tokens", s.MaxTokens}, {"--num-ctx", s.NumCtx}, {"--max-item-bytes", s.MaxItemBytes}} {
+		if n.v < 0 {
+			return Inputf("%s %d: give 0 (no bound / the backend's default) or a positive number", n.flag, n.v)
+		}
+	}
+	return nil
+}
+
+// MaxUnits bounds a plan's units (questions × arms × models × repeats; of
+// one shard when sharded): a larger plan is refused before anything runs.
+// The dry run and a budget's estimate execute every unit on stubs, about a
+// thousand units a second on one core, so this bounds them to minutes;
+// MedQA's test set (1,273 questions) × 9 arms × 3 models × 5 repeats is
+// 172k units.
+const MaxUnits = 1_000_000
+
+// MaxRepeats bounds --repeats.
+const MaxRepeats = 1000
+
+// checkUnits refuses a plan of more than MaxUnits units, naming its size.
+func checkUnits(questions, arms, models, repeats int) error {
+	units := float64(questions) * float64(arms) * float64(models) * float64(max(1, repeats)) // no overflow
+	if units > MaxUnits {
+		return Inputf("the plan has %.0f units (%d questions × %d arms × %d models × %d repeats), more than the %d a plan may have; lower --repeats or --limit, or split it with --shard",
+			units, questions, arms, models, repeats, MaxUnits)
 	}
 	return nil
 }
@@ -162,6 +196,9 @@ func (s Spec) Check() error {
 func (s Spec) checkCounts() error {
 	if s.Repeats < 1 || s.Limit < 0 {
 		return Inputf("--repeats must be ≥ 1 and --limit ≥ 0")
+	}
+	if s.Repeats > MaxRepeats {
+		return Inputf("--repeats %d: at most %d repeats of every question × arm", s.Repeats, MaxRepeats)
 	}
 	if len(s.Datasets) == 0 || len(s.Models) == 0 {
 		return Inputf("give at least one --dataset and one --model")

@@ -186,7 +186,7 @@ func decodeTemperature(path string, v *yaml.Node, s *sweepFile) error {
 		if err := val.Decode(dst); err != nil || *dst == nil {
 			return Inputf("%s:%d: temperature.%s must be a number from 0 to 2; got %s", path, val.Line, k.Value, nodeText(val))
 		}
-		if t := **dst; t < 0 || t > 2 {
+		if t := **dst; !(t >= 0 && t <= 2) { // NaN too
 			return Inputf("%s:%d: temperature.%s: %g; use a temperature from 0 to 2", path, val.Line, k.Value, t)
 		}
 	}

@@ -54,6 +54,9 @@ func htmlTitle(r *Report) string {
 	if r.Simulated {
 		t += " (SIMULATED)"
 	}
+	if len(r.NotComplete()) > 0 {
+		t += " (INCOMPLETE RUN)"
+	}
 	return t
 }
 
@@ -62,13 +65,17 @@ func runKV(r *Report) []htmlpage.KV {
 	for _, ri := range r.Runs {
 		runs = append(runs, ri.Name)
 	}
-	kv := []htmlpage.KV{
+	var kv []htmlpage.KV
+	if nc := r.NotComplete(); len(nc) > 0 {
+		kv = append(kv, htmlpage.KV{Key: "INCOMPLETE", Value: strings.Join(nc, "; ") + " — the figures cover only the units done"})
+	}
+	kv = append(kv, []htmlpage.KV{
 		{Key: "runs", Value: strings.Join(runs, ", ")},
 		{Key: "models", Value: strings.Join(r.Models, ", ")},
 		{Key: "arms", Value: strings.Join(r.Arms, ", ")},
 		{Key: "rows", Value: fmt.Sprintf("%d question rows, %d questions", r.Rows, r.Questions)},
 		{Key: "reference", Value: r.Reference},
-	}
+	}...)
 	if r.Simulated {
 		kv = append(kv, htmlpage.KV{Key: "model results", Value: "none: the simulator's figures test the harness, they are not a model's accuracy"})
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/medteam-bench/medteam/escape"
 )
 
 // WriteMarkdown writes r as report.md: the title, then every section
@@ -13,7 +15,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# %s\n", r.Title())
 	for _, s := range Sections(r) {
-		fmt.Fprintf(bw, "\n## %s\n", s.Heading)
+		fmt.Fprintf(bw, "\n## %s\n", escape.Markdown(s.Heading))
 		if s.Text != "" {
 			fmt.Fprintf(bw, "\n%s\n", s.Text)
 		}
@@ -53,10 +55,10 @@ func writeRow(w io.Writer, cells []string) {
 	fmt.Fprintf(w, "| %s |\n", strings.Join(out, " | "))
 }
 
-// mdCell escapes a table cell.
-func mdCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
-}
+// mdCell escapes a table cell: its text may come from the data (a
+// subject, a dataset or question id), so Markdown, HTML, line breaks and
+// control characters in it are escaped.
+func mdCell(s string) string { return escape.Markdown(s) }
 
 // numericColumn reports whether every cell of column i starts like a
 // number (or is a dash or "none"), so that it is right-aligned.

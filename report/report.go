@@ -61,6 +61,9 @@ type RunInfo struct {
 	Parquet   string
 	Rows      int
 	Simulated bool
+	// Status is the run's status as its manifest records it (State "":
+	// not recorded).
+	Status results.Status
 }
 
 // Report is everything medteam's report says, computed and typed: the

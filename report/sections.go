@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/medteam-bench/medteam/escape"
 	"github.com/medteam-bench/medteam/stats"
 )
 
@@ -64,35 +65,65 @@ func Sections(r *Report) []Section {
 
 // Title is the report's title.
 func (r *Report) Title() string {
+	t := "medteam report"
 	if r.Simulated {
-		return "medteam report (SIMULATED)"
+		t += " (SIMULATED)"
 	}
-	return "medteam report"
+	if len(r.NotComplete()) > 0 {
+		t += " (INCOMPLETE RUN)"
+	}
+	return t
+}
+
+// NotComplete lists the runs whose status says they are not complete
+// (stopped, killed, failed, or the manifest records no status), each as
+// "name: status". A run given without a status (State "", as in-memory
+// reports are) is not listed.
+func (r *Report) NotComplete() []string {
+	var out []string
+	for _, run := range r.Runs {
+		if run.Status.State != "" && !run.Status.Complete() {
+			out = append(out, run.Name+": "+run.Status.String())
+		}
+	}
+	return out
+}
+
+// mdList is names, each escaped as Markdown text, joined by ", ".
+func mdList(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = escape.Markdown(n)
+	}
+	return strings.Join(out, ", ")
 }
 
 // summarySection says what was run and how it is analysed.
 func (r *Report) summarySection() Section {
 	var b strings.Builder
+	if nc := r.NotComplete(); len(nc) > 0 {
+		fmt.Fprintf(&b, "**INCOMPLETE run.** Not every planned unit of the run is in these figures, so they describe only the units done (%s). Resume the run and export it again before relying on them.\n\n", mdList(nc))
+	}
 	if r.Simulated {
 		b.WriteString("**SIMULATED results.** These rows come from medteam's simulated team (`sim/…` models), not from a language model: the numbers test the harness and its statistics, they are not model results.\n\n")
 	}
 	names := make([]string, len(r.Runs))
 	for i, run := range r.Runs {
-		names[i] = "`" + run.Name + "`"
+		names[i] = "`" + escape.Code(run.Name) + "`"
 	}
 	if len(names) > 0 {
 		fmt.Fprintf(&b, "- runs: %s\n", strings.Join(names, ", "))
 	}
-	fmt.Fprintf(&b, "- datasets: %s; models: %s\n", strings.Join(r.Datasets, ", "), strings.Join(r.Models, ", "))
+	fmt.Fprintf(&b, "- datasets: %s; models: %s\n", mdList(r.Datasets), mdList(r.Models))
 	fmt.Fprintf(&b, "- %d arms, %d question rows over %d questions\n", len(r.Arms), r.Rows, r.Questions)
-	fmt.Fprintf(&b, "- reference arm: `%s`", r.Reference)
+	fmt.Fprintf(&b, "- reference arm: `%s`", escape.Code(r.Reference))
 	if r.ReferenceModel != "" {
-		fmt.Fprintf(&b, "; reference model: `%s`", r.ReferenceModel)
+		fmt.Fprintf(&b, "; reference model: `%s`", escape.Code(r.ReferenceModel))
 	}
 	fmt.Fprintf(&b, "\n- intervals: %g%%; paired bootstrap over questions with %d replicates, seed %d\n", 100*r.Level, r.Reps, r.Seed)
 	b.WriteString("- a failed or abstained row counts as not correct and stays in every denominator\n")
 	for _, n := range r.Notes {
-		fmt.Fprintf(&b, "- note: %s\n", n)
+		fmt.Fprintf(&b, "- note: %s\n", escape.Markdown(n))
 	}
 	return Section{ID: SecSummary, Heading: "Summary", Text: strings.TrimRight(b.String(), "\n")}
 }

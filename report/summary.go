@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/medteam-bench/medteam/escape"
 	"github.com/medteam-bench/medteam/results"
 )
 
@@ -147,7 +148,7 @@ func WriteTable(w io.Writer, sums []ArmSummary) error {
 	fmt.Fprintln(tw, "arm\tquestions\taccuracy\tabstained\terrors\tagree init\tagree final\tcalls/q\ttokens/q\tparse fail\t")
 	for _, s := range sums {
 		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.0f\t%d\t\n",
-			s.Arm, s.Questions, 100*s.Accuracy(), s.Abstained, s.Errors,
+			escape.Terminal(s.Arm), s.Questions, 100*s.Accuracy(), s.Abstained, s.Errors,
 			s.AgreementInitial, s.AgreementFinal, s.CallsPerQuestion, s.TokensPerQuestion, s.ParseFailures)
 	}
 	if err := tw.Flush(); err != nil {
@@ -166,7 +167,7 @@ func WriteTable(w io.Writer, sums []ArmSummary) error {
 		for i, c := range classes {
 			parts[i] = fmt.Sprintf("%s %d", c, s.ErrorClasses[c])
 		}
-		if _, err := fmt.Fprintf(w, "errors in %s: %s\n", s.Arm, strings.Join(parts, ", ")); err != nil {
+		if _, err := fmt.Fprintf(w, "errors in %s: %s\n", escape.Terminal(s.Arm), strings.Join(parts, ", ")); err != nil {
 			return err
 		}
 	}

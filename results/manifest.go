@@ -44,10 +44,58 @@ type Manifest struct {
 	// Batch is true when the invocation that wrote the manifest sent its
 	// model calls through the provider's batch API (run --batch): reports
 	// price the run's tokens at batch rates.
-	Batch  bool   `json:"batch,omitempty"`
+	Batch bool `json:"batch,omitempty"`
+	// Status says whether the run did every unit of its plan. A manifest
+	// written before medteam recorded it has none (State "").
+	Status Status `json:"status"`
 	Counts Counts `json:"counts"`
 	// Files maps a file name in the run directory to its hex SHA-256.
 	Files map[string]string `json:"files"`
+}
+
+// Run states of Status.State.
+const (
+	StateComplete   = "complete"   // every planned unit is done
+	StateIncomplete = "incomplete" // stopped (signal, budget, outage, kill) before every unit was done; resumable
+	StateFailed     = "failed"     // ended by an error that a rerun does not cure by itself
+	// StateUnknown is what a reader records for a run directory whose
+	// manifest is missing or records no status; it is never written.
+	StateUnknown = "unknown"
+)
+
+// Status is how far a run got: its state and the units done of those planned.
+type Status struct {
+	State   string `json:"state"`
+	Done    int    `json:"done"`
+	Planned int    `json:"planned"`
+}
+
+// NewStatus is the status of a run with done of planned units: complete
+// when every unit is done, failed when failed is set, else incomplete.
+func NewStatus(done, planned int, failed bool) Status {
+	s := Status{State: StateIncomplete, Done: done, Planned: planned}
+	switch {
+	case failed:
+		s.State = StateFailed
+	case done >= planned:
+		s.State = StateComplete
+	}
+	return s
+}
+
+// Complete reports whether the run did every unit of its plan.
+func (s Status) Complete() bool { return s.State == StateComplete }
+
+// String is the status as reports state it, e.g. "incomplete: 10 of 80
+// units done".
+func (s Status) String() string {
+	switch s.State {
+	case "", StateUnknown:
+		return "not recorded (the manifest predates run status; 'medteam export DIR' records it)"
+	case StateComplete:
+		return fmt.Sprintf("complete: %d of %d units done", s.Done, s.Planned)
+	}
+	return fmt.Sprintf("%s: %d of %d units done", s.State, s.Done, s.Planned)
 }
 
 // Tool identifies the build of medteam that produced a run (see ToolInfo).

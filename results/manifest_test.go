@@ -43,6 +43,7 @@ func fullManifest() Manifest {
 		PromptSetHash: strings.Repeat("ef", 32),
 		Simulated:     true,
 		Batch:         true,
+		Status:        Status{State: StateIncomplete, Done: 590, Planned: 600},
 		Counts:        Counts{Questions: 600, Calls: 12345, Errors: 2},
 		Files:         map[string]string{QuestionsFile: strings.Repeat("01", 32), CallsFile: strings.Repeat("23", 32)},
 	}
@@ -231,5 +232,28 @@ func TestFileSHA256(t *testing.T) {
 	}
 	if _, err := FileHashes(dir, "abc.txt", "missing"); err == nil {
 		t.Error("FileHashes with a missing file succeeded")
+	}
+}
+
+// TestNewStatus: a run is complete when every planned unit is done, failed
+// when it says so, else incomplete (issue 28, item 4).
+func TestNewStatus(t *testing.T) {
+	for _, c := range []struct {
+		done, planned int
+		failed        bool
+		want, text    string
+	}{
+		{80, 80, false, StateComplete, "complete: 80 of 80 units done"},
+		{10, 80, false, StateIncomplete, "incomplete: 10 of 80 units done"},
+		{10, 80, true, StateFailed, "failed: 10 of 80 units done"},
+		{0, 0, false, StateComplete, "complete: 0 of 0 units done"},
+	} {
+		s := NewStatus(c.done, c.planned, c.failed)
+		if s.State != c.want || s.String() != c.text || s.Complete() != (c.want == StateComplete) {
+			t.Errorf("NewStatus(%d, %d, %v) = %+v %q", c.done, c.planned, c.failed, s, s)
+		}
+	}
+	if s := (Status{}); s.Complete() || !strings.HasPrefix(s.String(), "not recorded") {
+		t.Errorf("no status: %q", s)
 	}
 }

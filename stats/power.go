@@ -28,7 +28,8 @@ func powerZ(alpha, power float64) (za, zb float64) {
 // Worked example (Connor's formula as powerandsamplesize.com states it):
 // p₀₁ = 0.45, p₁₀ = 0.05 (ψ = 0.5, δ = −0.4), α = 0.05, power 0.8 →
 // n = 22.01 → 23 pairs. ok is false when no n exists: δ = 0, |δ| > ψ,
-// ψ ∉ (0, 1], or alpha/power outside (0, 1).
+// ψ ∉ (0, 1], or alpha/power outside (0, 1); and when n would exceed
+// MaxPairs (a δ of 1e-10 needs about 10²⁰ pairs, past any int).
 func PairsNeeded(delta, psi, alpha, power float64) (n int, ok bool) {
 	d := math.Abs(delta)
 	if !(d > 0 && d <= psi && psi <= 1 && alpha > 0 && alpha < 1 && power > 0 && power < 1) {
@@ -36,8 +37,16 @@ func PairsNeeded(delta, psi, alpha, power float64) (n int, ok bool) {
 	}
 	za, zb := powerZ(alpha, power)
 	s := za*math.Sqrt(psi) + zb*math.Sqrt(psi-d*d)
-	return int(math.Ceil(s * s / (d * d))), true
+	v := math.Ceil(s * s / (d * d))
+	if !(v <= MaxPairs) {
+		return 0, false
+	}
+	return int(v), true
 }
+
+// MaxPairs is the most pairs PairsNeeded reports: a trillion, far past any
+// benchmark, and exactly representable as an int and a float64.
+const MaxPairs = 1e12
 
 // MinDetectableDiff is the smallest paired difference |δ| that a two-sided
 // McNemar test at level alpha detects with the given power from n pairs of

@@ -25,6 +25,8 @@ func TestPairsNeeded(t *testing.T) {
 		{0, 0.3, 0.05, 0.8, 0, false},
 		{0.4, 0.3, 0.05, 0.8, 0, false}, // |δ| > ψ: impossible
 		{0.1, 0, 0.05, 0.8, 0, false},
+		{1e-10, 0.2, 0.05, 0.8, 0, false}, // ~1.6e20 pairs: past MaxPairs (it was int's overflow, a negative n)
+		{1e-7, 0.2, 0.05, 0.8, 0, false},  // ~1.6e14 pairs: past MaxPairs
 	} {
 		n, ok := PairsNeeded(c.delta, c.psi, c.alpha, c.power)
 		if n != c.n || ok != c.ok {

@@ -151,6 +151,11 @@ type Stats struct {
 	Misses int64 // went to the backend
 	Writes int64 // responses stored
 	Errors int64 // cache read/write failures (the call itself went on)
+	// Queued counts the answers offered for storage, Unstored those of
+	// them a failed write lost (a full disk, a read-only file): the run went
+	// on, but they are not in the cache for the next one. Each failed
+	// write counts its answers in Errors too.
+	Queued, Unstored int64
 }
 
 // Entry is one stored response.
@@ -180,6 +185,19 @@ type Cache struct {
 
 	hits, shared, misses, writes, errs atomic.Int64
 	fileLookups, commits               atomic.Int64 // reads of the file; batches committed
+	queued, unstored                   atomic.Int64 // answers offered for storage; lost to failed writes
+
+	onWriteFailure func(lost int64, err error) // under mu; see OnWriteFailure
+	warned         bool                        // under mu: onWriteFailure was called
+}
+
+// OnWriteFailure sets fn to be called once, from the writer, at the first
+// write that fails, with the number of answers it lost and the error; the
+// total is Stats().Unstored. Set it before the cache is used.
+func (c *Cache) OnWriteFailure(fn func(lost int64, err error)) {
+	c.mu.Lock()
+	c.onWriteFailure = fn
+	c.mu.Unlock()
 }
 
 const schema = `
@@ -297,6 +315,7 @@ func (c *Cache) Stats() Stats {
 	return Stats{
 		Hits: c.hits.Load(), Shared: c.shared.Load(), Misses: c.misses.Load(),
 		Writes: c.writes.Load(), Errors: c.errs.Load(),
+		Queued: c.queued.Load(), Unstored: c.unstored.Load(),
 	}
 }
 

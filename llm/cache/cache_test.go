@@ -104,7 +104,7 @@ func TestHitMiss(t *testing.T) {
 	if be.calls.Load() != 1 {
 		t.Fatalf("backend calls %d, want 1", be.calls.Load())
 	}
-	if st := c.Stats(); st != (cache.Stats{Hits: 1, Misses: 1, Writes: 1}) {
+	if st := c.Stats(); st != (cache.Stats{Hits: 1, Misses: 1, Writes: 1, Queued: 1}) {
 		t.Fatalf("stats %+v", st)
 	}
 	e, ok, err := c.Lookup(ctx, cache.Key(testID, baseReq()))

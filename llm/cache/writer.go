@@ -39,6 +39,7 @@ func (w *writer) queue(e Entry) {
 	w.c.mu.Lock()
 	w.c.pending[e.Key] = e
 	w.c.mu.Unlock()
+	w.c.queued.Add(1)
 	w.in <- e
 }
 
@@ -108,14 +109,23 @@ func (w *writer) commit(batch []Entry) []Entry {
 		return batch
 	}
 	c := w.c
-	if err := c.insertAll(batch); err != nil {
+	err := c.insertAll(batch)
+	if err != nil {
 		c.errs.Add(int64(len(batch)))
+		c.unstored.Add(int64(len(batch)))
 	}
 	c.mu.Lock()
 	for _, e := range batch {
 		delete(c.pending, e.Key)
 	}
+	var warn func(int64, error)
+	if err != nil && !c.warned && c.onWriteFailure != nil {
+		c.warned, warn = true, c.onWriteFailure
+	}
 	c.mu.Unlock()
+	if warn != nil {
+		warn(int64(len(batch)), err)
+	}
 	return batch[:0]
 }
 

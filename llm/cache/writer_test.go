@@ -93,3 +93,45 @@ func TestCloseCommitsQueuedWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteFailuresCounted: answers a failed write loses are counted
+// (Stats.Unstored of Stats.Queued) and reported once through
+// OnWriteFailure, however many writes fail (issue 28, item 6: a full disk
+// lost 94 of 1,035 answers without a word).
+func TestWriteFailuresCounted(t *testing.T) {
+	c, err := Open(filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var warnings []int64
+	var warnErr error
+	c.OnWriteFailure(func(lost int64, err error) { warnings, warnErr = append(warnings, lost), err })
+	cl := c.Wrap(&echo{}, Identity{Provider: "openai", Model: "m"}, ModeReadWrite)
+	ctx := context.Background()
+	call := func(from, to int) {
+		for i := from; i < to; i++ {
+			if _, err := cl.Chat(ctx, req(int64(i))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	call(0, 10)
+	if st := c.Stats(); st.Queued != 10 || st.Unstored != 0 || st.Writes != 10 {
+		t.Fatalf("before the failure: %+v", st)
+	}
+	// The file stops taking writes (as a full disk does): every insert fails.
+	if _, err := c.db.Exec("DROP TABLE responses"); err != nil {
+		t.Fatal(err)
+	}
+	call(10, 15)
+	c.Flush()
+	call(15, 20)
+	st := c.Stats()
+	if st.Queued != 20 || st.Unstored != 10 || st.Writes != 10 || st.Errors < 10 {
+		t.Errorf("after the failure: %+v, want 10 of 20 unstored", st)
+	}
+	if len(warnings) != 1 || warnings[0] < 1 || warnErr == nil {
+		t.Errorf("warnings %v (%v), want one", warnings, warnErr)
+	}
+}
