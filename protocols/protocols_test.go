@@ -432,3 +432,46 @@ func TestFirstPromptColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryCallRead: on the simulator, every answered call of a unit that
+// finished has a parse method recorded — what was read from it, or "none"
+// with a reason — for every registered protocol's presets, in JSON and in
+// text mode (an unread ok call is invisible to the parse statistics).
+func TestEveryCallRead(t *testing.T) {
+	for _, structured := range []bool{true, false} {
+		var arms []runner.Arm
+		seen := map[string]bool{}
+		for _, p := range protocols.All() {
+			for _, spec := range p.Presets {
+				a, err := protocols.All().Parse(spec, settings(3, structured))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if l := a.Info().Label; !seen[l] {
+					seen[l] = true
+					arms = append(arms, runner.Arm{Label: l, Protocol: a})
+				}
+			}
+		}
+		plan, _ := simPlan(t, arms, 8, "noisy")
+		res, err := runner.Run(context.Background(), plan, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		failed := map[string]bool{}
+		for _, q := range res.Questions {
+			if q.Error != "" {
+				failed[q.QuestionID+"/"+q.Arm] = true
+			}
+		}
+		unread := map[string]int{}
+		for _, c := range res.Calls {
+			if c.Status == "ok" && c.ParseMethod == "" && !failed[c.QuestionID+"/"+c.Arm] {
+				unread[c.Arm+" "+c.Kind]++
+			}
+		}
+		if len(unread) > 0 {
+			t.Errorf("structured=%v: answered calls without a parse method: %v", structured, unread)
+		}
+	}
+}

@@ -192,6 +192,7 @@ func (r *run) readAnalysis(kind string, agent int, text, what string) string {
 		r.s.Note(kind, 0, agent, answer.MethodNone, "empty analysis", t.Reason, nil)
 		return fmt.Sprintf(noAnalysis, what)
 	}
+	r.s.Note(kind, 0, agent, t.Method, "", "", nil)
 	return t.Text
 }
 
@@ -229,9 +230,7 @@ func (r *run) noteReport(kind string, turn int, rep Report) {
 		r.s.Note(kind, turn, -1, answer.MethodNone, "empty report", rep.Reason, nil)
 		return
 	}
-	if len(rep.Notes) > 0 {
-		r.s.Note(kind, turn, -1, rep.Method, "", "", rep.Notes)
-	}
+	r.s.Note(kind, turn, -1, rep.Method, "", "", rep.Notes)
 }
 
 // reportText renders the current report as the reference code's
@@ -307,6 +306,8 @@ func (r *run) consult(ctx context.Context) error {
 				if a.Text == "" {
 					r.s.Note(KindAdvice, round, k, answer.MethodNone, "empty advice", a.Reason, nil)
 					a.Text = "(no advice)"
+				} else {
+					r.s.Note(KindAdvice, round, k, a.Method, "", "", nil)
 				}
 				given = append(given, named{Num: k + 1, Domain: experts[k], Text: r.peer(a.Text)})
 			case VoteUnread:

@@ -62,3 +62,32 @@ func TestPickReplays(t *testing.T) {
 }
 
 func ptr(n int64) *int64 { return &n }
+
+// TestUnreadTries: an answered call without a parse method is a violation
+// in a unit's final, successful try, and not in a try that failed (the
+// protocol stopped at the error before reading it) or an earlier try.
+func TestUnreadTries(t *testing.T) {
+	one := int64(5)
+	qs := []results.QuestionRow{
+		{QuestionID: "q1", Arm: "a", Tries: 2},                     // try 0 failed, try 1 finished
+		{QuestionID: "q2", Arm: "a", Tries: 1, Error: "malformed"}, // its only try failed
+	}
+	call := func(q string, try int32, method string) results.CallRow {
+		return results.CallRow{QuestionID: q, Arm: "a", UnitTry: try, Status: "ok", Kind: "k", ParseMethod: method,
+			PromptTokens: &one, CompletionTokens: &one}
+	}
+	for _, c := range []struct {
+		calls []results.CallRow
+		want  int
+	}{
+		{[]results.CallRow{call("q1", 0, ""), call("q2", 0, "")}, 0},
+		{[]results.CallRow{call("q1", 1, "")}, 1},
+		{[]results.CallRow{call("q1", 1, "json")}, 0},
+	} {
+		ch := &checker{}
+		ch.checkCalls(c.calls, unread(qs))
+		if got := ch.byKind["ok call without a parse method"]; got != c.want {
+			t.Errorf("%d violations for %v, want %d", got, c.calls, c.want)
+		}
+	}
+}
