@@ -84,41 +84,62 @@ func (c *groupedReader) next() (*record, error) {
 // step reads the document up to the next group (queueing its records) or
 // to its end (io.EOF), or returns the problem that ends reading.
 func (c *groupedReader) step() error {
-	if !c.started {
-		tok, err := c.dec.Token()
-		if err != nil {
-			return c.fatal(err)
-		}
-		if d, ok := tok.(json.Delim); !ok || d != '{' {
-			return c.problem(CodeSyntax, "%s must be a JSON object with a %q member", c.g.Name, c.g.Groups)
-		}
-		c.started = true
-		return nil
-	}
-	if c.inGroups {
-		if !c.dec.More() {
-			if _, err := c.dec.Token(); err != nil {
-				return c.fatal(err)
-			}
-			c.inGroups = false
-			return nil
-		}
+	switch {
+	case !c.started:
+		return c.start()
+	case c.inGroups && !c.dec.More():
+		return c.closeGroups()
+	case c.inGroups:
 		return c.group()
+	case !c.dec.More():
+		return c.finish()
 	}
-	if !c.dec.More() {
-		if _, err := c.dec.Token(); err != nil { // the closing '}'
-			return c.fatal(err)
-		}
-		if _, err := c.dec.Token(); err != io.EOF {
-			return c.problem(CodeSyntax, "unexpected data after the end of the JSON document")
-		}
-		c.done = true
-		if !c.sawGroups {
-			return &ParseError{Source: c.name, Code: CodeMissing, Fatal: true, Field: c.g.Groups,
-				Msg: fmt.Sprintf("missing; %s holds its records in %q", c.g.Name, c.g.Groups)}
-		}
-		return nil
+	return c.member()
+}
+
+// start reads the document's opening '{'; anything else is refused.
+func (c *groupedReader) start() error {
+	tok, err := c.dec.Token()
+	if err != nil {
+		return c.fatal(err)
 	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return c.problem(CodeSyntax, "%s must be a JSON object with a %q member", c.g.Name, c.g.Groups)
+	}
+	c.started = true
+	return nil
+}
+
+// closeGroups reads the delimiter closing the Groups member, after its
+// last group.
+func (c *groupedReader) closeGroups() error {
+	if _, err := c.dec.Token(); err != nil {
+		return c.fatal(err)
+	}
+	c.inGroups = false
+	return nil
+}
+
+// finish reads the document's closing '}', refuses data after it, and
+// refuses a document that had no Groups member.
+func (c *groupedReader) finish() error {
+	if _, err := c.dec.Token(); err != nil { // the closing '}'
+		return c.fatal(err)
+	}
+	if _, err := c.dec.Token(); err != io.EOF {
+		return c.problem(CodeSyntax, "unexpected data after the end of the JSON document")
+	}
+	c.done = true
+	if !c.sawGroups {
+		return &ParseError{Source: c.name, Code: CodeMissing, Fatal: true, Field: c.g.Groups,
+			Msg: fmt.Sprintf("missing; %s holds its records in %q", c.g.Name, c.g.Groups)}
+	}
+	return nil
+}
+
+// member reads one top-level member: another member's value is skipped; the
+// Groups member (allowed once) is entered up to its opening '{' or '['.
+func (c *groupedReader) member() error {
 	tok, err := c.dec.Token()
 	if err != nil {
 		return c.fatal(err)
@@ -146,7 +167,8 @@ func (c *groupedReader) step() error {
 	return nil
 }
 
-// group reads one group whole and queues its records.
+// group reads one group whole, checks it is an object with an Items
+// member, and queues its records.
 func (c *groupedReader) group() error {
 	key := ""
 	if c.groupKind == '{' {
@@ -162,27 +184,46 @@ func (c *groupedReader) group() error {
 	}
 	c.groups++
 	start := c.dec.InputOffset() - int64(len(raw))
-	line := c.lc.lineAt(start)
-	label := key
-	if label == "" {
-		label = fmt.Sprintf("number %d", c.groups)
-	}
-	fail := func(code, format string, args ...any) error {
-		c.done = true
-		return &ParseError{Source: c.name, Line: line, Code: code, Fatal: true, Msg: fmt.Sprintf(format, args...)}
+	g := groupAt{key: key, raw: raw, line: c.lc.lineAt(start), label: key}
+	if g.label == "" {
+		g.label = fmt.Sprintf("number %d", c.groups)
 	}
 	gm, dup, ok := objectMap(raw)
 	switch {
 	case !ok:
-		return fail(CodeType, "group %s of %q is %s, not an object; its records cannot be read", label, c.g.Groups, jsonKind(raw))
+		return c.groupProblem(g, CodeType, "group %s of %q is %s, not an object; its records cannot be read", g.label, c.g.Groups, jsonKind(raw))
 	case dup != "":
-		return fail(CodeSyntax, "group %s: the field %q appears more than once; keep one", label, dup)
+		return c.groupProblem(g, CodeSyntax, "group %s: the field %q appears more than once; keep one", g.label, dup)
 	}
 	items, ok := gm[c.g.Items]
 	if !ok || isNull(items) {
-		return fail(CodeMissing, "group %s has no %q array of records", label, c.g.Items)
+		return c.groupProblem(g, CodeMissing, "group %s has no %q array of records", g.label, c.g.Items)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
+	g.fields = gm
+	return c.queueItems(g)
+}
+
+// groupAt is one group being read: its key ("" in an array of groups), its
+// raw JSON, the line it starts on, the label naming it in messages and its
+// fields.
+type groupAt struct {
+	key    string
+	raw    json.RawMessage
+	line   int
+	label  string
+	fields map[string]json.RawMessage
+}
+
+// groupProblem is a fatal problem of group g, at the line it starts on.
+func (c *groupedReader) groupProblem(g groupAt, code, format string, args ...any) error {
+	c.done = true
+	return &ParseError{Source: c.name, Line: g.line, Code: code, Fatal: true, Msg: fmt.Sprintf(format, args...)}
+}
+
+// queueItems queues the records of group g's Items array (the group's
+// other members skipped), each at its own line.
+func (c *groupedReader) queueItems(g groupAt) error {
+	dec := json.NewDecoder(bytes.NewReader(g.raw))
 	if _, err := dec.Token(); err != nil { // '{'
 		return c.fatal(err)
 	}
@@ -203,7 +244,7 @@ func (c *groupedReader) group() error {
 			return c.fatal(err)
 		}
 		if d, ok := tok.(json.Delim); !ok || d != '[' {
-			return fail(CodeType, "group %s: %q must be an array of records", label, c.g.Items)
+			return c.groupProblem(g, CodeType, "group %s: %q must be an array of records", g.label, c.g.Items)
 		}
 		for dec.More() {
 			var item json.RawMessage
@@ -211,7 +252,7 @@ func (c *groupedReader) group() error {
 				return c.fatal(err)
 			}
 			off := dec.InputOffset() - int64(len(item))
-			c.queue(key, gm, item, line+bytes.Count(raw[:off], []byte{'\n'}))
+			c.queue(g.key, g.fields, item, g.line+bytes.Count(g.raw[:off], []byte{'\n'}))
 		}
 		break // a repeated Items member was refused above
 	}

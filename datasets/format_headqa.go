@@ -72,71 +72,103 @@ func normHeadQA(c *fileCtx, r *record) (normalized, *ParseError) {
 	if pe != nil {
 		return normalized{}, pe
 	}
-	items, ok, err := valList(r.get("answers"))
-	if pe := typeFail(c, r, "answers", err, ok, "every record needs its answers [{aid, atext}]"); pe != nil {
+	options, aids, pe := headqaOptions(c, r)
+	if pe != nil {
 		return normalized{}, pe
 	}
+	gi, pe := headqaGold(c, r, aids)
+	if pe != nil {
+		return normalized{}, pe
+	}
+	q := qa.Question{Dataset: c.dataset, Split: c.split, Stem: strings.TrimSpace(stem), Options: options, Gold: options[gi].Letter}
+	exam, pe := headqaSource(c, r, &q)
+	if pe != nil {
+		return normalized{}, pe
+	}
+	// The exam scopes the id, as MMLU's subject does: a question set in two
+	// exams stays one question per exam.
+	return normalized{q: q, names: names, scope: []string{exam}}, nil
+}
+
+// headqaOptions reads a record's answers [{aid, atext}, …] as options
+// lettered A, B, … in order, with their aids (distinct integers).
+func headqaOptions(c *fileCtx, r *record) ([]qa.Option, []int64, *ParseError) {
+	items, ok, err := valList(r.get("answers"))
+	if pe := typeFail(c, r, "answers", err, ok, "every record needs its answers [{aid, atext}]"); pe != nil {
+		return nil, nil, pe
+	}
 	if len(items) < 2 || len(items) > qa.MaxOptions {
-		return normalized{}, c.fail(r, "answers", CodeOptions, "%d answer(s); need 2 to %d", len(items), qa.MaxOptions)
+		return nil, nil, c.fail(r, "answers", CodeOptions, "%d answer(s); need 2 to %d", len(items), qa.MaxOptions)
 	}
 	options := make([]qa.Option, len(items))
 	aids := make([]int64, len(items))
 	for i, it := range items {
 		m, ok, err := valObject(it)
 		if err != nil || !ok {
-			return normalized{}, c.fail(r, "answers", CodeType, "answer %d must be an object {aid, atext}, got %s", i+1, kindOf(it))
+			return nil, nil, c.fail(r, "answers", CodeType, "answer %d must be an object {aid, atext}, got %s", i+1, kindOf(it))
 		}
 		aid, ok, err := headqaInt(m["aid"])
 		if err != nil || !ok {
-			return normalized{}, c.fail(r, "answers", CodeType, "answer %d: aid must be an integer or a numeric string, got %s", i+1, kindOf(m["aid"]))
+			return nil, nil, c.fail(r, "answers", CodeType, "answer %d: aid must be an integer or a numeric string, got %s", i+1, kindOf(m["aid"]))
 		}
 		if j := slices.Index(aids[:i], aid); j >= 0 {
-			return normalized{}, c.fail(r, "answers", CodeOptions, "answers %d and %d have the same aid %d", j+1, i+1, aid)
+			return nil, nil, c.fail(r, "answers", CodeOptions, "answers %d and %d have the same aid %d", j+1, i+1, aid)
 		}
 		text, ok, err := valString(m["atext"])
 		if err != nil || !ok {
-			return normalized{}, c.fail(r, "answers", CodeType, "answer %d: atext must be a string, got %s", i+1, kindOf(m["atext"]))
+			return nil, nil, c.fail(r, "answers", CodeType, "answer %d: atext must be a string, got %s", i+1, kindOf(m["atext"]))
 		}
 		aids[i] = aid
 		options[i] = qa.Option{Letter: string(rune('A' + i)), Text: strings.TrimSpace(text)}
 	}
+	return options, aids, nil
+}
+
+// headqaGold returns the index of the right answer: the answer whose aid
+// is the record's ra, which must also be its position (1-based), as the
+// authors' script reads ra.
+func headqaGold(c *fileCtx, r *record, aids []int64) (int, *ParseError) {
 	ra, ok, err := headqaInt(r.get("ra"))
 	if pe := typeFail(c, r, "ra", err, ok, "every record needs ra, the aid of the right answer"); pe != nil {
-		return normalized{}, pe
+		return 0, pe
 	}
 	gi := slices.Index(aids, ra)
 	if gi < 0 {
-		return normalized{}, c.fail(r, "ra", CodeGold, "%d is not the aid of any answer (aids %s)", ra, joinInts(aids))
+		return 0, c.fail(r, "ra", CodeGold, "%d is not the aid of any answer (aids %s)", ra, joinInts(aids))
 	}
 	if gi != int(ra-1) {
-		return normalized{}, c.fail(r, "ra", CodeGold, "%d is the aid of answer %d, but the authors' script reads ra as a position (answer %d); correct ra or the aids so they agree", ra, gi+1, ra)
+		return 0, c.fail(r, "ra", CodeGold, "%d is the aid of answer %d, but the authors' script reads ra as a position (answer %d); correct ra or the aids so they agree", ra, gi+1, ra)
 	}
-	q := qa.Question{Dataset: c.dataset, Split: c.split, Stem: strings.TrimSpace(stem), Options: options, Gold: options[gi].Letter}
+	return gi, nil
+}
+
+// headqaSource sets q's SourceID (exam/qid, or qid alone without an exam)
+// and its exam, year, category and image metadata, and returns the exam:
+// the record's name, else its group's key.
+func headqaSource(c *fileCtx, r *record, q *qa.Question) (string, *ParseError) {
 	qid, ok, err := valText(r.get("qid"))
 	if pe := typeFail(c, r, "qid", err, ok, "every record needs its qid (its number in the exam)"); pe != nil {
-		return normalized{}, pe
+		return "", pe
 	}
 	qid = strings.TrimSpace(qid)
 	exam, _, err := valText(r.get("name"))
 	if err != nil {
-		return normalized{}, c.fail(r, "name", CodeType, "%v", err)
+		return "", c.fail(r, "name", CodeType, "%v", err)
 	}
 	exam = strings.TrimSpace(cmp.Or(exam, r.key))
 	q.SourceID = qid
 	if exam != "" {
 		q.SourceID = exam + "/" + qid // qid restarts in every exam
 	}
-	setMeta(&q, "exam", exam)
+	setMeta(q, "exam", exam)
 	for _, k := range []string{"year", "category", "image"} {
 		s, _, err := valText(r.get(k))
 		if err != nil && k != "image" { // the HF image column is a struct; its path is not needed
-			return normalized{}, c.fail(r, k, CodeType, "%v", err)
+			return "", c.fail(r, k, CodeType, "%v", err)
 		}
-		setMeta(&q, k, strings.TrimSpace(s))
+		setMeta(q, k, strings.TrimSpace(s))
 	}
-	// The exam scopes the id, as MMLU's subject does: a question set in two
-	// exams stays one question per exam.
-	return normalized{q: q, names: names, scope: []string{exam}}, nil
+	return exam, nil
 }
 
 func joinInts(xs []int64) string {

@@ -35,10 +35,7 @@ func expandPath(path, split string) ([]string, error) {
 	bySplit := map[string][]string{}
 	for _, e := range entries {
 		name := e.Name()
-		if e.IsDir() || strings.HasPrefix(name, ".") || !slices.Contains(dataExtensions, strings.ToLower(filepath.Ext(name))) {
-			continue
-		}
-		if strings.Contains(strings.ToLower(name), "ground_truth") || isScaleFile(name) {
+		if !isDataFile(e) {
 			continue
 		}
 		all = append(all, name)
@@ -46,7 +43,7 @@ func expandPath(path, split string) ([]string, error) {
 		if s != "" {
 			bySplit[s] = append(bySplit[s], name)
 		}
-		if split != "" && split != AllSplits && s != "" && s != split {
+		if otherSplit(split, s) {
 			continue
 		}
 		out = append(out, filepath.Join(path, name))
@@ -54,13 +51,41 @@ func expandPath(path, split string) ([]string, error) {
 	if len(all) == 0 {
 		return nil, fmt.Errorf("%s contains no dataset files (%s)", path, strings.Join(dataExtensions, ", "))
 	}
-	switch {
-	case split == "" && len(bySplit) > 1:
-		return nil, &SplitsError{Path: path, Files: bySplit}
-	case split != "" && split != AllSplits && len(bySplit) > 0 && len(bySplit[split]) == 0:
-		return nil, &SplitsError{Path: path, Files: bySplit, Want: split}
+	if err := checkSplits(path, split, bySplit); err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// isDataFile reports whether a directory entry is a dataset file: a visible
+// file with a data extension that is neither a PubMedQA ground-truth file
+// nor a triage scale file.
+func isDataFile(e os.DirEntry) bool {
+	name := e.Name()
+	if e.IsDir() || strings.HasPrefix(name, ".") || !slices.Contains(dataExtensions, strings.ToLower(filepath.Ext(name))) {
+		return false
+	}
+	return !strings.Contains(strings.ToLower(name), "ground_truth") && !isScaleFile(name)
+}
+
+// otherSplit reports whether a file stating split stated is left out
+// when split was asked for: a named split (not empty, not AllSplits) leaves
+// out the files that state another one.
+func otherSplit(split, stated string) bool {
+	return split != "" && split != AllSplits && stated != "" && stated != split
+}
+
+// checkSplits refuses, with a *SplitsError, a directory whose files state
+// two or more splits when split is empty, or whose files state splits but
+// none of them is the named split asked for.
+func checkSplits(path, split string, bySplit map[string][]string) error {
+	switch {
+	case split == "" && len(bySplit) > 1:
+		return &SplitsError{Path: path, Files: bySplit}
+	case split != "" && split != AllSplits && len(bySplit) > 0 && len(bySplit[split]) == 0:
+		return &SplitsError{Path: path, Files: bySplit, Want: split}
+	}
+	return nil
 }
 
 // SplitsError refuses a folder whose files hold several splits when no
