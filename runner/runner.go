@@ -475,6 +475,9 @@ func runOne(ctx context.Context, p Plan, u unit) (results.QuestionRow, []results
 	var client llm.Client = meter
 	if p.Lockstep != nil {
 		client = p.Lockstep.Wrap(meter, u.ord)
+		if b, ok := client.(llm.Brancher); ok { // the barrier counts the unit's branches
+			ctx = llm.WithBrancher(ctx, b)
+		}
 	}
 	out, err := u.arm.Protocol.Run(ctx, client, u.q.Item(), pu)
 	meta := RowMeta{RunID: p.RunID, Set: u.set, Model: u.model.Name, Arm: u.arm, Repeat: u.repeat, Seed: p.Seed}

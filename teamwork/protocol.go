@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/medteam-bench/medteam/aggregator"
 	"github.com/medteam-bench/medteam/answer"
 	"github.com/medteam-bench/medteam/llm"
@@ -311,20 +309,17 @@ func (s *session) agentData(i int) *promptData {
 // predict is phase 2: N independent answers in parallel.
 func (s *session) predict(ctx context.Context) error {
 	answers := make([]answer.Answer, s.n)
-	g, gctx := errgroup.WithContext(ctx)
-	for i := range s.n {
-		g.Go(func() error {
-			d := s.agentData(i)
-			d.AskFacts = true
-			text, err := s.call(gctx, PhasePrediction, KindPredict, 0, i, "predict", d)
-			if err != nil {
-				return err
-			}
-			answers[i] = answer.Parse(text, s.options)
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
+	err := kit.Parallel(ctx, s.n, func(gctx context.Context, i int) error {
+		d := s.agentData(i)
+		d.AskFacts = true
+		text, err := s.call(gctx, PhasePrediction, KindPredict, 0, i, "predict", d)
+		if err != nil {
+			return err
+		}
+		answers[i] = answer.Parse(text, s.options)
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	for i, a := range answers {
@@ -454,14 +449,11 @@ func (s *session) discuss(ctx context.Context, turn int) error {
 	what := fmt.Sprintf("turn %d", turn)
 	if s.c.Discussion == Parallel {
 		latest, history := s.latest, s.History()
-		g, gctx := errgroup.WithContext(ctx)
-		for i := range s.n {
-			g.Go(func() (err error) {
-				answers[i], err = ask(gctx, i, latest, history)
-				return err
-			})
-		}
-		if err := g.Wait(); err != nil {
+		err := kit.Parallel(ctx, s.n, func(gctx context.Context, i int) (err error) {
+			answers[i], err = ask(gctx, i, latest, history)
+			return err
+		})
+		if err != nil {
 			return err
 		}
 		next := append([]answer.Answer(nil), s.latest...)

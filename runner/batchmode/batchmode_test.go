@@ -301,8 +301,9 @@ func TestBatchExpiredAndPartial(t *testing.T) {
 }
 
 // TestDryRunStages: the lockstep dry run counts the stages and lines a
-// batch-mode run makes (the fake server's run, same plan), but for the
-// leader's tie-breaks, which no dry run foresees: at most one stage more.
+// batch-mode run makes (the fake server's run, same plan) exactly for the
+// stubs' answers, and bounds the stages the leader's tie-breaks may add;
+// its stage plan is the same every time.
 func TestDryRunStages(t *testing.T) {
 	const n = 40
 	s := llmtest.NewOpenAIServer(t, llmtest.ServerOptions{APIKey: testKey})
@@ -317,8 +318,15 @@ func TestDryRunStages(t *testing.T) {
 	}
 	st := col.Stats()
 	t.Logf("dry run: %d stages, lines %v; run: %d stages, lines %v", dry.Stages, dry.StageLines, st.Stages, st.StageLines)
-	if st.Stages < dry.Stages || st.Stages > dry.Stages+1 || !reflect.DeepEqual(dry.StageLines, st.StageLines[:dry.Stages]) {
-		t.Errorf("dry run %d stages %v, run %d stages %v", dry.Stages, dry.StageLines, st.Stages, st.StageLines)
+	if st.Stages < dry.Stages || st.Stages > dry.Stages+dry.MaxMoreStages || !reflect.DeepEqual(dry.StageLines, st.StageLines[:dry.Stages]) {
+		t.Errorf("dry run %d stages (≤%d more) %v, run %d stages %v", dry.Stages, dry.MaxMoreStages, dry.StageLines, st.Stages, st.StageLines)
+	}
+	if dry.MaxMoreStages != 1 {
+		t.Errorf("dry run: at most %d more stages; want 1 (the leader's tie-break)", dry.MaxMoreStages)
+	}
+	again, err := batchmode.DryRun(context.Background(), p, batchmode.Stubs(p.Arms, true))
+	if err != nil || !reflect.DeepEqual(again.StageLines, dry.StageLines) {
+		t.Errorf("a second dry run: %v %v; the first %v (the stage plan must not vary)", err, again.StageLines, dry.StageLines)
 	}
 }
 
