@@ -92,8 +92,12 @@ func (o *RunOptions) batchMode(ctx context.Context, f *Factory, r *plan.Resolved
 	if err != nil {
 		return nil, err
 	}
+	_, planHash, err := run.Journal.PlanBody()
+	if err != nil {
+		return nil, err
+	}
 	// the barrier is exact (see batchmode): no settle delay
-	col, err := batchmode.New(ctx, batchmode.Config{Provider: prov, Journal: run.Journal,
+	col, err := batchmode.New(ctx, batchmode.Config{Provider: prov, Journal: run.Journal, TagPrefix: batchmode.TagPrefix(planHash),
 		Poller: batch.Poller{Backoff: batch.Backoff{First: o.BatchPoll}},
 		OnBatch: func(id string, lines int, resumed bool) {
 			verb := "submitted"

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync/atomic"
@@ -74,6 +75,10 @@ func TestBatchKilledWhileCreating(t *testing.T) {
 	}
 	cmd.Wait()
 	hold.Store(false)
+	// issue 28 item 12: 'batches list' shows the batch the journal lacks
+	if code, so, se := runCLI(t, "batches", "list", filepath.Join(out, "r")); code != 0 || !strings.Contains(so, "not journaled") || !strings.Contains(so, "1 more of this run") {
+		t.Errorf("batches list after the kill: exit %d, the unjournaled batch not shown\n%s\n%s", code, so, se)
+	}
 	before := srv.BatchStats()
 	code, so, se := runCLI(t, batchArgs...)
 	if code != 0 {

@@ -16,7 +16,7 @@ import (
 // pending entry. A creation whose outcome is unknown (its reply lost) is
 // looked for by its tag before its lines may be sent again.
 func (c *Collector) submitTagged(ctx context.Context, tg batch.Tagger, pj PendingJournal, chunk []batch.Line, ids []string) (batch.Ref, error) {
-	tag, err := newTag()
+	tag, err := newTag(c.cfg.TagPrefix)
 	if err != nil {
 		return batch.Ref{}, &llm.Error{Class: llm.ClassInternal, Unsent: true, Err: err}
 	}
@@ -115,11 +115,21 @@ func (c *Collector) findTag(ctx context.Context, tag string) (batch.Status, bool
 	return batch.Status{}, false, nil
 }
 
-// newTag is a random client tag of a batch.
-func newTag() (string, error) {
+// newTag is a client tag of a batch: prefix (TagPrefix, or "mt-") and a
+// random part.
+func newTag(prefix string) (string, error) {
 	var b [12]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", fmt.Errorf("batch tag: %w", err)
 	}
-	return "mt-" + hex.EncodeToString(b[:]), nil
+	if prefix == "" {
+		prefix = "mt-"
+	}
+	return prefix + hex.EncodeToString(b[:]), nil
+}
+
+// TagPrefix is the tag prefix of the batches of the run whose plan hash is
+// planHash.
+func TagPrefix(planHash string) string {
+	return "mt-" + planHash[:min(12, len(planHash))] + "-"
 }

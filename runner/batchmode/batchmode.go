@@ -68,6 +68,11 @@ type Config struct {
 	// (no call entered or left) once the barrier is reached before the
 	// stage goes out; the barrier itself is exact and needs none.
 	Settle time.Duration
+	// TagPrefix starts the client tag of every batch (batch.Tagger), so
+	// that the run's batches can be told at the provider (TagPrefix
+	// followed by a random part): 'batches list' finds those of the run
+	// the journal lacks. TagOf makes one.
+	TagPrefix string
 	// OnBatch, when set, sees every batch submitted or resumed.
 	OnBatch func(id string, lines int, resumed bool)
 }

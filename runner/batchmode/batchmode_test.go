@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -281,6 +282,13 @@ func TestBatchExpiredAndPartial(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, bs := col.Stats(), s.BatchStats()
+	// an expired line never reached the model: not an attempt, nor a
+	// failed attempt (issue 28 item 12); the fake's line errors are 500s
+	for _, c := range res.Calls {
+		if slices.Contains(c.AttemptErrors, string(llm.ClassTimeout)) || len(c.AttemptErrors) > int(c.Attempts) {
+			t.Fatalf("call of %s: attempts %d, attempt errors %v: an expired line counted as an attempt", c.QuestionID, c.Attempts, c.AttemptErrors)
+		}
+	}
 	var attempts, calls int64
 	failed := 0
 	for _, q := range res.Questions {

@@ -331,7 +331,9 @@ func (c *Collector) settle(cl *call, r batch.Result) {
 		return
 	}
 	class := llm.ClassOf(r.Err)
-	cl.errs = append(cl.errs, class)
+	if r.Response.Attempts > 0 { // a line the provider never ran (expired, cancelled, unsent) was no attempt
+		cl.errs = append(cl.errs, class)
+	}
 	if (r.Resubmit || class.Retryable()) && cl.tries < c.cfg.MaxTries {
 		cl.queued = true
 		delete(c.known, cl.hash)
