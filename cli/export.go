@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/medteam-bench/medteam/journal"
+	"github.com/medteam-bench/medteam/rundir"
 )
 
 func newExportCmd() *cobra.Command {
@@ -31,7 +32,12 @@ SIGINT or SIGTERM stops a salvage at once.`,
 				// SIGINT or SIGTERM ends the scan at once (nothing is written then)
 				ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 				defer stop()
-				rep, err := journal.Salvage(ctx, dir)
+				// the journal is rebuilt only while no run works in the directory
+				lock, lerr := rundir.Acquire(dir, []string{"medteam", "export", "--salvage"})
+				if lerr == nil {
+					defer lock.Release()
+				}
+				rep, err := journal.Salvage(ctx, dir, lerr == nil)
 				if err != nil {
 					return fmt.Errorf("export --salvage %s: %w", dir, err)
 				}

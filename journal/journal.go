@@ -481,10 +481,11 @@ const DamagedSuffix = ".damaged"
 // missing or unreadable) and ends when ctx does. It never writes to the
 // damaged journal: it renames it to journal.db.damaged and puts in its
 // place a fresh journal with the plan and the recovered units, so that
-// rerunning the same command redoes only the units salvage lost (when the
-// plan itself cannot be read, the journal is left as it is and NotRebuilt
-// says so).
-func Salvage(ctx context.Context, dir string) (SalvageReport, error) {
+// rerunning the same command redoes only the units salvage lost. It does so
+// only with rebuild (the caller holds the run directory) and when it met
+// damage; when the plan itself cannot be read, the journal is left as it
+// is and NotRebuilt says why.
+func Salvage(ctx context.Context, dir string, rebuild bool) (SalvageReport, error) {
 	var rep SalvageReport
 	path := filepath.Join(dir, FileName)
 	if _, err := os.Stat(path); err != nil {
@@ -517,23 +518,30 @@ func Salvage(ctx context.Context, dir string) (SalvageReport, error) {
 		return rep, err
 	}
 	rep.Recovered = len(units)
+	switch {
+	case rep.Lost == 0 && !rep.Truncated:
+		return rep, nil // nothing lost: the journal stays
+	case !rebuild:
+		rep.NotRebuilt = "the run directory is in use by another process"
+		return rep, nil
+	}
 	var hash, body string
 	if err := db.QueryRowContext(ctx, "SELECT hash, body FROM plan WHERE id = 1").Scan(&hash, &body); err != nil {
 		rep.NotRebuilt = fmt.Sprintf("its plan cannot be read (%v): a rerun of the command starts a new journal elsewhere (another --out or --run-name)", err)
 		return rep, nil
 	}
 	db.Close()
-	if err := rebuild(dir, hash, body, units); err != nil {
+	if err := rebuildJournal(dir, hash, body, units); err != nil {
 		return rep, err
 	}
 	rep.Rebuilt, rep.Damaged = true, path+DamagedSuffix
 	return rep, nil
 }
 
-// rebuild writes a fresh journal of the plan and units beside the damaged
+// rebuildJournal writes a fresh journal of the plan and units beside the damaged
 // one, then renames the damaged one (and its WAL) aside and the fresh one
 // into its place.
-func rebuild(dir, hash, body string, units []salvaged) error {
+func rebuildJournal(dir, hash, body string, units []salvaged) error {
 	tmp, err := os.MkdirTemp(dir, ".salvage-")
 	if err != nil {
 		return fmt.Errorf("journal: rebuilding from the salvaged units: %w", err)

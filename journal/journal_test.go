@@ -180,7 +180,7 @@ func TestSalvageCorruptJournal(t *testing.T) {
 		}
 		j2.Close()
 	}
-	rep, err := Salvage(context.Background(), dir)
+	rep, err := Salvage(context.Background(), dir, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,13 +231,13 @@ func TestSalvageTruncatedJournal(t *testing.T) {
 	}
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Salvage(canceled, dir); !errors.Is(err, context.Canceled) {
+	if _, err := Salvage(canceled, dir, true); !errors.Is(err, context.Canceled) {
 		t.Fatalf("salvage under a canceled context: %v", err)
 	}
 	ctx, stop := context.WithTimeout(context.Background(), 60*time.Second)
 	defer stop()
 	start := time.Now()
-	rep, err := Salvage(ctx, dir)
+	rep, err := Salvage(ctx, dir, true)
 	took := time.Since(start)
 	if err != nil {
 		t.Fatalf("salvage after %s: %v", took, err)
