@@ -71,7 +71,7 @@ type Config struct {
 	// TagPrefix starts the client tag of every batch (batch.Tagger), so
 	// that the run's batches can be told at the provider (TagPrefix
 	// followed by a random part): 'batches list' finds those of the run
-	// the journal lacks. TagOf makes one.
+	// the journal lacks. TagPrefix(planHash) makes it.
 	TagPrefix string
 	// OnBatch, when set, sees every batch submitted or resumed.
 	OnBatch func(id string, lines int, resumed bool)
