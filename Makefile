@@ -17,9 +17,10 @@ build:
 run: build
 	./$(BIN) run
 
-## test: the whole suite with the race detector
+## test: the whole suite with the race detector (an explicit -timeout with headroom: cli takes minutes on a loaded 2-core machine, go test's default is 10m)
+TEST_TIMEOUT ?= 40m
 test:
-	$(GO) test -race -count=1 $(PKGS)
+	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
 	$(GO) test -count=1 -run '^TestRealOutputs$$' ./answer/
 
 bench:

@@ -57,6 +57,28 @@ const defaultOpenAIBase = "https://api.openai.com/v1"
 // answered turns a probe's error into nil when the endpoint did answer (any
 // HTTP answer but a 5xx or 429, e.g. 404 from a server without the probed
 // route): a probe asks "is anyone there", not "is the request right".
+// chatProbe is the circuit breaker's probe of an endpoint: the cheapest
+// real call of the run's kind, a one-token chat completion of the run's
+// model straight to the endpoint (no retry, no cache, not counted in the
+// run's calls). A server whose model list answers while its chat fails is
+// down for the run (issue 28 item 5), and so is one whose chat hangs (the
+// probe is bounded by probeTimeout).
+func chatProbe(c llm.Client, model string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+		defer cancel()
+		_, err := c.Chat(ctx, llm.Request{Model: model, MaxTokens: 1,
+			Messages: []llm.Message{{Role: "user", Content: "Reply with OK."}}, Meta: llm.Meta{Kind: "probe"}})
+		if err != nil && ctx.Err() != nil {
+			return &llm.Error{Class: llm.ClassTimeout, Err: fmt.Errorf("probe chat did not answer in %s: %w", probeTimeout, err)}
+		}
+		return answered(err)
+	}
+}
+
+// probeTimeout bounds one probe.
+const probeTimeout = 30 * time.Second
+
 func answered(err error) error {
 	switch llm.ClassOf(err) {
 	case llm.ClassNetwork, llm.ClassTimeout, llm.ClassServer, llm.ClassRateLimited, llm.ClassAuth, llm.ClassCanceled:
@@ -167,7 +189,7 @@ func openOllama(ctx context.Context, ep *plan.Endpoint, b *backendFlags, s plan.
 		return nil, usagef("--base-url: %v", err)
 	}
 	ep.Ref.BaseURL = c.Endpoint()
-	ep.Probe = func(ctx context.Context) error { _, err := c.Version(ctx); return answered(err) }
+	ep.Probe = chatProbe(c, ep.Request)
 	if b.offline { // a dry run sends nothing: the digest stays unknown
 		return c, nil
 	}
@@ -189,14 +211,15 @@ func openOpenAI(ctx context.Context, ep *plan.Endpoint, b *backendFlags, s plan.
 		return nil, usagef("--base-url: %v", err)
 	}
 	ep.Ref.BaseURL = cache.CleanBaseURL(c.Endpoint())
-	ep.Probe = func(ctx context.Context) error { _, err := c.Models(ctx); return answered(err) }
+	ep.Probe = chatProbe(c, ep.Request)
 	if b.offline { // a dry run sends nothing
 		return c, nil
 	}
 	// Reachability before the run, as for Ollama: a wrong address or a
 	// stopped server fails here, not after the first question.
 	pctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-	err = ep.Probe(pctx)
+	_, err = c.Models(pctx)
+	err = answered(err)
 	cancel()
 	if err != nil {
 		if llm.ClassOf(err).Fatal() {

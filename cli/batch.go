@@ -92,11 +92,12 @@ func (o *RunOptions) batchMode(ctx context.Context, f *Factory, r *plan.Resolved
 	if err != nil {
 		return nil, err
 	}
-	// A stage waits this long with nothing happening before it goes out:
-	// long enough for a question's cache writes and late parallel calls
-	// (a stage split in two costs a provider turnaround), nothing beside one.
-	settle := min(time.Second, max(batchmode.DefaultSettle, o.BatchPoll/5))
-	col, err := batchmode.New(ctx, batchmode.Config{Provider: prov, Journal: run.Journal, Settle: settle,
+	_, planHash, err := run.Journal.PlanBody()
+	if err != nil {
+		return nil, err
+	}
+	// the barrier is exact (see batchmode): no settle delay
+	col, err := batchmode.New(ctx, batchmode.Config{Provider: prov, Journal: run.Journal, TagPrefix: batchmode.TagPrefix(planHash),
 		Poller: batch.Poller{Backoff: batch.Backoff{First: o.BatchPoll}},
 		OnBatch: func(id string, lines int, resumed bool) {
 			verb := "submitted"
@@ -125,8 +126,8 @@ func (o *RunOptions) batchMode(ctx context.Context, f *Factory, r *plan.Resolved
 			c()
 		}
 		st := col.Stats()
-		fmt.Fprintf(f.Err, "batch mode: %d stages, %d batches submitted (%d requests, %d of them retries), %d journaled batches resumed\n",
-			st.Stages, st.Batches, st.Lines, st.Retried, st.Resumed)
+		fmt.Fprintf(f.Err, "batch mode: %d stages, %d batches submitted (%d requests, %d of them retries), %d journaled batches resumed (%d adopted: created but not journaled before a kill)\n",
+			st.Stages, st.Batches, st.Lines, st.Retried, st.Resumed, st.Adopted)
 		writeBatchCost(f.Out, r, st, prices)
 	}, nil
 }
@@ -162,11 +163,14 @@ func batchDryRun(ctx context.Context, w io.Writer, p runner.Plan, r *plan.Resolv
 }
 
 func writeBatchPlan(w io.Writer, st batchmode.Stats) {
-	fmt.Fprintf(w, "batch mode: %d stages in lockstep (+1 if a leader breaks a tie), %d batches (%d distinct requests; one model per batch, at most %d requests each)\n",
+	fmt.Fprintf(w, "batch mode: %d stages in lockstep, %d batches (%d distinct requests; one model per batch, at most %d requests each)\n",
 		st.Stages, st.Batches, st.Lines, batch.DefaultMaxRequests)
+	if st.MaxMoreStages > 0 {
+		fmt.Fprintf(w, "  the stages are exact for the stub answers; answers that take every extra call the arms' formulas allow (a leader's tie-break) make at most %d stages\n", st.Stages+st.MaxMoreStages)
+	}
 	fmt.Fprintf(w, "  requests per stage: %v\n", st.StageLines)
 	fmt.Fprintf(w, "  latency: stages × the provider's turnaround (minutes when it is idle, up to %.0f h each): at most %.0f days\n",
-		batchTurnaround.Hours(), float64(st.Stages+1)*batchTurnaround.Hours()/24)
+		batchTurnaround.Hours(), float64(st.Stages+st.MaxMoreStages)*batchTurnaround.Hours()/24)
 	fmt.Fprintln(w, "  cost above at batch rates (batch_prompt / batch_completion in the price table; half the synchronous rates when not given)")
 }
 

@@ -70,7 +70,7 @@ func TestBatchRunCLI(t *testing.T) {
 	}
 	code, so, se = runCLI(t, append(args, "--out", t.TempDir(), "--batch", "--dry-run", "--prices", prices)...)
 	// 314,384 prompt and 33,744 completion tokens at half of $1 and $2 per million.
-	if code != 0 || !strings.Contains(so, "batch mode: 15 stages") || !strings.Contains(so, "expected cost: $0.1909") {
+	if code != 0 || !strings.Contains(so, "batch mode: 15 stages") || !strings.Contains(so, "make at most 16 stages") || !strings.Contains(so, "expected cost: $0.1909") {
 		t.Errorf("dry run: exit %d\n%s\n%s", code, so, se)
 	}
 	t.Logf("dry run:\n%s", so)
@@ -221,8 +221,8 @@ func TestBatchSIGKILLThenResume(t *testing.T) {
 		before.BatchesCreated, before.Polls, lastLine(se, "batch mode:"), before.BatchesCreated, after.BatchesCreated)
 	// Nothing journaled is sent again: the 5 batches of the killed process
 	// are resumed, and over both processes the provider ran each request
-	// exactly once (16 batches for the 16 stages, unless a starved machine
-	// split a stage: one more batch, never a line sent twice).
+	// exactly once (16 batches for the 16 stages: the barrier is exact, a
+	// starved machine does not split a stage).
 	if before.BatchesCreated != 5 || !strings.Contains(se, "5 journaled batches resumed") {
 		t.Errorf("batches created: %d when killed, %d in all; want 5, then the 5 resumed\n%s", before.BatchesCreated, after.BatchesCreated, se)
 	}

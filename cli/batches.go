@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -12,6 +14,7 @@ import (
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/llm/batch"
 	"github.com/medteam-bench/medteam/plan"
+	"github.com/medteam-bench/medteam/runner/batchmode"
 )
 
 // BatchesOptions are the settings of 'medteam batches list|cancel'.
@@ -69,11 +72,18 @@ func runBatches(ctx context.Context, f *Factory, o *BatchesOptions) error {
 		return err
 	}
 	bs, err := j.Batches()
-	j.Close()
 	if err != nil {
+		j.Close()
 		return err
 	}
-	if len(bs) == 0 {
+	pending := 0
+	err = j.LoadPending(func(string, string, []string) { pending++ })
+	_, planHash, herr := j.PlanBody()
+	j.Close()
+	if err = errors.Join(err, herr); err != nil {
+		return err
+	}
+	if len(bs) == 0 && pending == 0 {
 		fmt.Fprintf(f.Out, "%s: no batches journaled (the run did not use --batch)\n", o.Dir)
 		return nil
 	}
@@ -81,12 +91,37 @@ func runBatches(ctx context.Context, f *Factory, o *BatchesOptions) error {
 	if err != nil {
 		return err
 	}
-	return listBatches(ctx, f.Out, prov, bs, o.Action == "cancel")
+	unjournaled, err := unjournaledBatches(ctx, prov, bs, batchmode.TagPrefix(planHash))
+	if err != nil {
+		return err
+	}
+	return listBatches(ctx, f.Out, prov, bs, unjournaled, o.Action == "cancel")
+}
+
+// unjournaledBatches are the batches the provider has with the run's tag
+// prefix in their metadata that the journal lacks: created by a run killed
+// before it journaled them (its rerun adopts them).
+func unjournaledBatches(ctx context.Context, prov batch.Provider, bs []journal.Batch, prefix string) ([]batch.Status, error) {
+	known := map[string]bool{}
+	for _, b := range bs {
+		known[b.ID] = true
+	}
+	list, err := prov.List(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("listing the provider's batches (for those of the run the journal lacks): %w", err)
+	}
+	var out []batch.Status
+	for _, st := range list {
+		if strings.HasPrefix(st.Metadata[batch.MetaTag], prefix) && !known[st.ID] {
+			out = append(out, st)
+		}
+	}
+	return out, nil
 }
 
 // listBatches prints each journaled batch with its state at the provider,
 // cancelling those not finished when cancel is set.
-func listBatches(ctx context.Context, w io.Writer, prov batch.Provider, bs []journal.Batch, cancel bool) error {
+func listBatches(ctx context.Context, w io.Writer, prov batch.Provider, bs []journal.Batch, unjournaled []batch.Status, cancel bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "BATCH\tCREATED\tREQUESTS\tSTATE\tCOMPLETED\tFAILED")
 	inFlight, cancelled := 0, 0
@@ -107,10 +142,26 @@ func listBatches(ctx context.Context, w io.Writer, prov batch.Provider, bs []jou
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%d\t%d\n", b.ID, b.Created.Format("2006-01-02 15:04"), len(b.CustomIDs), st.State, st.Counts.Completed, st.Counts.Failed)
 	}
+	for _, st := range unjournaled {
+		if !st.State.Terminal() {
+			inFlight++
+			if cancel {
+				var err error
+				if st, err = prov.Cancel(ctx, st.ID); err != nil {
+					return fmt.Errorf("cancelling batch %s: %w", st.ID, err)
+				}
+				cancelled++
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s, not journaled\t%d\t%d\n", st.ID, st.CreatedAt.Format("2006-01-02 15:04"), st.Counts.Total, st.State, st.Counts.Completed, st.Counts.Failed)
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "%d batches journaled, %d in flight", len(bs), inFlight)
+	if len(unjournaled) > 0 {
+		fmt.Fprintf(w, "; %d more of this run at the provider not journaled (created by a run killed before journaling them: its rerun adopts them)", len(unjournaled))
+	}
 	if cancel {
 		fmt.Fprintf(w, ", %d cancelled (rerun the run to read their answers and resubmit the rest)", cancelled)
 	}

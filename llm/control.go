@@ -135,6 +135,25 @@ func (c *controller) gradient(s float64) float64 {
 	return min(1, max(0.5, ctlTolerance*c.long/c.short))
 }
 
+// overloaded records a server error or timeout (a 5xx storm, a hanging
+// endpoint); cut says whether it is the first of its burst. The cap is cut
+// by Decrease as for a 429 (never raised by the errors, as a success of
+// short latency would), without taking the cap as the endpoint's known
+// ceiling. It reports whether the cap changed.
+func (c *controller) overloaded(cut bool) bool {
+	if !cut || c.fixed() {
+		return false
+	}
+	before := c.cap()
+	c.avoid, c.successes = true, 0
+	c.limit = math.Floor(c.limit * c.p.Decrease)
+	if int(c.limit) >= before {
+		c.limit = float64(before - 1)
+	}
+	c.limit = max(c.limit, float64(c.p.Min))
+	return c.cap() != before
+}
+
 // rateLimited records a 429; cut says whether it is the first of its burst
 // (issued under the current cap), which alone changes the cap. A 429 at or
 // above the known ceiling (the cap below the one a 429 last refused) steps

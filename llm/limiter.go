@@ -89,12 +89,15 @@ type LimiterStats struct {
 	InFlight int // calls holding a slot now
 	Waiting  int // calls waiting for a slot now
 	Peak     int // most calls ever in flight at once
-	Cuts     int // times the cap was cut (429)
+	Cuts     int // times the cap was cut (429, 5xx, timeout)
 	Raises   int // times the cap grew by one
 	Pauses   int // 429s carrying a Retry-After that paused new calls
 	// Attempts and RateLimited count the attempts observed and how many of
 	// them the endpoint answered 429.
 	Attempts, RateLimited int64
+	// Overloaded counts the attempts that failed with a server error or a
+	// timeout (each burst cuts the cap, as a 429's does).
+	Overloaded int64
 	// SlotTime is the time slots were held, summed over slots: over an
 	// interval, its growth divided by the interval is the mean number of
 	// calls in flight.
@@ -310,6 +313,15 @@ func (l *Limiter) observe(err error, rtt time.Duration, epoch uint64) {
 		}
 		if wall {
 			l.pauseLocked(err)
+		}
+	case ClassServer, ClassTimeout: // a 5xx storm or a hanging endpoint: fewer at once, not more
+		l.stats.Overloaded++
+		cut := epoch == l.epoch
+		if cut {
+			l.epoch++
+		}
+		if l.ctl.overloaded(cut) {
+			l.setLimitLocked()
 		}
 	}
 }

@@ -385,3 +385,22 @@ func TestLimiterCountsAttemptsRateLimitsAndSlotTime(t *testing.T) {
 		t.Fatalf("slot time %s: want at least 100ms and at most 2 × wall (%s)", st.SlotTime, wall)
 	}
 }
+
+// TestLimiterCutsOn5xxStorm (issue 28 item 5): a storm of 503s (and
+// timeouts: a hanging endpoint) cuts the cap like 429s do, one cut per
+// burst; before, only 429s cut it and the cap stayed (or grew) while the
+// endpoint failed.
+func TestLimiterCutsOn5xxStorm(t *testing.T) {
+	for _, class := range []llm.ErrorClass{llm.ClassServer, llm.ClassTimeout} {
+		t.Run(string(class), func(t *testing.T) {
+			l := llm.NewLimiter(&tracker{result: func(int64) error { return &llm.Error{Class: class, Status: 503, Err: errors.New("unavailable")} }},
+				llm.LimitPolicy{Initial: 32, Min: 1, Max: 100})
+			for range 20 {
+				_, _ = l.Chat(context.Background(), llm.Request{})
+			}
+			if st := l.Stats(); st.Limit != 1 || st.Overloaded != 20 {
+				t.Fatalf("after 20 %s errors: limit %d, overloaded %d; want 1, 20", class, st.Limit, st.Overloaded)
+			}
+		})
+	}
+}

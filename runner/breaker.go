@@ -89,14 +89,19 @@ type breaker struct {
 	mu       sync.Mutex
 	failures int // units in a row ending in a retryable error
 	open     bool
-	openedAt time.Time
-	backoff  time.Duration
-	probing  bool          // a waiter is probing (or is the half-open trial)
-	trial    bool          // the half-open trial unit is running
-	changed  chan struct{} // closed and replaced when open/probing changes
-	last     error
-	outage   *OutageError // set once the outage bound is exceeded: final
-	opened   int          // times the breaker opened (for the summary)
+	// since is when the outage began: the first retryable failure after
+	// the last unit that succeeded (zero: none since). A probe that
+	// answers closes the breaker but does not end the outage; only a unit
+	// that succeeds does, so an endpoint whose probe answers while its
+	// calls fail cannot reset the clock (or the backoff) by reopening.
+	since   time.Time
+	backoff time.Duration
+	probing bool          // a waiter is probing (or is the half-open trial)
+	trial   bool          // the half-open trial unit is running
+	changed chan struct{} // closed and replaced when open/probing changes
+	last    error
+	outage  *OutageError // set once the outage bound is exceeded: final
+	opened  int          // times the breaker opened (for the summary)
 }
 
 func newBreaker(p BreakerPolicy, model string, probe func(context.Context) error) *breaker {
@@ -188,10 +193,10 @@ func (b *breaker) endProbe(err error, probed bool) {
 // checkOutage ends the outage for good when it lasted too long; called with
 // b.mu held. It reports whether it did.
 func (b *breaker) checkOutage() bool {
-	if b.p.MaxOutage < 0 || b.now().Sub(b.openedAt) < b.p.MaxOutage {
+	if b.p.MaxOutage < 0 || b.since.IsZero() || b.now().Sub(b.since) < b.p.MaxOutage {
 		return false
 	}
-	b.outage = &OutageError{Model: b.model, Down: b.now().Sub(b.openedAt), Last: b.last}
+	b.outage = &OutageError{Model: b.model, Down: b.now().Sub(b.since), Last: b.last}
 	b.notify()
 	return true
 }
@@ -210,7 +215,7 @@ func (b *breaker) done(ok bool, retryable error) (open bool) {
 	}
 	switch {
 	case ok:
-		b.failures = 0
+		b.failures, b.since, b.backoff = 0, time.Time{}, 0
 		if b.open {
 			b.open = false
 			b.notify()
@@ -218,14 +223,23 @@ func (b *breaker) done(ok bool, retryable error) (open bool) {
 	case retryable != nil:
 		b.failures++
 		b.last = retryable
+		if b.since.IsZero() {
+			b.since = b.now()
+		}
 		switch {
 		case trial:
 			b.backoff = min(2*b.backoff, b.p.MaxBackoff)
 			b.checkOutage()
 		case !b.open && b.failures >= b.p.Threshold:
-			b.open, b.openedAt, b.backoff = true, b.now(), b.p.Backoff
+			b.open = true
+			if b.backoff == 0 { // a new outage; a reopening keeps doubling
+				b.backoff = b.p.Backoff
+			} else {
+				b.backoff = min(2*b.backoff, b.p.MaxBackoff)
+			}
 			b.opened++
 			b.notify()
+			b.checkOutage()
 		}
 	default:
 		if trial { // inconclusive: let the next waiter probe again
@@ -233,6 +247,31 @@ func (b *breaker) done(ok bool, retryable error) (open bool) {
 		}
 	}
 	return b.open
+}
+
+// isOpen says whether the endpoint is treated as down (calls are not sent)
+// and no half-open trial unit runs.
+func (b *breaker) isOpen() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return (b.open && !b.trial) || b.outage != nil
+}
+
+// gate is a model's client behind its breaker: while the breaker is open a
+// call is not sent (it fails at once, retryable and unsent), so units in
+// flight when the endpoint went down stop sending; only the breaker's
+// probes reach the endpoint until it answers again.
+type gate struct {
+	b    *breaker
+	next llm.Client
+}
+
+func (g *gate) Chat(ctx context.Context, req llm.Request) (llm.Response, error) {
+	if g.b.isOpen() {
+		return llm.Response{}, &llm.Error{Class: llm.ClassServer, Unsent: true,
+			Err: fmt.Errorf("endpoint of %s is down (circuit breaker open): not sent", g.b.model)}
+	}
+	return g.next.Chat(ctx, req)
 }
 
 // errOutageOf unwraps an *OutageError.

@@ -3,9 +3,12 @@ package runner
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/medteam-bench/medteam/llm"
 )
 
 // fakeClock drives a breaker without real waiting: sleep advances now.
@@ -147,5 +150,39 @@ func TestBreakerChargesTriesOnlyWhenClosed(t *testing.T) {
 	}
 	if open := b.done(false, errors.New("bad request")); !open {
 		t.Fatal("a non-retryable failure outside a trial closed the breaker")
+	}
+}
+
+// TestBreakerProbeAnswersCallsFail (issue 28 item 5): the probe answers but
+// every unit fails: each reopening keeps the outage clock (from the first
+// failure) and keeps doubling the backoff, so the outage bound fires;
+// before, each reopening restarted both and the run never stopped.
+func TestBreakerProbeAnswersCallsFail(t *testing.T) {
+	b, clock := testBreaker(BreakerPolicy{Threshold: 3, Backoff: time.Second, MaxBackoff: 8 * time.Second, MaxOutage: 30 * time.Second},
+		func(context.Context) error { return nil })
+	ctx := context.Background()
+	var err error
+	for round := 0; round < 100 && err == nil; round++ {
+		if err = b.wait(ctx); err != nil {
+			break
+		}
+		clock.sleep(ctx, time.Second) // a failing unit's try takes a second
+		b.done(false, errDown)
+	}
+	oe := errOutageOf(err)
+	if oe == nil || oe.Down < 30*time.Second || oe.Down > 45*time.Second {
+		t.Fatalf("err %v; want an outage of 30–45 s", err)
+	}
+	if slices.Max(clock.log) < 8*time.Second {
+		t.Errorf("probe waits %v: the backoff did not keep doubling over reopenings", clock.log)
+	}
+	if !b.isOpen() {
+		t.Error("the gate lets calls through after the outage ended the run")
+	}
+	b2, _ := testBreaker(BreakerPolicy{Threshold: 1, Backoff: time.Second, MaxOutage: time.Hour}, nil)
+	g := &gate{b: b2, next: nil}
+	b2.done(false, errDown)
+	if _, err := g.Chat(ctx, llm.Request{}); err == nil || !llm.ClassOf(err).Retryable() {
+		t.Errorf("a call through an open breaker: %v, want a retryable unsent error", err)
 	}
 }

@@ -266,12 +266,16 @@ func Execute(ctx context.Context, p Plan, opt Options) (Stats, error) {
 	if p.Lockstep != nil { // batch mode: the whole plan advances together
 		p.Parallel, p.MaxParallel = max(p.Parallel, p.Units()), 0
 	}
-	e := &execution{p: p, opt: opt, st: Stats{Units: p.Units()}, spend: newSpending(opt.Budget)}
+	var breakers []*breaker
+	p.Models = slices.Clone(p.Models)
+	for i, m := range p.Models {
+		br := newBreaker(p.Breaker, m.Name, m.Probe)
+		breakers = append(breakers, br)
+		p.Models[i].Client = &gate{b: br, next: m.Client}
+	}
+	e := &execution{p: p, opt: opt, st: Stats{Units: p.Units()}, spend: newSpending(opt.Budget), breakers: breakers}
 	e.ctx, e.cancel = context.WithCancelCause(ctx)
 	defer e.cancel(nil)
-	for _, m := range p.Models {
-		e.breakers = append(e.breakers, newBreaker(p.Breaker, m.Name, m.Probe))
-	}
 	g, adm := new(errgroup.Group), newAdmission(p)
 	for u := range p.units {
 		if !e.schedule(g, adm, u) {
@@ -475,6 +479,9 @@ func runOne(ctx context.Context, p Plan, u unit) (results.QuestionRow, []results
 	var client llm.Client = meter
 	if p.Lockstep != nil {
 		client = p.Lockstep.Wrap(meter, u.ord)
+		if b, ok := client.(llm.Brancher); ok { // the barrier counts the unit's branches
+			ctx = llm.WithBrancher(ctx, b)
+		}
 	}
 	out, err := u.arm.Protocol.Run(ctx, client, u.q.Item(), pu)
 	meta := RowMeta{RunID: p.RunID, Set: u.set, Model: u.model.Name, Arm: u.arm, Repeat: u.repeat, Seed: p.Seed}

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/medteam-bench/medteam/aggregator"
 	"github.com/medteam-bench/medteam/answer"
 	"github.com/medteam-bench/medteam/llm"
@@ -308,18 +306,15 @@ func (s *session) agentData(i int) *promptData {
 // first answer (first.go).
 func (s *session) predict(ctx context.Context) error {
 	answers := make([]answer.Answer, s.n)
-	g, gctx := errgroup.WithContext(ctx)
-	for i := range s.n {
-		g.Go(func() error {
-			text, err := s.first(gctx, i)
-			if err != nil {
-				return err
-			}
-			answers[i] = firstanswer.Parse(text, s.options).Answer
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
+	err := kit.Parallel(ctx, s.n, func(gctx context.Context, i int) error {
+		text, err := s.first(gctx, i)
+		if err != nil {
+			return err
+		}
+		answers[i] = firstanswer.Parse(text, s.options).Answer
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	for i, a := range answers {
@@ -442,14 +437,11 @@ func (s *session) discuss(ctx context.Context, turn int) error {
 	what := fmt.Sprintf("turn %d", turn)
 	if s.c.Discussion == Parallel {
 		latest, history := s.latest, s.History()
-		g, gctx := errgroup.WithContext(ctx)
-		for i := range s.n {
-			g.Go(func() (err error) {
-				answers[i], err = ask(gctx, i, latest, history)
-				return err
-			})
-		}
-		if err := g.Wait(); err != nil {
+		err := kit.Parallel(ctx, s.n, func(gctx context.Context, i int) (err error) {
+			answers[i], err = ask(gctx, i, latest, history)
+			return err
+		})
+		if err != nil {
 			return err
 		}
 		next := append([]answer.Answer(nil), s.latest...)

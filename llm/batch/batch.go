@@ -141,6 +141,20 @@ type Provider interface {
 	List(ctx context.Context) ([]Status, error)
 }
 
+// Tagger is a Provider that can submit in two journaled steps: it uploads
+// the input file, calls uploaded with the file's id (the caller journals
+// it and tag before the batch exists), then creates the batch with tag in
+// its metadata under MetaTag. A run killed between the creation and its
+// journaling finds the batch again by its tag in List (and adopts it
+// instead of submitting its lines twice). When uploaded fails, no batch
+// is created.
+type Tagger interface {
+	SubmitTagged(ctx context.Context, lines []Line, tag string, uploaded func(fileID string) error) (Ref, error)
+}
+
+// MetaTag is the batch metadata key of the client's tag (Tagger).
+const MetaTag = "medteam_tag"
+
 // Sizer is a Provider that can tell the encoded size of a line in its input
 // file (without the newline), so Split cuts at its byte limit exactly.
 type Sizer interface {

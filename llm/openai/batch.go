@@ -160,6 +160,15 @@ func (b *Batcher) encode(lines []batch.Line) ([]byte, map[string]string, error) 
 // (purpose batch; what go-openai's UploadBatchFile sends) and creates a
 // batch of it on /v1/chat/completions with a 24h window.
 func (b *Batcher) Submit(ctx context.Context, lines []batch.Line) (batch.Ref, error) {
+	return b.SubmitTagged(ctx, lines, "", nil)
+}
+
+var _ batch.Tagger = (*Batcher)(nil)
+
+// SubmitTagged implements batch.Tagger: Submit, calling uploaded between
+// the upload and the creation, and creating the batch with tag in its
+// metadata (batch.MetaTag) when tag is not empty.
+func (b *Batcher) SubmitTagged(ctx context.Context, lines []batch.Line, tag string, uploaded func(fileID string) error) (batch.Ref, error) {
 	data, used, err := b.encode(lines)
 	if err != nil {
 		return batch.Ref{}, err
@@ -174,7 +183,15 @@ func (b *Batcher) Submit(ctx context.Context, lines []batch.Line) (batch.Ref, er
 		return ref, b.fail(ctx, "uploading the batch input file", err, ex)
 	}
 	ref.InputFileID = f.ID
+	if uploaded != nil {
+		if err := uploaded(f.ID); err != nil {
+			return ref, err
+		}
+	}
 	meta := map[string]any{}
+	if tag != "" {
+		meta[batch.MetaTag] = tag
+	}
 	if len(used) > 0 {
 		if js, _ := json.Marshal(used); len(js) <= 512 {
 			meta[MetaJSONModes] = string(js)

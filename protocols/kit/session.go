@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/medteam-bench/medteam/aggregator"
 	"github.com/medteam-bench/medteam/answer"
 	"github.com/medteam-bench/medteam/llm"
@@ -173,12 +171,9 @@ func (s *Session) DrawSeed(kind string, agent int) uint64 {
 }
 
 // Parallel runs f for i = 0…n−1 at once; the first error cancels the rest.
+// Batch mode's barrier is told of the branches (llm.Parallel).
 func Parallel(ctx context.Context, n int, f func(ctx context.Context, i int) error) error {
-	g, gctx := errgroup.WithContext(ctx)
-	for i := range n {
-		g.Go(func() error { return f(gctx, i) })
-	}
-	return g.Wait()
+	return llm.Parallel(ctx, n, f)
 }
 
 // Roles names n agents "Expert 1"…"Expert n".

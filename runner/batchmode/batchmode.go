@@ -2,7 +2,7 @@
 // (llm/batch) in lockstep: every unit runs its protocol as usual, in its own
 // goroutine, calling llm.Client.Chat; the model's client is a Collector,
 // whose Chat enqueues the request and blocks. When every active unit is
-// blocked in a call (or finished) — a barrier — the Collector sends all the
+// blocked in its calls (or finished) — a barrier — the Collector sends all the
 // requests waiting as one stage: identical requests once (custom id = the
 // request hash), cut at the provider's limits, each batch journaled before
 // it is polled; then it routes each answer back to its waiters. A request
@@ -12,7 +12,12 @@
 // go into the next stage's batch, up to MaxTries sends.
 //
 // The runner tells the Collector about its units through runner.Lockstep
-// (Admit, Leave, Seal, Wrap).
+// (Admit, Leave, Seal, Wrap), and a unit's concurrent branches through
+// llm.Parallel (the unit's client is the llm.Brancher of its context). The
+// barrier is exact, not timed: a unit is parked when each of its branches
+// has queued its call here or ended, so a stage never splits because a
+// sibling call was slow to start (a starved CPU), and the stages of a plan
+// are the same on every machine.
 package batchmode
 
 import (
@@ -36,11 +41,18 @@ type Journal interface {
 	LoadBatches(fn func(id, inputFileID string, customIDs []string)) error
 }
 
+// PendingJournal is a Journal that also keeps the batches being created
+// (batch.Tagger): the uploaded file and a client tag, journaled before the
+// batch exists, so that a run killed before it journaled the batch adopts
+// it from the provider's list on resume instead of submitting it again.
+type PendingJournal interface {
+	SavePending(tag, inputFileID string, customIDs []string) error
+	DropPending(tag string) error
+	LoadPending(fn func(tag, inputFileID string, customIDs []string)) error
+}
+
 // Defaults.
-const (
-	DefaultSettle   = 50 * time.Millisecond
-	DefaultMaxTries = 4
-)
+const DefaultMaxTries = 4
 
 // Config is what a Collector needs.
 type Config struct {
@@ -52,9 +64,15 @@ type Config struct {
 	// MaxTries bounds how many times a request is put in a batch; 0 is
 	// DefaultMaxTries.
 	MaxTries int
-	// Settle is how long nothing must have happened (no call entered or
-	// left) before a barrier is taken as reached; 0 is DefaultSettle.
+	// Settle, when positive, is how long nothing must also have happened
+	// (no call entered or left) once the barrier is reached before the
+	// stage goes out; the barrier itself is exact and needs none.
 	Settle time.Duration
+	// TagPrefix starts the client tag of every batch (batch.Tagger), so
+	// that the run's batches can be told at the provider (TagPrefix
+	// followed by a random part): 'batches list' finds those of the run
+	// the journal lacks. TagPrefix(planHash) makes it.
+	TagPrefix string
 	// OnBatch, when set, sees every batch submitted or resumed.
 	OnBatch func(id string, lines int, resumed bool)
 }
@@ -65,6 +83,7 @@ type Stats struct {
 	Batches   int // batches submitted
 	Lines     int // lines submitted (retries included)
 	Resumed   int // journaled batches awaited instead of resubmitted
+	Adopted   int // batches created but not journaled (a kill) found by their tag at the provider
 	Retried   int // lines sent again after a retryable error or an unfinished batch
 	FromBatch int // requests answered by a batch submitted at an earlier stage or invocation
 	// StageLines are the distinct requests of each stage; BatchLines the
@@ -73,6 +92,10 @@ type Stats struct {
 	// Usage is the tokens of the lines the provider answered, by the
 	// request's model name: what the provider bills.
 	Usage map[string]llm.Usage
+	// MaxMoreStages (DryRun only) is the most stages a model's answers may
+	// add to Stages: the most calls a unit's accounting formula allows
+	// beyond those the stubs' answers made.
+	MaxMoreStages int
 }
 
 // call is one distinct request (by hash) and its waiters.
@@ -81,8 +104,9 @@ type call struct {
 	req     llm.Request
 	done    chan struct{}
 	waiters int
-	lead    int64 // order of the first unit (in plan order) waiting
-	claimed bool  // the lead unit has taken the answer
+	units   []*unitClient // the units waiting (a unit once per branch), running again when it resolves
+	lead    int64         // order of the first unit (in plan order) waiting
+	claimed bool          // the lead unit has taken the answer
 	queued  bool
 	tries   int // times put in a batch
 	// pollRounds counts the stages whose batch holding the call could not
@@ -100,6 +124,7 @@ type Collector struct {
 	cfg    Config
 	cancel context.CancelFunc
 	ended  chan struct{}
+	wake   chan struct{} // a unit parked or left, or a unit was sealed
 
 	mu      sync.Mutex
 	active  int
@@ -118,11 +143,8 @@ func New(ctx context.Context, cfg Config) (*Collector, error) {
 	if cfg.MaxTries <= 0 {
 		cfg.MaxTries = DefaultMaxTries
 	}
-	if cfg.Settle <= 0 {
-		cfg.Settle = DefaultSettle
-	}
 	cfg.Poller.Provider = cfg.Provider
-	c := &Collector{cfg: cfg, ended: make(chan struct{}), calls: map[string]*call{},
+	c := &Collector{cfg: cfg, ended: make(chan struct{}), wake: make(chan struct{}, 1), calls: map[string]*call{},
 		known: map[string]string{}, stats: Stats{Usage: map[string]llm.Usage{}}, results: map[string]map[string]batch.Result{}, last: time.Now()}
 	if cfg.Journal != nil {
 		err := cfg.Journal.LoadBatches(func(id, _ string, ids []string) {
@@ -132,6 +154,9 @@ func New(ctx context.Context, cfg Config) (*Collector, error) {
 		})
 		if err != nil {
 			return nil, fmt.Errorf("batch mode: reading the journaled batches: %w", err)
+		}
+		if err := c.adoptPending(ctx); err != nil {
+			return nil, err
 		}
 	}
 	ctx, c.cancel = context.WithCancel(ctx)
@@ -169,48 +194,89 @@ func (c *Collector) event(f func()) {
 	f()
 	c.last = time.Now()
 	c.mu.Unlock()
+	c.poke()
 }
 
-// Wrap returns the client of one try of the unit of order ord: it counts
-// the unit as parked while any of its calls is in progress, and tells Chat
-// the unit's order.
+// poke wakes the loop to look at the barrier.
+func (c *Collector) poke() {
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Wrap returns the client of one try of the unit of order ord: it tells
+// Chat the unit (its order, and that it is parked while its call waits)
+// and, as an llm.Brancher, counts the unit's concurrent branches.
 func (c *Collector) Wrap(next llm.Client, ord int64) llm.Client {
-	return &unitClient{c: c, next: next, ord: ord}
+	return &unitClient{c: c, next: next, ord: ord, running: 1}
 }
 
+// unitClient is one try of a unit: running counts its branches (the
+// unit's goroutine, or the branches it waits for) that are neither queued
+// in a call of the Collector nor ended, under c.mu; at 0 the unit is
+// parked.
 type unitClient struct {
-	c    *Collector
-	next llm.Client
-	ord  int64
-	n    int // calls in progress, under c.mu
+	c       *Collector
+	next    llm.Client
+	ord     int64
+	running int
 }
 
-// ordKey carries a unit's order in the context of its calls.
-type ordKey struct{}
+var _ llm.Brancher = (*unitClient)(nil)
 
-// ordOf is the order of the unit making a call; calls from outside any
-// unit come last.
-func ordOf(ctx context.Context) int64 {
-	if o, ok := ctx.Value(ordKey{}).(int64); ok {
-		return o
+// unitKey carries the unit making a call in the call's context.
+type unitKey struct{}
+
+// unitOf is the unit making a call, nil outside any unit.
+func unitOf(ctx context.Context) *unitClient {
+	u, _ := ctx.Value(unitKey{}).(*unitClient)
+	return u
+}
+
+// ordOf is the order of the unit u; calls from outside any unit come last.
+func ordOf(u *unitClient) int64 {
+	if u != nil {
+		return u.ord
 	}
 	return 1<<63 - 1
 }
 
 func (u *unitClient) Chat(ctx context.Context, req llm.Request) (llm.Response, error) {
-	u.c.event(func() {
-		u.n++
-		if u.n == 1 {
-			u.c.parked++
+	return u.next.Chat(context.WithValue(ctx, unitKey{}, u), req)
+}
+
+// Branch counts n branches that start while the caller waits for them:
+// the caller is not running until the last one ends.
+func (u *unitClient) Branch(n int) func() {
+	c := u.c
+	c.mu.Lock()
+	u.running += n - 1
+	c.mu.Unlock()
+	left := n
+	return func() {
+		c.mu.Lock()
+		left--
+		if left > 0 { // the last one's end resumes the caller: no change
+			u.step(-1)
 		}
-	})
-	defer u.c.event(func() {
-		u.n--
-		if u.n == 0 {
-			u.c.parked--
-		}
-	})
-	return u.next.Chat(context.WithValue(ctx, ordKey{}, u.ord), req)
+		c.mu.Unlock()
+		c.poke()
+	}
+}
+
+// step changes u's running branches by d and the parked units with it
+// (under c.mu).
+func (u *unitClient) step(d int) {
+	was := u.running == 0
+	u.running += d
+	switch now := u.running == 0; {
+	case now && !was:
+		u.c.parked++
+	case was && !now:
+		u.c.parked--
+	}
+	u.c.last = time.Now()
 }
 
 // Chat enqueues req for the next stage and waits for its answer. Identical
@@ -218,7 +284,8 @@ func (u *unitClient) Chat(ctx context.Context, req llm.Request) (llm.Response, e
 // the answer as made for it, the others as a shared one (Cached, 0
 // attempts), as the runner's memo marks it in a sequential run.
 func (c *Collector) Chat(ctx context.Context, req llm.Request) (llm.Response, error) {
-	h, ord := llm.HashOf(&req), ordOf(ctx)
+	h, u := llm.HashOf(&req), unitOf(ctx)
+	ord := ordOf(u)
 	c.mu.Lock()
 	cl := c.calls[h]
 	if cl == nil {
@@ -228,7 +295,12 @@ func (c *Collector) Chat(ctx context.Context, req llm.Request) (llm.Response, er
 	cl.waiters++
 	cl.lead = min(cl.lead, ord)
 	c.last = time.Now()
+	if u != nil {
+		u.step(-1)
+		cl.units = append(cl.units, u)
+	}
 	c.mu.Unlock()
+	c.poke()
 	select {
 	case <-cl.done:
 	case <-ctx.Done():
@@ -236,6 +308,10 @@ func (c *Collector) Chat(ctx context.Context, req llm.Request) (llm.Response, er
 		cl.waiters--
 		if cl.waiters == 0 && cl.queued && c.calls[h] == cl { // nobody waits: never send it
 			delete(c.calls, h)
+		}
+		if i := slices.Index(cl.units, u); u != nil && i >= 0 && !closed(cl.done) { // else resolve ran it
+			cl.units = slices.Delete(cl.units, i, i+1)
+			u.step(1)
 		}
 		c.mu.Unlock()
 		return llm.Response{}, &llm.Error{Class: llm.ClassCanceled, Err: ctx.Err()}
@@ -252,16 +328,27 @@ func (c *Collector) Chat(ctx context.Context, req llm.Request) (llm.Response, er
 	return resp, cl.err
 }
 
+// closed says whether ch is closed.
+func closed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
 // loop takes a stage whenever the barrier is reached.
 func (c *Collector) loop(ctx context.Context) {
 	defer close(c.ended)
-	tick := time.NewTicker(max(time.Millisecond, c.cfg.Settle/5))
+	tick := time.NewTicker(max(time.Millisecond, min(50*time.Millisecond, c.cfg.Settle/5+time.Millisecond)))
 	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
+		case <-c.wake:
 		}
 		if calls := c.take(); len(calls) > 0 {
 			c.stage(ctx, calls)
@@ -270,12 +357,13 @@ func (c *Collector) loop(ctx context.Context) {
 }
 
 // take returns the queued calls when the barrier is reached: no more units
-// to come, every active unit parked in a call, and nothing happened for
+// to come and every active unit parked (each of its branches waits in a
+// call queued here, or has ended), and, with Settle, nothing happened for
 // Settle.
 func (c *Collector) take() []*call {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.sealed || c.parked < c.active || time.Since(c.last) < c.cfg.Settle {
+	if !c.sealed || c.parked < c.active || (c.cfg.Settle > 0 && time.Since(c.last) < c.cfg.Settle) {
 		return nil
 	}
 	var out []*call

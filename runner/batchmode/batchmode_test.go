@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -281,6 +282,13 @@ func TestBatchExpiredAndPartial(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, bs := col.Stats(), s.BatchStats()
+	// an expired line never reached the model: not an attempt, nor a
+	// failed attempt (issue 28 item 12); the fake's line errors are 500s
+	for _, c := range res.Calls {
+		if slices.Contains(c.AttemptErrors, string(llm.ClassTimeout)) || len(c.AttemptErrors) > int(c.Attempts) {
+			t.Fatalf("call of %s: attempts %d, attempt errors %v: an expired line counted as an attempt", c.QuestionID, c.Attempts, c.AttemptErrors)
+		}
+	}
 	var attempts, calls int64
 	failed := 0
 	for _, q := range res.Questions {
@@ -301,8 +309,9 @@ func TestBatchExpiredAndPartial(t *testing.T) {
 }
 
 // TestDryRunStages: the lockstep dry run counts the stages and lines a
-// batch-mode run makes (the fake server's run, same plan), but for the
-// leader's tie-breaks, which no dry run foresees: at most one stage more.
+// batch-mode run makes (the fake server's run, same plan) exactly for the
+// stubs' answers, and bounds the stages the leader's tie-breaks may add;
+// its stage plan is the same every time.
 func TestDryRunStages(t *testing.T) {
 	const n = 40
 	s := llmtest.NewOpenAIServer(t, llmtest.ServerOptions{APIKey: testKey})
@@ -317,8 +326,15 @@ func TestDryRunStages(t *testing.T) {
 	}
 	st := col.Stats()
 	t.Logf("dry run: %d stages, lines %v; run: %d stages, lines %v", dry.Stages, dry.StageLines, st.Stages, st.StageLines)
-	if st.Stages < dry.Stages || st.Stages > dry.Stages+1 || !reflect.DeepEqual(dry.StageLines, st.StageLines[:dry.Stages]) {
-		t.Errorf("dry run %d stages %v, run %d stages %v", dry.Stages, dry.StageLines, st.Stages, st.StageLines)
+	if st.Stages < dry.Stages || st.Stages > dry.Stages+dry.MaxMoreStages || !reflect.DeepEqual(dry.StageLines, st.StageLines[:dry.Stages]) {
+		t.Errorf("dry run %d stages (≤%d more) %v, run %d stages %v", dry.Stages, dry.MaxMoreStages, dry.StageLines, st.Stages, st.StageLines)
+	}
+	if dry.MaxMoreStages != 1 {
+		t.Errorf("dry run: at most %d more stages; want 1 (the leader's tie-break)", dry.MaxMoreStages)
+	}
+	again, err := batchmode.DryRun(context.Background(), p, batchmode.Stubs(p.Arms, true))
+	if err != nil || !reflect.DeepEqual(again.StageLines, dry.StageLines) {
+		t.Errorf("a second dry run: %v %v; the first %v (the stage plan must not vary)", err, again.StageLines, dry.StageLines)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/llm/batch"
+	"github.com/medteam-bench/medteam/protocol"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/runner"
 )
@@ -32,7 +33,26 @@ var _ batch.Provider = (*Memory)(nil)
 
 // Submit answers the lines and keeps them as a completed batch.
 func (m *Memory) Submit(ctx context.Context, lines []batch.Line) (batch.Ref, error) {
+	return m.SubmitTagged(ctx, lines, "", nil)
+}
+
+var _ batch.Tagger = (*Memory)(nil)
+
+// SubmitTagged implements batch.Tagger: Submit, with tag in the batch's
+// metadata; uploaded is told the input file's id first.
+func (m *Memory) SubmitTagged(ctx context.Context, lines []batch.Line, tag string, uploaded func(string) error) (batch.Ref, error) {
+	m.mu.Lock()
+	fileID := fmt.Sprintf("file_batch_mem%d", len(m.order)+1)
+	m.mu.Unlock()
+	if uploaded != nil {
+		if err := uploaded(fileID); err != nil {
+			return batch.Ref{InputFileID: fileID}, err
+		}
+	}
 	b := &memBatch{res: make(map[string]batch.Result, len(lines))}
+	if tag != "" {
+		b.st.Metadata = map[string]string{batch.MetaTag: tag}
+	}
 	for _, l := range lines {
 		resp, err := m.Client.Chat(ctx, l.Request)
 		resp.Attempts, resp.Latency = 1, 0
@@ -116,7 +136,7 @@ func Stubs(arms []runner.Arm, long bool) llm.Client {
 // would make: the distinct requests of each stage and the batches they are
 // cut into. Nothing leaves the process and no row is kept.
 func DryRun(ctx context.Context, p runner.Plan, answer llm.Client) (Stats, error) {
-	col, err := New(ctx, Config{Provider: &Memory{Client: answer}, Settle: 10 * time.Millisecond})
+	col, err := New(ctx, Config{Provider: &Memory{Client: answer}})
 	if err != nil {
 		return Stats{}, err
 	}
@@ -126,12 +146,33 @@ func DryRun(ctx context.Context, p runner.Plan, answer llm.Client) (Stats, error
 		p.Models[i].Client, p.Models[i].Spare, p.Models[i].Probe = col, nil, nil
 	}
 	p.Lockstep, p.Transcripts, p.Unhashed = col, false, true
-	if _, err := runner.Execute(ctx, p, runner.Options{Sink: discard{}}); err != nil {
-		return col.Stats(), err
+	sink := &moreSink{arms: map[string]protocol.Arm{}}
+	for _, a := range p.Arms {
+		sink.arms[a.Label] = a.Protocol
 	}
-	return col.Stats(), nil
+	_, err = runner.Execute(ctx, p, runner.Options{Sink: sink})
+	st := col.Stats()
+	st.MaxMoreStages = sink.max
+	return st, err
 }
 
-type discard struct{}
+// moreSink keeps, over the units, the most calls a unit's accounting
+// formula allows beyond those the stubs' answers made (a leader's
+// tie-break): each may take a stage of its own.
+type moreSink struct {
+	mu   sync.Mutex
+	arms map[string]protocol.Arm
+	max  int
+}
 
-func (discard) Put(string, int64, results.QuestionRow, []results.CallRow) error { return nil }
+func (s *moreSink) Put(_ string, _ int64, r results.QuestionRow, _ []results.CallRow) error {
+	arm := s.arms[r.Arm]
+	if arm == nil {
+		return nil
+	}
+	calls, extra := arm.Calls(int(r.NAgents))
+	s.mu.Lock()
+	s.max = max(s.max, calls+extra-int(r.Calls))
+	s.mu.Unlock()
+	return nil
+}

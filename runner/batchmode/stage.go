@@ -201,6 +201,11 @@ func (c *Collector) submitOne(ctx context.Context, chunk []batch.Line, ids []str
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), submitTimeout)
 	defer cancel()
+	tg, tagged := c.cfg.Provider.(batch.Tagger)
+	pj, pending := c.cfg.Journal.(PendingJournal)
+	if tagged && pending {
+		return c.submitTagged(ctx, tg, pj, chunk, ids)
+	}
 	ref, err := c.cfg.Provider.Submit(ctx, chunk)
 	if err == nil && c.cfg.Journal != nil {
 		if jerr := c.cfg.Journal.SaveBatch(ref.ID, ref.InputFileID, ids); jerr != nil {
@@ -326,7 +331,9 @@ func (c *Collector) settle(cl *call, r batch.Result) {
 		return
 	}
 	class := llm.ClassOf(r.Err)
-	cl.errs = append(cl.errs, class)
+	if r.Response.Attempts > 0 { // a line the provider never ran (expired, cancelled, unsent) was no attempt
+		cl.errs = append(cl.errs, class)
+	}
 	if (r.Resubmit || class.Retryable()) && cl.tries < c.cfg.MaxTries {
 		cl.queued = true
 		delete(c.known, cl.hash)
@@ -338,8 +345,14 @@ func (c *Collector) settle(cl *call, r batch.Result) {
 	c.resolve(cl)
 }
 
-// resolve releases a call's waiters (under c.mu).
+// resolve releases a call's waiters (under c.mu): their units run again
+// from now, before the waiters wake, so that no barrier is taken on a
+// unit that is about to make its next calls.
 func (c *Collector) resolve(cl *call) {
 	delete(c.calls, cl.hash)
+	for _, u := range cl.units {
+		u.step(1)
+	}
+	cl.units = nil
 	close(cl.done)
 }
