@@ -121,6 +121,7 @@ func simPlan(t *testing.T, arms []runner.Arm, n int, profile string) (runner.Pla
 // formula is the accounting of each protocol, per phase, written out here
 // independently of the packages: spec → phase → calls.
 func formula(spec string, agents int) map[string]int {
+	spec = strings.TrimSuffix(spec, fmt.Sprintf("/n%d", agents)) // a label of the plan's team size
 	n := agents
 	if i := strings.Index(spec, "n="); i >= 0 {
 		fmt.Sscanf(spec[i+2:], "%d", &n)
@@ -201,7 +202,7 @@ func TestCallsEqualFormula(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if a.Info().Label != strings.TrimSuffix(strings.TrimSuffix(spec, ",n=3"), ":n=3") {
+			if want := panelLabel(strings.TrimSuffix(strings.TrimSuffix(spec, ",n=3"), ":n=3")); a.Info().Label != want {
 				t.Fatalf("%s labelled %q", spec, a.Info().Label)
 			}
 			arms = append(arms, runner.Arm{Label: a.Info().Label, Protocol: a})
@@ -301,10 +302,10 @@ func TestSweepSharesFirstAnswers(t *testing.T) {
 	for _, q := range res.Questions {
 		paid += q.PaidPromptTokens + q.PaidCompletionTokens
 		total += q.PromptTokens + q.CompletionTokens
-		if q.Arm == "vote" {
+		if q.Arm == "vote/n3" {
 			votes++
 		}
-		if q.Arm == "vote" && q.PaidPromptTokens+q.PaidCompletionTokens != 0 {
+		if q.Arm == "vote/n3" && q.PaidPromptTokens+q.PaidCompletionTokens != 0 {
 			t.Fatalf("vote %s paid %d+%d tokens, but sc sent all its requests first", q.QuestionID, q.PaidPromptTokens, q.PaidCompletionTokens)
 		}
 	}
@@ -474,4 +475,16 @@ func TestEveryCallRead(t *testing.T) {
 			t.Errorf("structured=%v: answered calls without a parse method: %v", structured, unread)
 		}
 	}
+}
+
+// panelLabel is the label a spec of the grid gets under --agents 3: the
+// panel protocols (vote, judge, council) whose team is the plan's end in
+// "/n3", as teamwork's do.
+func panelLabel(spec string) string {
+	for _, p := range []string{"vote", "judge", "council"} {
+		if (spec == p || strings.HasPrefix(spec, p+":")) && !strings.Contains(spec, "n=") {
+			return spec + "/n3"
+		}
+	}
+	return spec
 }

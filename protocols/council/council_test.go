@@ -103,9 +103,10 @@ func TestStrategiesShareStagesOneAndTwo(t *testing.T) {
 
 func TestArms(t *testing.T) {
 	for _, tt := range []struct{ spec, label, err string }{
-		{"council", "council:balanced", ""},
-		{"council:risk-averse", "council:risk-averse", ""},
-		{"council:strategy=goal-seeking", "council:goal-seeking", ""},
+		{"council", "council:balanced/n3", ""},
+		{"council:balanced/n3", "council:balanced/n3", ""},
+		{"council:risk-averse", "council:risk-averse/n3", ""},
+		{"council:strategy=goal-seeking", "council:goal-seeking/n3", ""},
 		{"council:novelty,n=5", "council:novelty,n=5", ""},
 		{"council:reckless", "", "unknown strategy"},
 		{"council:novelty,strategy=balanced", "", "one strategy"},

@@ -123,7 +123,7 @@ func TestModeCode(t *testing.T) {
 	if calls, _ := a.Calls(0); calls != 4 || a.Info().Label != "judge:mode=code,n=4" || a.Info().LeaderTemp != 0 {
 		t.Fatalf("calls %d label %q leader temperature %v", calls, a.Info().Label, a.Info().LeaderTemp)
 	}
-	for spec, label := range map[string]string{"judge": "judge", "judge:mode=llm": "judge", "judge:n=3": "judge"} {
+	for spec, label := range map[string]string{"judge": "judge/n3", "judge:mode=llm": "judge/n3", "judge:n=3": "judge/n3", "judge/n3": "judge/n3"} {
 		a, _, err := Protocol.Parse(spec, kittest.Settings(3))
 		if err != nil || a.Info().Label != label {
 			t.Fatalf("%s: %v label %q", spec, err, a.Info().Label)

@@ -63,7 +63,8 @@ func TestPanelLabel(t *testing.T) {
 		agents int
 		want   string
 	}{
-		{"vote", 0, "vote"}, {"vote:n=3", 0, "vote"}, {"vote:n=5", 0, "vote:n=5"}, {"vote", 5, "vote"}, {"vote:n=3", 5, "vote:n=3"},
+		{"vote", 0, "vote"}, {"vote:n=3", 0, "vote"}, {"vote:n=5", 0, "vote:n=5"}, {"vote", 5, "vote/n5"}, {"vote:n=3", 5, "vote:n=3"},
+		{"vote/n5", 5, "vote/n5"}, {"vote/n3", 5, "vote:n=3"}, // the suffix reads back as n
 	} {
 		sp, _, _ := ParseSpec(tc.spec, "vote")
 		p, err := NewPanel(sp, protocol.Settings{Agents: tc.agents})

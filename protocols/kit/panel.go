@@ -17,7 +17,8 @@ type Panel struct {
 	Structured bool
 	MaxTokens  int
 	PeerChars  int // bound on each other agent's text a prompt shows (Bound); 0 = full
-	shared     int // the team size without an n option
+	shared     int  // the team size without an n option
+	fixed      bool // the plan fixes the team size (--agents), as teamwork's "/nN" says
 }
 
 // NewPanel reads the team size (option n, else --agents, else
@@ -28,7 +29,7 @@ func NewPanel(sp Spec, s protocol.Settings) (Panel, error) {
 		return Panel{}, err
 	}
 	return Panel{N: n, AgentTemp: s.AgentTemp, LeaderTemp: s.LeaderTemp, Structured: s.Structured, MaxTokens: s.MaxTokens,
-		PeerChars: s.PeerChars, shared: SharedTeam(s)}, nil
+		PeerChars: s.PeerChars, shared: SharedTeam(s), fixed: s.Agents > 0}, nil
 }
 
 // ParsePanel reads the arm spec of a panel protocol called name whose only
@@ -49,16 +50,22 @@ func ParsePanel(spec, name string, s protocol.Settings) (p Panel, ok bool, err e
 }
 
 // Label is the arm's canonical label: name, then opts, then n=N when the
-// team differs from the plan's (so "vote" and "vote:n=3" under --agents 3
-// are the same arm).
+// team differs from the plan's; a team of the plan's size under --agents N
+// ends in "/nN", as teamwork's labels do (so "vote" and "vote:n=3" under
+// --agents 3 are the same arm, "vote/n3", and every family's label states a
+// fixed team size alike). ParseSpec reads the suffix back.
 func (p Panel) Label(name string, opts ...string) string {
 	if p.N != p.shared {
 		opts = append(opts, fmt.Sprintf("n=%d", p.N))
 	}
-	if len(opts) == 0 {
-		return name
+	label := name
+	if len(opts) > 0 {
+		label += ":" + strings.Join(opts, ",")
 	}
-	return name + ":" + strings.Join(opts, ",")
+	if p.fixed && p.N == p.shared {
+		label += fmt.Sprintf("/n%d", p.N)
+	}
+	return label
 }
 
 // Info describes an arm of the panel for rows and the manifest.

@@ -27,14 +27,19 @@ type Spec struct {
 
 // ParseSpec reads spec when it names the protocol name (case and
 // surrounding white space ignored); ok is false when it does not. An empty
-// option or a key given twice is an error.
+// option or a key given twice is an error. A label's team-size suffix
+// ("vote/n3", "council:balanced/n3": Panel.Label) reads as the option n=3.
 func ParseSpec(spec, name string) (s Spec, ok bool, err error) {
 	t := strings.ToLower(strings.TrimSpace(spec))
+	t, size := cutTeamSuffix(t)
 	head, rest, hasOpts := strings.Cut(t, ":")
 	if strings.TrimSpace(head) != name {
 		return s, false, nil
 	}
 	s = Spec{Name: name, Keyed: map[string]string{}}
+	if size != "" {
+		s.Keyed["n"] = size
+	}
 	if !hasOpts {
 		return s, true, nil
 	}
@@ -55,6 +60,20 @@ func ParseSpec(spec, name string) (s Spec, ok bool, err error) {
 		s.Keyed[k] = v
 	}
 	return s, true, nil
+}
+
+// cutTeamSuffix splits a trailing "/nN" (N digits) off a spec.
+func cutTeamSuffix(t string) (spec, size string) {
+	i := strings.LastIndex(t, "/n")
+	if i < 0 || i+2 == len(t) {
+		return t, ""
+	}
+	for _, r := range t[i+2:] {
+		if r < '0' || r > '9' {
+			return t, ""
+		}
+	}
+	return t[:i], t[i+2:]
 }
 
 // Check refuses keys other than keys.

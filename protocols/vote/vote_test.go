@@ -63,10 +63,11 @@ func TestArms(t *testing.T) {
 		err    string
 	}{
 		{"vote", 0, "vote", 3, ""},
-		{"vote", 4, "vote", 4, ""},
-		{"vote:n=3", 3, "vote", 3, ""},
+		{"vote", 4, "vote/n4", 4, ""},
+		{"vote/n4", 4, "vote/n4", 4, ""}, // a label reads back as its arm
+		{"vote:n=3", 3, "vote/n3", 3, ""},
 		{"vote:n=5", 3, "vote:n=5", 5, ""},
-		{"VOTE:Weighted", 3, "vote:weighted", 3, ""},
+		{"VOTE:Weighted", 3, "vote:weighted/n3", 3, ""},
 		{"vote:weighted,n=5", 0, "vote:weighted,n=5", 5, ""},
 		{"vote:n=1", 3, "", 0, "from 2 to 16"},
 		{"vote:loud", 3, "", 0, "unknown option"},
