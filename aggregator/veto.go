@@ -88,6 +88,23 @@ type VetoConsensus struct {
 // ballots → no_votes.
 func VetoRule(options []string, ballots []VetoBallot) VetoConsensus {
 	v := VetoConsensus{Counts: map[string]int{}, MaxRisk: -1}
+	votes := v.tally(options, ballots)
+	v.Decision = Plurality(options, votes)
+	v.Decision.Tie, v.Decision.Tied = false, nil // a split is the safe default, never a tie to break
+	top, agreed, shared := topCount(v.Counts, options)
+	n := len(ballots)
+	if n > 0 {
+		v.Agreement = float64(top) / float64(n)
+	}
+	v.classify(n, top, agreed, shared)
+	v.fallback()
+	return v
+}
+
+// tally counts the ballots (Counts, Vetoes), takes the highest stated risk
+// and the mean stated confidence with their flags, and returns the option
+// each ballot chose ("" for a veto or a refusal) for the plurality.
+func (v *VetoConsensus) tally(options []string, ballots []VetoBallot) []string {
 	votes := make([]string, len(ballots))
 	sum, stated := 0.0, 0
 	for i, b := range ballots {
@@ -115,22 +132,27 @@ func VetoRule(options []string, ballots []VetoBallot) VetoConsensus {
 		v.MeanConfidence = sum / float64(stated)
 		v.LowConfidence = v.MeanConfidence < LowMeanConfidence-TieEpsilon
 	}
-	v.Decision = Plurality(options, votes)
-	v.Decision.Tie, v.Decision.Tied = false, nil // a split is the safe default, never a tie to break
+	return votes
+}
 
-	top, agreed, shared := 0, "", false
+// topCount is the top count over the options and Refuse (in that order),
+// the ballot that first reached it, and whether another ballot shares it.
+func topCount(counts map[string]int, options []string) (top int, agreed string, shared bool) {
 	for _, k := range append(slices.Clone(options), Refuse) {
-		switch n := v.Counts[k]; {
+		switch n := counts[k]; {
 		case n > top:
 			top, agreed, shared = n, k, false
 		case n == top && n > 0:
 			shared = true
 		}
 	}
-	n := len(ballots)
-	if n > 0 {
-		v.Agreement = float64(top) / float64(n)
-	}
+	return top, agreed, shared
+}
+
+// classify sets Type, Branch and Agreed from the vetoes and the top count
+// of n ballots, in seed 004's order of precedence (see VetoRule), and
+// commits the team to an agreed option.
+func (v *VetoConsensus) classify(n, top int, agreed string, shared bool) {
 	switch {
 	case len(v.Vetoes) > 0:
 		v.Type, v.Branch = ConsensusVeto, BranchVeto
@@ -150,6 +172,4 @@ func VetoRule(options []string, ballots []VetoBallot) VetoConsensus {
 		v.Branch = v.Type // BranchUnanimous or BranchStrongMajority
 		v.Decision.Winner = v.Agreed
 	}
-	v.fallback()
-	return v
 }

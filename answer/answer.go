@@ -140,6 +140,13 @@ func parseAnswer(text string, os *Set) Answer {
 	if strings.TrimSpace(norm) == "" {
 		return abstain(a, ReasonEmpty, "empty response")
 	}
+	os.markedCut = marked
+	// A well-formed JSON answer is read as written, before the free-text
+	// repairs below: its reasoning, which other agents are shown, keeps
+	// every sentence the model wrote, repeats included.
+	if a, ok := fastJSONAnswer(body, os); ok {
+		return a
+	}
 	norm, body = cutContinuation(norm, body, os)
 	if c := collapseRepeats(body, os); c != body {
 		if norm == body {
@@ -148,7 +155,6 @@ func parseAnswer(text string, os *Set) Answer {
 		body = c
 	}
 	cut := marked || endsMidSentence(body)
-	os.markedCut = marked
 	if a, ok := fastJSONAnswer(body, os); ok {
 		return a
 	}

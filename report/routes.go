@@ -32,25 +32,22 @@ type RouteRow struct {
 // routeOrder puts the routes in mdagents' order, others after by name.
 var routeOrder = map[string]int{"basic": 0, "intermediate": 1, "advanced": 2}
 
+// routeKey is a dataset × model × arm.
+type routeKey struct{ d, m, a string }
+
 // noteRoutes fills r.Routes from the rows of arms that route (some row has a
 // route) and notes the arms whose few-shot step ran without exemplars.
 func (r *Report) noteRoutes(rows []results.QuestionRow) {
-	type key struct{ d, m, a string }
-	routing := map[key]bool{}
-	for i := range rows {
-		if rows[i].Route != "" {
-			routing[key{rows[i].Dataset, rows[i].Model, rows[i].Arm}] = true
-		}
-	}
+	routing := routingArms(rows)
 	if len(routing) == 0 {
 		return
 	}
 	byRoute := map[[4]string]*RouteRow{}
-	total := map[key]int{}
-	zero := map[key]int{}
+	total := map[routeKey]int{}
+	zero := map[routeKey]int{}
 	for i := range rows {
 		q := &rows[i]
-		k := key{q.Dataset, q.Model, q.Arm}
+		k := routeKey{q.Dataset, q.Model, q.Arm}
 		if !routing[k] {
 			continue
 		}
@@ -67,29 +64,52 @@ func (r *Report) noteRoutes(rows []results.QuestionRow) {
 			rr = &RouteRow{Dataset: k.d, Model: k.m, Arm: k.a, Route: route, CallsMin: q.Calls, CallsMax: q.Calls}
 			byRoute[[4]string{k.d, k.m, k.a, route}] = rr
 		}
-		rr.N++
-		if q.Correct {
-			rr.Correct++
-		}
-		if q.Abstained && q.Error == "" {
-			rr.Abstained++
-		}
-		if q.Error != "" {
-			rr.Errored++
-		}
-		rr.CallsMean += float64(q.Calls)
-		rr.CallsMin, rr.CallsMax = min(rr.CallsMin, q.Calls), max(rr.CallsMax, q.Calls)
-		rr.PromptTokens += float64(q.PromptTokens)
-		rr.CompletionTokens += float64(q.CompletionTokens)
+		rr.add(q)
 	}
-	rank := r.armRank()
 	for _, rr := range byRoute {
 		n := float64(rr.N)
 		rr.CallsMean, rr.PromptTokens, rr.CompletionTokens = rr.CallsMean/n, rr.PromptTokens/n, rr.CompletionTokens/n
-		rr.Share = n / float64(total[key{rr.Dataset, rr.Model, rr.Arm}])
+		rr.Share = n / float64(total[routeKey{rr.Dataset, rr.Model, rr.Arm}])
 		r.Routes = append(r.Routes, *rr)
 	}
-	slices.SortFunc(r.Routes, func(a, b RouteRow) int {
+	sortRoutes(r.Routes, r.armRank())
+	r.noteZeroShot(zero, total)
+}
+
+// routingArms are the dataset × model × arms of which some row has a route.
+func routingArms(rows []results.QuestionRow) map[routeKey]bool {
+	routing := map[routeKey]bool{}
+	for i := range rows {
+		if rows[i].Route != "" {
+			routing[routeKey{rows[i].Dataset, rows[i].Model, rows[i].Arm}] = true
+		}
+	}
+	return routing
+}
+
+// add counts question row q in rr: its outcome, and its calls and tokens
+// summed (noteRoutes turns the sums into means).
+func (rr *RouteRow) add(q *results.QuestionRow) {
+	rr.N++
+	if q.Correct {
+		rr.Correct++
+	}
+	if q.Abstained && q.Error == "" {
+		rr.Abstained++
+	}
+	if q.Error != "" {
+		rr.Errored++
+	}
+	rr.CallsMean += float64(q.Calls)
+	rr.CallsMin, rr.CallsMax = min(rr.CallsMin, q.Calls), max(rr.CallsMax, q.Calls)
+	rr.PromptTokens += float64(q.PromptTokens)
+	rr.CompletionTokens += float64(q.CompletionTokens)
+}
+
+// sortRoutes orders the routes by dataset, model, arm (by rank, then
+// name) and route (routeOrder, others after by name).
+func sortRoutes(routes []RouteRow, rank func(string) int) {
+	slices.SortFunc(routes, func(a, b RouteRow) int {
 		ra, oka := routeOrder[a.Route]
 		rb, okb := routeOrder[b.Route]
 		if !oka {
@@ -101,11 +121,18 @@ func (r *Report) noteRoutes(rows []results.QuestionRow) {
 		return cmp.Or(cmp.Compare(a.Dataset, b.Dataset), cmp.Compare(a.Model, b.Model), cmp.Compare(rank(a.Arm), rank(b.Arm)),
 			cmp.Compare(a.Arm, b.Arm), cmp.Compare(ra, rb), cmp.Compare(a.Route, b.Route))
 	})
-	var keys []key
+}
+
+// noteZeroShot notes, per dataset × model × arm in order, how many of its
+// total rows ran the few-shot step zero-shot.
+func (r *Report) noteZeroShot(zero, total map[routeKey]int) {
+	var keys []routeKey
 	for k := range zero {
 		keys = append(keys, k)
 	}
-	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.m, b.m), cmp.Compare(a.a, b.a)) })
+	slices.SortFunc(keys, func(a, b routeKey) int {
+		return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.m, b.m), cmp.Compare(a.a, b.a))
+	})
 	for _, k := range keys {
 		where := ""
 		if r.multi() {

@@ -75,15 +75,7 @@ func (c *call) respond() string {
 	if text, ok := c.mdagents(); ok {
 		return text
 	}
-	self, judge := 0, false
-	switch c.req.Meta.Kind {
-	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst, kindZeroShot, kindCoT, kindRevise, kindVetoDebate, kindVetoBallot:
-		if c.req.Meta.Agent >= 0 {
-			self = c.req.Meta.Agent + 1
-		}
-	case kindSynthesize, kindMediate, kindMonitorSelect, kindMonitorRate, kindTieBreak, kindPeerReview, kindChairman, kindJudge:
-		judge = true
-	}
+	self, judge := c.reader()
 	scanPrompt(c.req, c.it, self, judge, &c.pr)
 	if c.req.Meta.Kind == kindRevise {
 		c.pr.readConversation(c.req, c.it) // debate.go
@@ -92,29 +84,50 @@ func (c *call) respond() string {
 	var a answer
 	a.kind = c.req.Meta.Kind
 	a.letter, a.l1, a.l2 = -1, -1, -1
+	c.answerKind(&a)
+	return c.format(&a)
+}
+
+// reader is who reads the prompt for scanPrompt: self is the addressed
+// agent's number (1-based; 0 for none) on an agent's own kinds, and judge
+// is true on the kinds that judge the others' answers.
+func (c *call) reader() (self int, judge bool) {
+	switch c.req.Meta.Kind {
+	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst, kindZeroShot, kindCoT, kindRevise, kindVetoDebate, kindVetoBallot:
+		if c.req.Meta.Agent >= 0 {
+			self = c.req.Meta.Agent + 1
+		}
+	case kindSynthesize, kindMediate, kindMonitorSelect, kindMonitorRate, kindTieBreak, kindPeerReview, kindChairman, kindJudge:
+		judge = true
+	}
+	return self, judge
+}
+
+// answerKind computes the answer of a.kind (the teamwork kinds here, the
+// other protocols' in protocolKind).
+func (c *call) answerKind(a *answer) {
 	switch a.kind {
 	case kindPredict:
-		c.predict(&a)
+		c.predict(a)
 	case kindDiscuss, kindFinal, kindMonitorRespond, kindRevise:
-		c.discuss(&a)
+		c.discuss(a)
 	case kindAssess:
-		c.assess(&a)
+		c.assess(a)
 	case kindRecruit:
-		c.recruit(&a)
+		c.recruit(a)
 	case kindSynthesize:
-		c.synthesize(&a)
+		c.synthesize(a)
 	case kindMediate:
-		c.mediate(&a)
+		c.mediate(a)
 	case kindMonitorSelect:
-		c.monitorSelect(&a)
+		c.monitorSelect(a)
 	case kindMonitorRate:
-		c.monitorRate(&a)
+		c.monitorRate(a)
 	case kindTieBreak:
-		c.tiebreak(&a)
+		c.tiebreak(a)
 	default:
-		c.protocolKind(&a)
+		c.protocolKind(a)
 	}
-	return c.format(&a)
 }
 
 // skill is the addressed member's effective skill for this call.

@@ -84,41 +84,29 @@ const (
 	tagMDTie
 )
 
+// mdagentsKindCodes are the codes of the mdagents kinds.
+var mdagentsKindCodes = map[string]uint64{
+	kindMDRoute:       101,
+	kindMDReason:      102,
+	kindMDBasic:       103,
+	kindMDRecruit:     104,
+	kindMDOpinion:     105,
+	kindMDParticipate: 106,
+	kindMDChoose:      107,
+	kindMDMessage:     108,
+	kindMDFinal:       109,
+	kindMDModerator:   110,
+	kindMDTeams:       111,
+	kindMDDelivery:    112,
+	kindMDInvestigate: 113,
+	kindMDReport:      114,
+	kindMDDecision:    115,
+}
+
 // mdagentsKindCode codes the mdagents kinds.
 func mdagentsKindCode(k string) (uint64, bool) {
-	switch k {
-	case kindMDRoute:
-		return 101, true
-	case kindMDReason:
-		return 102, true
-	case kindMDBasic:
-		return 103, true
-	case kindMDRecruit:
-		return 104, true
-	case kindMDOpinion:
-		return 105, true
-	case kindMDParticipate:
-		return 106, true
-	case kindMDChoose:
-		return 107, true
-	case kindMDMessage:
-		return 108, true
-	case kindMDFinal:
-		return 109, true
-	case kindMDModerator:
-		return 110, true
-	case kindMDTeams:
-		return 111, true
-	case kindMDDelivery:
-		return 112, true
-	case kindMDInvestigate:
-		return 113, true
-	case kindMDReport:
-		return 114, true
-	case kindMDDecision:
-		return 115, true
-	}
-	return 0, false
+	code, ok := mdagentsKindCodes[k]
+	return code, ok
 }
 
 var mdRouteNames = [3]string{"basic", "intermediate", "advanced"}
@@ -153,13 +141,10 @@ func (c *call) mdagents() (string, bool) {
 		return "", false
 	}
 	self, judge := 0, false
-	switch kind {
-	case kindMDModerator, kindMDDecision:
+	if kind == kindMDModerator || kind == kindMDDecision {
 		judge = true
-	default:
-		if c.req.Meta.Agent >= 0 {
-			self = c.req.Meta.Agent + 1
-		}
+	} else if c.req.Meta.Agent >= 0 {
+		self = c.req.Meta.Agent + 1
 	}
 	scanPrompt(c.req, c.it, self, judge, &c.pr)
 	var a answer
@@ -186,26 +171,32 @@ func (c *call) mdagents() (string, bool) {
 		c.mdIndependent(&a, 0)
 		b = c.mdInvestigation(b, &a, asJSON)
 	default: // the answers
-		switch kind {
-		case kindMDBasic, kindMDOpinion:
-			c.mdIndependent(&a, 0)
-		case kindMDReport:
-			c.mdIndependent(&a, mdTeamBonus*c.mdInvestigationQuality())
-		case kindMDMessage:
-			c.mdMessage(&a)
-		case kindMDFinal:
-			c.discuss(&a)
-		case kindMDModerator:
-			c.mdModerator(&a)
-		case kindMDDecision:
-			c.mdDecide(&a)
-		}
-		if a.letter < 0 {
-			a.letter = a.rank.first()
-		}
+		c.mdAnswerKind(&a)
 		b = c.mdAnswer(b, &a, asJSON)
 	}
 	return c.mdFinish(b, &a, asJSON), true
+}
+
+// mdAnswerKind computes the answer of the mdagents kinds that answer the
+// question; the letter defaults to the top of the ranking.
+func (c *call) mdAnswerKind(a *answer) {
+	switch a.kind {
+	case kindMDBasic, kindMDOpinion:
+		c.mdIndependent(a, 0)
+	case kindMDReport:
+		c.mdIndependent(a, mdTeamBonus*c.mdInvestigationQuality())
+	case kindMDMessage:
+		c.mdMessage(a)
+	case kindMDFinal:
+		c.discuss(a)
+	case kindMDModerator:
+		c.mdModerator(a)
+	case kindMDDecision:
+		c.mdDecide(a)
+	}
+	if a.letter < 0 {
+		a.letter = a.rank.first()
+	}
 }
 
 // mdFinish applies the malformed and fence draws, as format does.

@@ -95,35 +95,51 @@ func (c *call) scanMedagents(p *maPrompt) {
 			p.domain = domainIn(m.Content)
 		}
 		for _, line := range strings.Split(m.Content, "\n") {
-			line = trimSpace(line)
-			switch {
-			case strings.HasPrefix(line, "NUMBER OF FIELDS:"):
-				if n, err := strconv.Atoi(trimSpace(line[len("NUMBER OF FIELDS:"):])); err == nil {
-					p.fields = n
-				}
-			case strings.HasPrefix(line, "The evaluation from the "):
-				c.addShown(&p.qa, &p.nqa, after(line, "suggests:"))
-			case strings.HasPrefix(line, "Insight from an expert in "):
-				c.addShown(&p.qa, &p.nqa, after(line, "suggests,"))
-			case strings.HasPrefix(line, "Assessment from an expert in "):
-				c.addShown(&p.oa, &p.noa, after(line, "suggests,"))
-			case strings.HasPrefix(line, "Question:"):
-				section = 'q'
-			case strings.HasPrefix(line, "Options:"):
-				section = 'o'
-			case strings.HasPrefix(line, "Analysis:") && section == 'q':
-				c.addShown(&p.qa, &p.nqa, line[len("Analysis:"):])
-			case strings.HasPrefix(line, "Analysis:") && section == 'o':
-				c.addShown(&p.oa, &p.noa, line[len("Analysis:"):])
-			case strings.HasPrefix(line, "Total Analysis:"):
-				// (not the format line "Total Analysis: [revised analysis]")
-				if text := line[len("Total Analysis:"):]; !strings.HasPrefix(trimSpace(text), "[") {
-					p.report, p.hasReport, p.reportText = c.read(text), true, text
-				}
-			case strings.HasPrefix(line, "Here is advice from a medical expert specialized in "):
-				c.addShown(&p.adv, &p.nadv, after(line[len("Here is advice from a medical expert specialized in "):], ":"))
-			}
+			c.scanMedagentsLine(p, trimSpace(line), &section)
 		}
+	}
+}
+
+// scanMedagentsLine reads one trimmed line of a MedAgents prompt into p;
+// section is the report the synthesis prompt is showing ('q' or 'o'), set
+// by its "Question:" and "Options:" lines.
+func (c *call) scanMedagentsLine(p *maPrompt, line string, section *byte) {
+	switch {
+	case strings.HasPrefix(line, "NUMBER OF FIELDS:"):
+		if n, err := strconv.Atoi(trimSpace(line[len("NUMBER OF FIELDS:"):])); err == nil {
+			p.fields = n
+		}
+	case strings.HasPrefix(line, "The evaluation from the "):
+		c.addShown(&p.qa, &p.nqa, after(line, "suggests:"))
+	case strings.HasPrefix(line, "Insight from an expert in "):
+		c.addShown(&p.qa, &p.nqa, after(line, "suggests,"))
+	case strings.HasPrefix(line, "Assessment from an expert in "):
+		c.addShown(&p.oa, &p.noa, after(line, "suggests,"))
+	case strings.HasPrefix(line, "Question:"):
+		*section = 'q'
+	case strings.HasPrefix(line, "Options:"):
+		*section = 'o'
+	case strings.HasPrefix(line, "Analysis:"):
+		c.addAnalysis(p, *section, line[len("Analysis:"):])
+	case strings.HasPrefix(line, "Total Analysis:"):
+		// (not the format line "Total Analysis: [revised analysis]")
+		if text := line[len("Total Analysis:"):]; !strings.HasPrefix(trimSpace(text), "[") {
+			p.report, p.hasReport, p.reportText = c.read(text), true, text
+		}
+	case strings.HasPrefix(line, "Here is advice from a medical expert specialized in "):
+		c.addShown(&p.adv, &p.nadv, after(line[len("Here is advice from a medical expert specialized in "):], ":"))
+	}
+}
+
+// addAnalysis adds an analysis the synthesis prompt shows under section
+// ('q': the question analyses, 'o': the option analyses; none before
+// either heading).
+func (c *call) addAnalysis(p *maPrompt, section byte, text string) {
+	switch section {
+	case 'q':
+		c.addShown(&p.qa, &p.nqa, text)
+	case 'o':
+		c.addShown(&p.oa, &p.noa, text)
 	}
 }
 
@@ -522,34 +538,8 @@ func (c *call) maRevision(p *maPrompt) string {
 	r := c.rng(tagSwitch)
 	lean := p.report.lean
 	qr := clamp(c.perceive(p.report.tier, &r), 0, 1)
-	var cnt, w [maxLetters]float64
-	total := qr
-	for k := 0; k < p.nadv; k++ {
-		l := p.adv[k].lean
-		if l < 0 || int(l) >= c.n {
-			continue
-		}
-		v := clamp(c.perceive(p.adv[k].tier, &r), 0, 1)
-		total += v
-		if l != lean {
-			cnt[l]++
-			w[l] += v
-		}
-	}
-	m := int8(-1)
-	bestCnt := 0.0
-	for i := 0; i < c.n; i++ {
-		bestCnt = max(bestCnt, cnt[i])
-	}
-	if bestCnt > 0 {
-		var tied [maxLetters]float64
-		for i := 0; i < c.n; i++ {
-			if cnt[i] == bestCnt {
-				tied[i] = w[i] + 1e-9
-			}
-		}
-		m = c.argmax(&tied, &r)
-	}
+	cnt, w, total := c.maAdviceTally(p, lean, qr, &r)
+	m := c.maMostAdvised(&cnt, &w, &r)
 	next := lean
 	switch {
 	case lean < 0 && m >= 0:
@@ -572,6 +562,47 @@ func (c *call) maRevision(p *maPrompt) string {
 	q := c.latentQuality(skill, next, c.reasoningNoise())
 	tr := c.rng(tagText)
 	return c.maSentence(&maRevisionSentences[0], next, l2, q, &tr)
+}
+
+// maAdviceTally perceives the quality of each piece of advice that leans
+// to a letter (in the order shown, drawing from r): cnt and w are, per
+// letter other than the report's lean, the advice backing it and its
+// perceived quality; total is the perceived quality of all that advice
+// plus qr, the report's own.
+func (c *call) maAdviceTally(p *maPrompt, lean int8, qr float64, r *stream) (cnt, w [maxLetters]float64, total float64) {
+	total = qr
+	for k := 0; k < p.nadv; k++ {
+		l := p.adv[k].lean
+		if l < 0 || int(l) >= c.n {
+			continue
+		}
+		v := clamp(c.perceive(p.adv[k].tier, r), 0, 1)
+		total += v
+		if l != lean {
+			cnt[l]++
+			w[l] += v
+		}
+	}
+	return cnt, w, total
+}
+
+// maMostAdvised is the letter the most advice backs (ties by the advice's
+// perceived quality w, then seeded from r); -1 when no advice backs any.
+func (c *call) maMostAdvised(cnt, w *[maxLetters]float64, r *stream) int8 {
+	bestCnt := 0.0
+	for i := 0; i < c.n; i++ {
+		bestCnt = max(bestCnt, cnt[i])
+	}
+	if bestCnt == 0 {
+		return -1
+	}
+	var tied [maxLetters]float64
+	for i := 0; i < c.n; i++ {
+		if cnt[i] == bestCnt {
+			tied[i] = w[i] + 1e-9
+		}
+	}
+	return c.argmax(&tied, r)
 }
 
 // maFinal: the decision follows the lean it is maShown — the report's, or,

@@ -537,7 +537,24 @@ func purpose(name string) string {
 // most Members per team (its lead and the first others). notes say what
 // was dropped.
 func Select(ts []Team) (out []Team, notes []string) {
-	var initial, other, final []Team
+	initial, other, final := byPurpose(nil, nil, nil, ts)
+	if len(ts) > Teams {
+		notes = append(notes, fmt.Sprintf("%d teams named; %d kept", len(ts), Teams))
+		initial, other, final = keepTeams(ts, initial, final)
+	}
+	for _, t := range slices.Concat(initial, other, final) {
+		t, note := leadFirst(t)
+		if note != "" {
+			notes = append(notes, note)
+		}
+		out = append(out, t)
+	}
+	return out, notes
+}
+
+// byPurpose appends each team of ts, in order, to the initial-assessment,
+// other or final-review teams by its purpose.
+func byPurpose(initial, other, final, ts []Team) ([]Team, []Team, []Team) {
 	for _, t := range ts {
 		switch purpose(t.Name) {
 		case purposeInitial:
@@ -548,56 +565,54 @@ func Select(ts []Team) (out []Team, notes []string) {
 			other = append(other, t)
 		}
 	}
-	if len(ts) > Teams {
-		notes = append(notes, fmt.Sprintf("%d teams named; %d kept", len(ts), Teams))
-		var keepI, keepF []Team
-		if len(initial) > 0 {
-			keepI, initial = initial[:1], initial[1:]
-		}
-		if len(final) > 0 {
-			keepF, final = final[:1], final[1:]
-		}
-		rest := Teams - len(keepI) - len(keepF)
-		var fill []Team
-		for _, t := range ts { // the others in the order named
-			if rest == 0 {
-				break
-			}
-			if slices.ContainsFunc(keepI, func(k Team) bool { return sameTeam(k, t) }) || slices.ContainsFunc(keepF, func(k Team) bool { return sameTeam(k, t) }) {
-				continue
-			}
-			fill = append(fill, t)
-			rest--
-		}
-		initial, other, final = keepI, nil, keepF
-		for _, t := range fill {
-			switch purpose(t.Name) {
-			case purposeInitial:
-				initial = append(initial, t)
-			case purposeFinal:
-				final = append(final, t)
-			default:
-				other = append(other, t)
-			}
-		}
+	return initial, other, final
+}
+
+// keepTeams keeps Teams of the teams ts named (more than Teams): the first
+// initial team (of initial) and the first final team (of final), and the
+// others filling the rest in the order named; it returns them by purpose.
+func keepTeams(ts, initial, final []Team) ([]Team, []Team, []Team) {
+	var keepI, keepF []Team
+	if len(initial) > 0 {
+		keepI = initial[:1]
 	}
-	for _, t := range slices.Concat(initial, other, final) {
-		lead := slices.IndexFunc(t.Members, func(m Member) bool { return m.Lead })
-		if lead < 0 {
-			lead = 0 // the code: no member says lead → the first
-		}
-		ms := append([]Member{t.Members[lead]}, slices.Delete(slices.Clone(t.Members), lead, lead+1)...)
-		ms[0].Lead = true
-		for k := 1; k < len(ms); k++ {
-			ms[k].Lead = false
-		}
-		if len(ms) > Members {
-			notes = append(notes, fmt.Sprintf("team %q has %d members; %d kept", kit.Truncate(t.Name, 40), len(ms), Members))
-			ms = ms[:Members]
-		}
-		out = append(out, Team{Name: t.Name, Members: ms})
+	if len(final) > 0 {
+		keepF = final[:1]
 	}
-	return out, notes
+	rest := Teams - len(keepI) - len(keepF)
+	var fill []Team
+	for _, t := range ts { // the others in the order named
+		if rest == 0 {
+			break
+		}
+		if slices.ContainsFunc(keepI, func(k Team) bool { return sameTeam(k, t) }) || slices.ContainsFunc(keepF, func(k Team) bool { return sameTeam(k, t) }) {
+			continue
+		}
+		fill = append(fill, t)
+		rest--
+	}
+	return byPurpose(keepI, nil, keepF, fill)
+}
+
+// leadFirst puts t's lead first (the first member when none says lead,
+// as the code does), the only member marked lead, and keeps at most
+// Members; note says when members were dropped.
+func leadFirst(t Team) (Team, string) {
+	lead := slices.IndexFunc(t.Members, func(m Member) bool { return m.Lead })
+	if lead < 0 {
+		lead = 0 // the code: no member says lead → the first
+	}
+	ms := append([]Member{t.Members[lead]}, slices.Delete(slices.Clone(t.Members), lead, lead+1)...)
+	ms[0].Lead = true
+	for k := 1; k < len(ms); k++ {
+		ms[k].Lead = false
+	}
+	note := ""
+	if len(ms) > Members {
+		note = fmt.Sprintf("team %q has %d members; %d kept", kit.Truncate(t.Name, 40), len(ms), Members)
+		ms = ms[:Members]
+	}
+	return Team{Name: t.Name, Members: ms}, note
 }
 
 func sameTeam(a, b Team) bool {

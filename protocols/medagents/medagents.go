@@ -143,20 +143,9 @@ func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
 	if err := sp.Check("method", "qd", "od", "rounds"); err != nil {
 		return nil, true, err
 	}
-	a := Arm{Method: MethodSynVerif, Structured: s.Structured, MaxTokens: s.MaxTokens, PeerChars: s.PeerChars}
-	if v, ok := sp.Keyed["method"]; ok {
-		a.Method = v
-	}
-	switch {
-	case len(sp.Bare) > 1 || len(sp.Bare) == 1 && sp.Keyed["method"] != "":
-		return nil, true, fmt.Errorf("medagents takes one method (medagents:syn_only or medagents:method=syn_only)")
-	case len(sp.Bare) == 1:
-		a.Method = sp.Bare[0]
-	}
-	switch a.Method {
-	case MethodSynVerif, MethodSynOnly, MethodAnalOnly:
-	default:
-		return nil, true, fmt.Errorf("medagents: unknown method %q (methods: %s, %s, %s)", a.Method, MethodSynVerif, MethodSynOnly, MethodAnalOnly)
+	a := Arm{Structured: s.Structured, MaxTokens: s.MaxTokens, PeerChars: s.PeerChars}
+	if a.Method, err = specMethod(sp); err != nil {
+		return nil, true, err
 	}
 	if a.QD, err = sp.Int("qd", -1, DefaultQD, 1, maxDomains); err != nil {
 		return nil, true, err
@@ -174,6 +163,26 @@ func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
 		a.Rounds = 0
 	}
 	return a, true, nil
+}
+
+// specMethod is the method a spec names, bare (medagents:syn_only) or keyed
+// (medagents:method=syn_only); MethodSynVerif when it names none.
+func specMethod(sp kit.Spec) (string, error) {
+	method := MethodSynVerif
+	if v, ok := sp.Keyed["method"]; ok {
+		method = v
+	}
+	switch {
+	case len(sp.Bare) > 1 || len(sp.Bare) == 1 && sp.Keyed["method"] != "":
+		return "", fmt.Errorf("medagents takes one method (medagents:syn_only or medagents:method=syn_only)")
+	case len(sp.Bare) == 1:
+		method = sp.Bare[0]
+	}
+	switch method {
+	case MethodSynVerif, MethodSynOnly, MethodAnalOnly:
+		return method, nil
+	}
+	return "", fmt.Errorf("medagents: unknown method %q (methods: %s, %s, %s)", method, MethodSynVerif, MethodSynOnly, MethodAnalOnly)
 }
 
 // Protocol is medagents' Protocol.

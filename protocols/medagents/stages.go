@@ -265,55 +265,14 @@ func (r *run) consult(ctx context.Context) error {
 		votes := make([]Vote, e)
 		advice := make([]Text, e)
 		err := kit.Parallel(ctx, e, func(ctx context.Context, k int) error {
-			data := map[string]any{"Domain": experts[k], "Report": report, "JSON": r.a.Structured}
-			system, user, err := render("consensus_vote_system", KindVote, data)
-			if err != nil {
-				return err
-			}
-			role := experts[k]
-			text, err := r.do(ctx, kit.Call{Phase: PhaseConsultation, Kind: KindVote, Turn: round, Agent: k, Role: role,
-				System: system, User: user, Schema: voteSchema})
-			if err != nil {
-				return err
-			}
-			votes[k] = ParseVote(text)
-			if votes[k].Value != VoteNo {
-				return nil
-			}
-			if _, user, err = render("", KindAdvice, data); err != nil {
-				return err
-			}
-			text, err = r.do(ctx, kit.Call{Phase: PhaseConsultation, Kind: KindAdvice, Turn: round, Agent: k, Role: role,
-				System: system, User: user, Schema: adviceSchema})
-			if err != nil {
-				return err
-			}
-			advice[k] = ParseText(text, []string{"revisions", "revision", "advice"}, "REVISIONS", "REVISION", "ADVICE")
-			return nil
+			var err error
+			votes[k], advice[k], err = r.askExpert(ctx, round, k, experts[k], report)
+			return err
 		})
 		if err != nil {
 			return err
 		}
-		rd := Round{Round: round, Votes: make([]string, e)}
-		var given []named
-		for k, v := range votes {
-			r.s.Note(KindVote, round, k, v.Method, v.Err, v.Reason, nil)
-			rd.Votes[k] = v.Value
-			switch v.Value {
-			case VoteNo:
-				rd.No++
-				a := advice[k]
-				if a.Text == "" {
-					r.s.Note(KindAdvice, round, k, answer.MethodNone, "empty advice", a.Reason, nil)
-					a.Text = "(no advice)"
-				} else {
-					r.s.Note(KindAdvice, round, k, a.Method, "", "", nil)
-				}
-				given = append(given, named{Num: k + 1, Domain: experts[k], Text: r.peer(a.Text)})
-			case VoteUnread:
-				rd.Unread++
-			}
-		}
+		rd, given := r.tallyRound(round, experts, votes, advice)
 		r.det.Advice += rd.No
 		r.det.UnreadVotes += rd.Unread
 		if rd.No == 0 {
@@ -328,6 +287,60 @@ func (r *run) consult(ctx context.Context) error {
 		r.det.Rounds = append(r.det.Rounds, rd)
 	}
 	return nil
+}
+
+// askExpert asks expert k (of domain) for its vote on the report and, on a
+// "no", for its advice.
+func (r *run) askExpert(ctx context.Context, round, k int, domain, report string) (Vote, Text, error) {
+	data := map[string]any{"Domain": domain, "Report": report, "JSON": r.a.Structured}
+	system, user, err := render("consensus_vote_system", KindVote, data)
+	if err != nil {
+		return Vote{}, Text{}, err
+	}
+	text, err := r.do(ctx, kit.Call{Phase: PhaseConsultation, Kind: KindVote, Turn: round, Agent: k, Role: domain,
+		System: system, User: user, Schema: voteSchema})
+	if err != nil {
+		return Vote{}, Text{}, err
+	}
+	vote := ParseVote(text)
+	if vote.Value != VoteNo {
+		return vote, Text{}, nil
+	}
+	if _, user, err = render("", KindAdvice, data); err != nil {
+		return vote, Text{}, err
+	}
+	text, err = r.do(ctx, kit.Call{Phase: PhaseConsultation, Kind: KindAdvice, Turn: round, Agent: k, Role: domain,
+		System: system, User: user, Schema: adviceSchema})
+	if err != nil {
+		return vote, Text{}, err
+	}
+	return vote, ParseText(text, []string{"revisions", "revision", "advice"}, "REVISIONS", "REVISION", "ADVICE"), nil
+}
+
+// tallyRound notes the round's votes (in expert order) and counts them;
+// given is the advice of each "no", an empty one noted and shown as
+// "(no advice)".
+func (r *run) tallyRound(round int, experts []string, votes []Vote, advice []Text) (rd Round, given []named) {
+	rd = Round{Round: round, Votes: make([]string, len(votes))}
+	for k, v := range votes {
+		r.s.Note(KindVote, round, k, v.Method, v.Err, v.Reason, nil)
+		rd.Votes[k] = v.Value
+		switch v.Value {
+		case VoteNo:
+			rd.No++
+			a := advice[k]
+			if a.Text == "" {
+				r.s.Note(KindAdvice, round, k, answer.MethodNone, "empty advice", a.Reason, nil)
+				a.Text = "(no advice)"
+			} else {
+				r.s.Note(KindAdvice, round, k, a.Method, "", "", nil)
+			}
+			given = append(given, named{Num: k + 1, Domain: experts[k], Text: r.peer(a.Text)})
+		case VoteUnread:
+			rd.Unread++
+		}
+	}
+	return rd, given
 }
 
 // revise asks for the revised total analysis of the report from the

@@ -42,6 +42,33 @@ func Parse(source string, data []byte) (*Rules, error) {
 	if root.Kind != yaml.MappingNode {
 		return nil, errAt(source, root.Line, "a red-flag file is a mapping with version: 1 and rules: [...]")
 	}
+	rules, err := rs.parseHeader(root)
+	if err != nil {
+		return nil, err
+	}
+	if rules == nil || rules.Kind != yaml.SequenceNode || len(rules.Content) == 0 {
+		return nil, errAt(source, root.Line, "no rules: give rules: as a list of at least one rule")
+	}
+	seen := map[string]int{}
+	for _, n := range rules.Content {
+		r, err := parseRule(source, n)
+		if err != nil {
+			return nil, err
+		}
+		if prev, dup := seen[r.Name]; dup {
+			return nil, errAt(source, n.Line, "rule %s is defined twice (first at line %d)", r.Name, prev)
+		}
+		seen[r.Name] = r.Line
+		rs.Rules = append(rs.Rules, r)
+	}
+	return rs, rs.checkExamples()
+}
+
+// parseHeader reads the top-level keys of a red-flag file (root, a
+// mapping) into rs (Name, DevelopedOn) and returns its rules node (nil
+// when absent).
+func (rs *Rules) parseHeader(root *yaml.Node) (*yaml.Node, error) {
+	source := rs.Source
 	var rules *yaml.Node
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
@@ -66,22 +93,7 @@ func Parse(source string, data []byte) (*Rules, error) {
 			return nil, errAt(source, k.Line, "unknown key %q (keys: version, name, developed_on, rules)", k.Value)
 		}
 	}
-	if rules == nil || rules.Kind != yaml.SequenceNode || len(rules.Content) == 0 {
-		return nil, errAt(source, root.Line, "no rules: give rules: as a list of at least one rule")
-	}
-	seen := map[string]int{}
-	for _, n := range rules.Content {
-		r, err := parseRule(source, n)
-		if err != nil {
-			return nil, err
-		}
-		if prev, dup := seen[r.Name]; dup {
-			return nil, errAt(source, n.Line, "rule %s is defined twice (first at line %d)", r.Name, prev)
-		}
-		seen[r.Name] = r.Line
-		rs.Rules = append(rs.Rules, r)
-	}
-	return rs, rs.checkExamples()
+	return rules, nil
 }
 
 var (
