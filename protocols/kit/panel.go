@@ -16,7 +16,7 @@ type Panel struct {
 	LeaderTemp float64 // the judge, the chairman
 	Structured bool
 	MaxTokens  int
-	PeerChars  int // bound on each other agent's text a prompt shows (Bound); 0 = full
+	PeerChars  int  // bound on each other agent's text a prompt shows (Bound); 0 = full
 	shared     int  // the team size without an n option
 	fixed      bool // the plan fixes the team size (--agents), as teamwork's "/nN" says
 }
