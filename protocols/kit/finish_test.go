@@ -20,7 +20,7 @@ func TestDoMarksCutReplies(t *testing.T) {
 	for _, tc := range []struct {
 		finish, refusal string
 		want            string // the first choice read
-		reason string
+		reason          string
 	}{
 		{"stop", "", "B", ""},
 		{"length", "", "", answer.ReasonTruncated},
