@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 
 	"github.com/medteam-bench/medteam/llm"
@@ -12,7 +13,7 @@ import (
 // and refused as its call rows show them.
 func TestFinishColumns(t *testing.T) {
 	plan, model := simPlan(t, "default", []string{"base"}, 1)
-	n := 0
+	var n atomic.Int64
 	plan.Models[0].Client = llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		resp, err := model.Chat(ctx, req)
 		resp.ServedModel = "sim-served"
@@ -24,7 +25,7 @@ func TestFinishColumns(t *testing.T) {
 		case 2:
 			resp.Refusal = "I can't help with that."
 		}
-		n++
+		n.Add(1)
 		return resp, err
 	})
 	sink := &countSink{}
@@ -57,6 +58,6 @@ func TestFinishColumns(t *testing.T) {
 		sum.t, sum.f, sum.r = sum.t+got.t, sum.f+got.f, sum.r+got.r
 	}
 	if sum.t == 0 || sum.f == 0 || sum.r == 0 {
-		t.Fatalf("the test marks no call of some kind: %+v of %d calls", sum, n)
+		t.Fatalf("the test marks no call of some kind: %+v of %d calls", sum, n.Load())
 	}
 }
