@@ -66,7 +66,10 @@ const (
 	ReasonNotAnOption = "not_an_option" // the answer names only letters that are not options (for a tie-break: not tied)
 	ReasonRefusal     = "refusal"       // the model declines to answer
 	ReasonTruncated   = "truncated"     // the reply was cut off (token limit, mid-sentence, a JSON answer) before its answer
-	ReasonNoOptions   = "no_options"    // the question has no option letters
+	// ReasonContentFilter: the backend's content filter withheld the reply
+	// (finish reason content_filter; see MarkReply).
+	ReasonContentFilter = "content_filter"
+	ReasonNoOptions     = "no_options" // the question has no option letters
 )
 
 // First is the first choice, "" when abstained.
@@ -134,6 +137,12 @@ func parseAnswer(text string, os *Set) Answer {
 	a := Answer{Confidence: -1, Method: MethodNone}
 	if len(os.letters) == 0 {
 		return abstain(a, ReasonNoOptions, "the question has no option letters")
+	}
+	switch Withheld(text) {
+	case ReasonRefusal:
+		return abstain(a, ReasonRefusal, "the model refused to answer (its refusal is in calls.parquet)")
+	case ReasonContentFilter:
+		return abstain(a, ReasonContentFilter, "the backend's content filter withheld the reply")
 	}
 	marked := IsMarkedCut(text)
 	norm, body := Prepare(text)

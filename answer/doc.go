@@ -47,7 +47,9 @@
 // and (I)" and "none of the options is correct" commit to no option. A reply
 // cut off at its token limit (MarkCut, finish reason "length") or in the
 // middle of a sentence is read only from its answer statements
-// (truncation.go): never a letter from the middle of its reasoning.
+// (truncation.go): never a letter from the middle of its reasoning. A refusal and a reply stopped by the
+// content filter (MarkReply) abstain with reasons refusal and
+// content_filter, whatever their text.
 //
 // # Notes
 //

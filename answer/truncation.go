@@ -40,8 +40,60 @@ func MarkCut(text, finishReason string) string {
 // IsMarkedCut reports whether text was marked by MarkCut.
 func IsMarkedCut(text string) bool { return strings.HasSuffix(text, cutMark) }
 
-// unmarkCut removes MarkCut's mark.
-func unmarkCut(text string) string { return strings.TrimSuffix(text, cutMark) }
+// unmarkCut removes MarkReply's marks (MarkCut's included).
+func unmarkCut(text string) string {
+	for _, m := range [...]string{cutMark, filterMark, refusalMark} {
+		if strings.HasSuffix(text, m) {
+			return strings.TrimSuffix(text, m)
+		}
+	}
+	return text
+}
+
+// Withheld replies. A reply the backend's content filter stopped (finish
+// reason content_filter) or that the model refused (a refusal message, as
+// OpenAI's message.refusal) is not the model's answer: whatever text it
+// carries (a part the filter let through) is dropped, and Parse abstains
+// with reason content_filter or refusal. Like the cut mark, the mark travels
+// in the text and Prepare removes it, so every other parser reads an empty
+// reply (an abstention of its own).
+
+// Marks of a withheld reply (see MarkReply).
+const (
+	filterMark  = "\n[medteam: reply withheld by the content filter (finish reason content_filter)]"
+	refusalMark = "\n[medteam: the model refused to answer]"
+)
+
+// FinishContentFilter is the finish reason of a reply withheld by the
+// backend's content filter.
+const FinishContentFilter = "content_filter"
+
+// MarkReply returns the text of a reply as the answer parsers take it, from
+// its text, its finish reason and its refusal message: a refusal is marked
+// refused and a reply stopped by the content filter marked filtered (their
+// text dropped: never read as an answer); a reply cut off at its token
+// limit is marked cut (MarkCut); any other reply is returned as is.
+func MarkReply(text, finishReason, refusal string) string {
+	switch {
+	case refusal != "":
+		return refusalMark
+	case finishReason == FinishContentFilter:
+		return filterMark
+	}
+	return MarkCut(text, finishReason)
+}
+
+// Withheld returns the abstention reason of a reply marked withheld by
+// MarkReply (ReasonRefusal, ReasonContentFilter), "" for any other text.
+func Withheld(text string) string {
+	switch {
+	case strings.HasSuffix(text, refusalMark):
+		return ReasonRefusal
+	case strings.HasSuffix(text, filterMark):
+		return ReasonContentFilter
+	}
+	return ""
+}
 
 // minCutWords is the number of words a last line must have to be read as a
 // sentence cut off in the middle: a short last line without a full stop

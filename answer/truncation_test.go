@@ -36,3 +36,35 @@ func TestCutReplies(t *testing.T) {
 		t.Fatal("MarkCut marks only finish reason length")
 	}
 }
+
+// TestWithheldReplies: a refusal and a reply stopped by the content filter
+// are abstentions with their own reasons, never read as an answer even when
+// their text names one; the marks are removed before any parser reads the
+// text (an empty reply to them), and other finish reasons mark as MarkCut.
+func TestWithheldReplies(t *testing.T) {
+	opts := []answer.Option{{Letter: "A", Text: "Tetracycline"}, {Letter: "B", Text: "Doxycycline"}}
+	for _, tc := range []struct {
+		name, text, finish, refusal, reason string
+		want                                string
+	}{
+		{"refusal", "", "stop", "I can't help with that.", answer.ReasonRefusal, ""},
+		{"refusal with an answer in its text", "The answer is B.", "stop", "I can't help.", answer.ReasonRefusal, ""},
+		{"content filter with a partial answer", "The answer is B.", answer.FinishContentFilter, "", answer.ReasonContentFilter, ""},
+		{"cut", "Doxycycline (B) fits the rash, but ceftriaxone", answer.FinishLength, "", answer.ReasonTruncated, ""},
+		{"finished", "The answer is B.", "stop", "", "", "B"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := answer.MarkReply(tc.text, tc.finish, tc.refusal)
+			a := answer.Parse(text, opts)
+			if a.First() != tc.want || a.Reason != tc.reason {
+				t.Fatalf("read %q reason %q (%s), want %q %q", a.First(), a.Reason, a.Err, tc.want, tc.reason)
+			}
+			if got := answer.Withheld(text); (got != "") != (tc.reason == answer.ReasonRefusal || tc.reason == answer.ReasonContentFilter) {
+				t.Fatalf("Withheld = %q", got)
+			}
+			if norm, _ := answer.Prepare(text); tc.reason != "" && tc.reason != answer.ReasonTruncated && norm != "" {
+				t.Fatalf("Prepare left %q of a withheld reply", norm)
+			}
+		})
+	}
+}

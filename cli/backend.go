@@ -146,7 +146,15 @@ func openEndpoint(ctx context.Context, model string, b *backendFlags, s plan.Spe
 	if !ep.Sim { // the simulator has no capacity to follow: the runner's floor sets its pace
 		ep.Spare = lim.Spare
 	}
-	return ep, b.wrapCache(ep)
+	if err := b.wrapCache(ep); err != nil {
+		return ep, err
+	}
+	if s.RetryTruncated {
+		// Above the cache: the cut reply and its retry are cached (and
+		// served on a rerun) each under its own request's key.
+		ep.Client = llm.NewTruncationRetry(ep.Client)
+	}
+	return ep, nil
 }
 
 // limitPolicy is the provider's limiter policy under --in-flight and

@@ -88,6 +88,11 @@ func (o *RunOptions) batchMode(ctx context.Context, f *Factory, r *plan.Resolved
 		warnJournaledBatches(f, run)
 		return func() {}, nil
 	}
+	if r.Spec.RetryTruncated {
+		// A retry is a call the stage barrier does not see: it would be
+		// sent alone, outside the stage's batch.
+		return nil, usagef("--retry-truncated does not work with --batch: run the batch without it, or the run synchronously")
+	}
 	prov, err := batcher(r.Spec.BaseURL, o.Backend.apiKey, o.Backend.maxResponse, o.Backend.timeout)
 	if err != nil {
 		return nil, err

@@ -140,6 +140,7 @@ func registerSpec(fl *pflag.FlagSet, p *plan.Spec) {
 	fl.Float64Var(&p.AgentTemp, "agent-temperature", 0.7, "sampling temperature of the agents")
 	fl.Float64Var(&p.LeaderTemp, "leader-temperature", 0.5, "sampling temperature of the recruiter and leader")
 	fl.IntVar(&p.MaxTokens, "max-tokens", 0, "completion token cap per call (0 = backend default); the only bound on an answer's reasoning")
+	fl.BoolVar(&p.RetryTruncated, "retry-truncated", false, "ask again, once with twice --max-tokens, for a reply cut off at its token limit (finish reason length), as an attempt of the same call; no effect with --max-tokens 0; not with --batch")
 	fl.IntVar(&p.PeerChars, "peer-chars", 0, "bound in bytes on each other agent's text a prompt shows (a peer's reasoning to the leader, discussion history, debate replies); 0 = the full text")
 	fl.BoolVar(&p.DiagnosisJudge, "diagnosis-judge", false, "on triage items, also ask the model whether the team's stated diagnosis matches the dataset's (one extra call per question, kind diagnosis_judge; diagnosis_method llm_judge)")
 	fl.StringVar(&p.RedFlags, "red-flags", "", "red-flag rules the judge arm applies to triage items before any call: an embedded set's name (seed003, the default: seed 003's literal keywords; semigran: developed on the Semigran vignettes, in-sample there) or a YAML file; give it again on --resume")

@@ -65,6 +65,7 @@ var sweepFlags = map[string]func(dst, flagged *plan.Spec){
 	"transcripts":        func(d, f *plan.Spec) { d.Transcripts = f.Transcripts },
 	"diagnosis-judge":    func(d, f *plan.Spec) { d.DiagnosisJudge = f.DiagnosisJudge },
 	"max-tokens":         func(d, f *plan.Spec) { d.MaxTokens = f.MaxTokens },
+	"retry-truncated":    func(d, f *plan.Spec) { d.RetryTruncated = f.RetryTruncated },
 	"peer-chars":         func(d, f *plan.Spec) { d.PeerChars = f.PeerChars },
 	"fewshot-file":       func(d, f *plan.Spec) { d.FewshotFile = f.FewshotFile },
 	"agent-temperature":  func(d, f *plan.Spec) { d.AgentTemp = f.AgentTemp },

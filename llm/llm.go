@@ -115,6 +115,12 @@ type Usage struct {
 // Total is prompt + completion tokens.
 func (u Usage) Total() int { return u.PromptTokens + u.CompletionTokens }
 
+// Finish reasons the harness acts on (Response.FinishReason).
+const (
+	FinishLength        = "length"         // cut off at the token limit
+	FinishContentFilter = "content_filter" // withheld (in part) by the provider's content filter
+)
+
 // Response is the answer to one logical call.
 type Response struct {
 	Text string
@@ -122,8 +128,16 @@ type Response struct {
 	// "stop", "length" (the reply reached its token limit and is cut off:
 	// see answer.MarkCut), "content_filter", …; "" when it reports none.
 	FinishReason string
-	Usage        Usage
-	Latency      time.Duration
+	// ServedModel is the model name the server echoes in its answer (it may
+	// differ from the requested one: an alias resolved to a snapshot, a
+	// proxy's substitute); "" when it names none.
+	ServedModel string
+	// Refusal is the model's refusal message when it declined to answer
+	// (OpenAI's message.refusal); "" when it did not. A refusal is an
+	// abstention with reason refusal (see answer.MarkReply), never an answer.
+	Refusal string
+	Usage   Usage
+	Latency time.Duration
 	// Cached is true when the response was served from the response cache.
 	Cached bool
 	// Attempts is the number of requests sent to the backend for the call: 1

@@ -21,6 +21,8 @@ type CallRecord struct {
 	Err           error
 	Class         ErrorClass // empty on success
 	FinishReason  string     // the backend's finish reason ("stop", "length", …; "" when none)
+	ServedModel   string     // the model name the server echoed ("" when none)
+	Refusal       string     // the model's refusal message ("" when it did not refuse)
 	Prompt        string     // the messages, rendered (kept only when the meter keeps transcripts)
 	Response      string     // kept only when the meter keeps transcripts
 }
@@ -35,7 +37,13 @@ type Totals struct {
 	// report; Usage sums the others only, so it is a lower bound when this
 	// is not 0.
 	UsageMissing int
-	Usage        Usage
+	// Truncated, Filtered and Refused count the answered calls the backend
+	// cut off at their token limit (finish reason "length"), withheld by its
+	// content filter (finish reason "content_filter"), and the model refused
+	// (a refusal message; counted as refused only, whatever its finish
+	// reason).
+	Truncated, Filtered, Refused int
+	Usage                        Usage
 	// Paid sums the usage of the calls that reached the model: not served
 	// from the response cache or shared from another arm's identical
 	// request (both are Cached) — what the provider billed.
@@ -55,6 +63,16 @@ func (t *Totals) Add(r CallRecord) {
 	}
 	if r.Usage.Missing && r.Err == nil {
 		t.UsageMissing++
+	}
+	if r.Err == nil {
+		switch {
+		case r.Refusal != "":
+			t.Refused++
+		case r.FinishReason == FinishLength:
+			t.Truncated++
+		case r.FinishReason == FinishContentFilter:
+			t.Filtered++
+		}
 	}
 	t.Usage.PromptTokens += r.Usage.PromptTokens
 	t.Usage.CompletionTokens += r.Usage.CompletionTokens
@@ -108,6 +126,8 @@ func (m *Meter) Chat(ctx context.Context, req Request) (Response, error) {
 		AttemptErrors: resp.AttemptErrors,
 		Cached:        resp.Cached,
 		FinishReason:  resp.FinishReason,
+		ServedModel:   resp.ServedModel,
+		Refusal:       resp.Refusal,
 		Err:           err,
 		Class:         ClassOf(err),
 	}

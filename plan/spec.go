@@ -33,6 +33,10 @@ type Spec struct {
 	AgentTemp   float64  `json:"agent_temperature"`
 	LeaderTemp  float64  `json:"leader_temperature"`
 	MaxTokens   int      `json:"max_tokens"`
+	// RetryTruncated asks again, once with twice the tokens, for a reply
+	// cut off at its token limit (--retry-truncated; llm.NewTruncationRetry).
+	// No effect with MaxTokens 0 (the backend's default cannot be doubled).
+	RetryTruncated bool `json:"retry_truncated,omitempty"`
 	// PeerChars bounds each other agent's text shown in a prompt (bytes;
 	// 0 = the full text): --peer-chars.
 	PeerChars int `json:"peer_chars,omitempty"`

@@ -30,6 +30,7 @@ type sweepFile struct {
 	// DiagnosisJudge is diagnosis_judge (--diagnosis-judge).
 	DiagnosisJudge *bool   `yaml:"diagnosis_judge"`
 	MaxTokens      *int    `yaml:"max_tokens"`
+	RetryTruncated *bool   `yaml:"retry_truncated"`
 	PeerChars      *int    `yaml:"peer_chars"`
 	FewshotFile    *string `yaml:"fewshot_file"`
 	Split          *string `yaml:"split"`
@@ -58,6 +59,7 @@ var sweepKeys = []struct{ key, want string }{
 	{"transcripts", "true or false"},
 	{"diagnosis_judge", "true or false"},
 	{"max_tokens", "an integer"},
+	{"retry_truncated", "true or false"},
 	{"split", "a split name (test, dev, train, validation) or \"*\" for all, e.g. test"},
 	{"fewshot_file", "a path to a training split (any dataset format), e.g. data/medqa/train.jsonl"},
 	{"base_url", "a URL"},
@@ -81,6 +83,7 @@ var sweepFields = map[string]func(*sweepFile) any{
 	"transcripts":     func(s *sweepFile) any { return &s.Transcripts },
 	"diagnosis_judge": func(s *sweepFile) any { return &s.DiagnosisJudge },
 	"max_tokens":      func(s *sweepFile) any { return &s.MaxTokens },
+	"retry_truncated": func(s *sweepFile) any { return &s.RetryTruncated },
 	"peer_chars":      func(s *sweepFile) any { return &s.PeerChars },
 	"fewshot_file":    func(s *sweepFile) any { return &s.FewshotFile },
 	"split":           func(s *sweepFile) any { return &s.Split },
@@ -282,6 +285,7 @@ func (f *sweepFile) apply(s *Spec) {
 	set(&s.Limit, f.Limit)
 	set(&s.Repeats, f.Repeats)
 	set(&s.MaxTokens, f.MaxTokens)
+	set(&s.RetryTruncated, f.RetryTruncated)
 	set(&s.PeerChars, f.PeerChars)
 	set(&s.NumCtx, f.NumCtx)
 	set(&s.Discussion, f.Discussion)

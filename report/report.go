@@ -200,6 +200,7 @@ func (r *Report) compute(rows []results.QuestionRow, opt Options) {
 	r.notePairs()
 	r.noteTerms(rows)
 	r.noteRoutes(rows)
+	r.noteFinish(rows)
 	r.notePrices(opt.Prices)
 }
 

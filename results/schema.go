@@ -110,9 +110,16 @@ type QuestionRow struct {
 	PaidCompletionTokens int64 `parquet:"paid_completion_tokens"`
 	// CallsUsageMissing counts the answered calls whose usage the API did not
 	// report (their token columns in calls.parquet are null).
-	CallsUsageMissing int32   `parquet:"calls_usage_missing"`
-	CallLatencyMS     float64 `parquet:"call_latency_ms"` // sum over calls
-	WallMS            float64 `parquet:"wall_ms"`         // end-to-end for the question
+	CallsUsageMissing int32 `parquet:"calls_usage_missing"`
+	// CallsTruncated, CallsFiltered and CallsRefused count the answered
+	// calls the backend cut off at their token limit (finish reason length),
+	// withheld by its content filter (finish reason content_filter), and the
+	// model refused (a refusal message): none of them is read as an answer.
+	CallsTruncated int32   `parquet:"calls_truncated"`
+	CallsFiltered  int32   `parquet:"calls_filtered"`
+	CallsRefused   int32   `parquet:"calls_refused"`
+	CallLatencyMS  float64 `parquet:"call_latency_ms"` // sum over calls
+	WallMS         float64 `parquet:"wall_ms"`         // end-to-end for the question
 	// Tries is how many times the unit was run: more than 1 when earlier
 	// tries ended in a retryable error (an outage, or on resume); the row
 	// describes the last try, calls.parquet keeps every try's calls.
@@ -191,7 +198,9 @@ type CallRow struct {
 	AttemptErrors    []string `parquet:"attempt_errors,list"` // class of each failed attempt (retried or final)
 	Cached           bool     `parquet:"cached"`
 	Status           string   `parquet:"status"`        // ok | error
-	FinishReason     string   `parquet:"finish_reason"` // the backend's: stop, length (cut off at the token limit), …; "" when none
+	FinishReason     string   `parquet:"finish_reason"` // the backend's: stop, length (cut off at the token limit), content_filter, …; "" when none
+	ServedModel      string   `parquet:"served_model"`  // the model name the server echoed (may differ from model: an alias resolved); "" when none
+	Refusal          string   `parquet:"refusal"`       // the model's refusal message (the call is an abstention, reason refusal); "" when none
 	ErrorClass       string   `parquet:"error_class"`
 	Error            string   `parquet:"error"`
 	ParseMethod      string   `parquet:"parse_method"` // how the answer was read; "none" when unparseable

@@ -258,6 +258,7 @@ func CallRows(m RowMeta, qid string, calls []llm.CallRecord, notes []protocol.Pa
 			Role: c.Meta.Role, Model: m.Model,
 			LatencyMS: float64(c.Latency.Microseconds()) / 1000,
 			Attempts:  int32(c.Attempts), Cached: c.Cached, FinishReason: c.FinishReason,
+			ServedModel: c.ServedModel, Refusal: c.Refusal,
 			Status: "ok", RequestHash: c.RequestHash, Seed: c.Seed,
 			Prompt: c.Prompt, Response: c.Response,
 		}

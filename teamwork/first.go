@@ -81,5 +81,5 @@ func (s *session) first(ctx context.Context, i int) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s call (%s, turn 0, agent %s): %w", kit.KindFirst, kit.PhaseAnswer, strconv.Itoa(i+1), err)
 	}
-	return resp.Text, nil
+	return kit.Reply(resp), nil
 }

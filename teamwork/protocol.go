@@ -162,7 +162,7 @@ func (s *session) call(ctx context.Context, phase string, kind string, turn, age
 		}
 		return "", fmt.Errorf("%s call (%s, turn %d, %s): %w", kind, phase, turn, who, err)
 	}
-	return resp.Text, nil
+	return kit.Reply(resp), nil
 }
 
 func (s *session) note(kind string, turn, agent int, m answer.Method, errText string) {

@@ -167,6 +167,8 @@ type Entry struct {
 	CreatedAt time.Time
 	Text      string
 	Finish    string // the response's finish reason
+	Served    string // the model name the server echoed
+	Refusal   string // the model's refusal message
 	Usage     llm.Usage
 	Latency   time.Duration // latency of the original backend call
 }
@@ -211,12 +213,23 @@ CREATE TABLE IF NOT EXISTS responses (
 	prompt_tokens     INTEGER NOT NULL,
 	completion_tokens INTEGER NOT NULL,
 	latency_ms        REAL NOT NULL,
-	finish_reason     TEXT NOT NULL DEFAULT ''
+	finish_reason     TEXT NOT NULL DEFAULT '',
+	served_model      TEXT NOT NULL DEFAULT '',
+	refusal           TEXT NOT NULL DEFAULT ''
 ) WITHOUT ROWID`
 
 // addFinish adds the finish_reason column to a cache file written before it
 // existed (its entries read as "": no reason recorded).
 const addFinish = `ALTER TABLE responses ADD COLUMN finish_reason TEXT NOT NULL DEFAULT ''`
+
+// addColumns are the columns added to the responses table after its first
+// version, in order: a cache file written before one existed gains it on
+// open, its entries reading as "" (nothing recorded).
+var addColumns = [...]string{
+	addFinish,
+	`ALTER TABLE responses ADD COLUMN served_model TEXT NOT NULL DEFAULT ''`,
+	`ALTER TABLE responses ADD COLUMN refusal TEXT NOT NULL DEFAULT ''`,
+}
 
 // DefaultPath is os.UserCacheDir()/medteam/responses.db.
 func DefaultPath() (string, error) {
@@ -268,8 +281,10 @@ func (c *Cache) init() error {
 	if _, err := c.db.ExecContext(ctx, schema); err != nil {
 		return err
 	}
-	if _, err := c.db.ExecContext(ctx, addFinish); err != nil && !strings.Contains(err.Error(), "duplicate column") {
-		return err
+	for _, add := range addColumns {
+		if _, err := c.db.ExecContext(ctx, add); err != nil && !strings.Contains(err.Error(), "duplicate column") {
+			return err
+		}
 	}
 	var mode string
 	if err := c.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
@@ -280,12 +295,12 @@ func (c *Cache) init() error {
 	}
 	var err error
 	if c.get, err = c.db.PrepareContext(ctx, `SELECT provider, model, digest, created_at, text,
-		prompt_tokens, completion_tokens, latency_ms, finish_reason FROM responses WHERE key = ?`); err != nil {
+		prompt_tokens, completion_tokens, latency_ms, finish_reason, served_model, refusal FROM responses WHERE key = ?`); err != nil {
 		return err
 	}
 	if c.put, err = c.db.PrepareContext(ctx, `INSERT INTO responses (key, provider, model, digest,
-		created_at, text, prompt_tokens, completion_tokens, latency_ms, finish_reason)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`); err != nil {
+		created_at, text, prompt_tokens, completion_tokens, latency_ms, finish_reason, served_model, refusal)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`); err != nil {
 		return err
 	}
 	return nil
@@ -338,7 +353,7 @@ func (c *Cache) lookupFile(ctx context.Context, key string) (Entry, bool, error)
 	var created string
 	var lat float64
 	err := c.get.QueryRowContext(ctx, key).Scan(&e.Provider, &e.Model, &e.Digest, &created, &e.Text,
-		&e.Usage.PromptTokens, &e.Usage.CompletionTokens, &lat, &e.Finish)
+		&e.Usage.PromptTokens, &e.Usage.CompletionTokens, &lat, &e.Finish, &e.Served, &e.Refusal)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Entry{}, false, nil
 	}
@@ -362,7 +377,8 @@ func entry(key string, id Identity, req llm.Request, resp llm.Response) Entry {
 		model = req.Model
 	}
 	return Entry{Key: key, Provider: id.Provider, Model: model, Digest: id.Digest, CreatedAt: time.Now().UTC(),
-		Text: resp.Text, Finish: resp.FinishReason, Usage: resp.Usage, Latency: resp.Latency}
+		Text: resp.Text, Finish: resp.FinishReason,
+		Served: resp.ServedModel, Refusal: resp.Refusal, Usage: resp.Usage, Latency: resp.Latency}
 }
 
 // insert writes e in tx; an existing entry is kept. It reports whether a
@@ -374,7 +390,7 @@ func (c *Cache) insert(ctx context.Context, tx *sql.Tx, e Entry) (bool, error) {
 	}
 	res, err := tx.StmtContext(ctx, c.put).ExecContext(ctx, e.Key, e.Provider, e.Model, e.Digest,
 		e.CreatedAt.Format(time.RFC3339Nano), e.Text, prompt, completion,
-		float64(e.Latency)/float64(time.Millisecond), e.Finish)
+		float64(e.Latency)/float64(time.Millisecond), e.Finish, e.Served, e.Refusal)
 	if err != nil {
 		return false, err
 	}
@@ -408,7 +424,7 @@ type client struct {
 }
 
 func hit(e Entry) llm.Response {
-	return llm.Response{Text: e.Text, FinishReason: e.Finish, Usage: e.Usage, Cached: true}
+	return llm.Response{Text: e.Text, FinishReason: e.Finish, ServedModel: e.Served, Refusal: e.Refusal, Usage: e.Usage, Cached: true}
 }
 
 func (cl *client) Chat(ctx context.Context, req llm.Request) (llm.Response, error) {
@@ -477,7 +493,8 @@ func (cl *client) follow(ctx context.Context, f *flight) (resp llm.Response, err
 		return llm.Response{}, f.err, false
 	}
 	cl.c.shared.Add(1)
-	return llm.Response{Text: f.resp.Text, FinishReason: f.resp.FinishReason, Usage: f.resp.Usage, Cached: true}, nil, false
+	return llm.Response{Text: f.resp.Text, FinishReason: f.resp.FinishReason,
+		ServedModel: f.resp.ServedModel, Refusal: f.resp.Refusal, Usage: f.resp.Usage, Cached: true}, nil, false
 }
 
 // lead makes the call for a flight (the file and memory were looked at

@@ -659,18 +659,23 @@ func TestMissingUsageSurvivesHit(t *testing.T) {
 }
 
 // TestFinishReasonSurvivesHit: a reply cut at its token limit is served
-// from the cache with its finish reason (a hit parses as the first call did),
-// also from the file after a reopen; a cache file written before the column
-// existed gains it and reads its entries with no reason.
+// from the cache with its finish reason, served model and refusal (a hit
+// parses as the first call did), also from the file after a reopen; a cache
+// file written before those columns existed gains them and reads its
+// entries with none recorded.
 func TestFinishReasonSurvivesHit(t *testing.T) {
 	c, path := openTemp(t)
 	be := llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
-		return llm.Response{Text: "The answer is", FinishReason: "length", Usage: llm.Usage{PromptTokens: 3, CompletionTokens: 3}, Attempts: 1}, nil
+		return llm.Response{Text: "The answer is", FinishReason: "length", ServedModel: "m-2024-08-06", Refusal: "I can't help with that.",
+			Usage: llm.Usage{PromptTokens: 3, CompletionTokens: 3}, Attempts: 1}, nil
 	})
+	same := func(r llm.Response) bool {
+		return r.FinishReason == "length" && r.ServedModel == "m-2024-08-06" && r.Refusal == "I can't help with that."
+	}
 	cl := c.Wrap(be, testID, cache.ModeReadWrite)
 	for i, want := range []bool{false, true} {
 		resp, err := cl.Chat(context.Background(), baseReq())
-		if err != nil || resp.Cached != want || resp.FinishReason != "length" {
+		if err != nil || resp.Cached != want || !same(resp) {
 			t.Fatalf("call %d: %+v, %v", i, resp, err)
 		}
 	}
@@ -681,28 +686,41 @@ func TestFinishReasonSurvivesHit(t *testing.T) {
 	}
 	defer c2.Close()
 	resp, err := c2.Wrap(be, testID, cache.ModeRead).Chat(context.Background(), baseReq())
-	if err != nil || !resp.Cached || resp.FinishReason != "length" {
+	if err != nil || !resp.Cached || !same(resp) {
 		t.Fatalf("after reopen: %+v, %v", resp, err)
 	}
 
-	// An old file: the table without finish_reason.
-	old := filepath.Join(t.TempDir(), "old.db")
-	db, err := sql.Open("sqlite", old)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`CREATE TABLE responses (key TEXT PRIMARY KEY, provider TEXT NOT NULL, model TEXT NOT NULL,
+	// Old files: the table without finish_reason, and with it but without
+	// served_model and refusal.
+	for name, extra := range map[string]string{"v0": "", "v1": ", finish_reason TEXT NOT NULL DEFAULT ''"} {
+		old := filepath.Join(t.TempDir(), name+".db")
+		db, err := sql.Open("sqlite", old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec(`CREATE TABLE responses (key TEXT PRIMARY KEY, provider TEXT NOT NULL, model TEXT NOT NULL,
 		digest TEXT NOT NULL, created_at TEXT NOT NULL, text TEXT NOT NULL, prompt_tokens INTEGER NOT NULL,
-		completion_tokens INTEGER NOT NULL, latency_ms REAL NOT NULL) WITHOUT ROWID`); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	c3, err := cache.Open(old)
-	if err != nil {
-		t.Fatalf("an old cache file: %v", err)
-	}
-	defer c3.Close()
-	if resp, err := c3.Wrap(be, testID, cache.ModeReadWrite).Chat(context.Background(), baseReq()); err != nil || resp.FinishReason != "length" {
-		t.Fatalf("old file: %+v, %v", resp, err)
+		completion_tokens INTEGER NOT NULL, latency_ms REAL NOT NULL` + extra + `) WITHOUT ROWID`); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		c3, err := cache.Open(old)
+		if err != nil {
+			t.Fatalf("%s: an old cache file: %v", name, err)
+		}
+		for i := 0; i < 2; i++ {
+			if resp, err := c3.Wrap(be, testID, cache.ModeReadWrite).Chat(context.Background(), baseReq()); err != nil || !same(resp) {
+				t.Fatalf("%s: old file, call %d: %+v, %v", name, i, resp, err)
+			}
+		}
+		c3.Close()
+		c4, err := cache.Open(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp, err := c4.Wrap(be, testID, cache.ModeRead).Chat(context.Background(), baseReq()); err != nil || !resp.Cached || !same(resp) {
+			t.Fatalf("%s: old file after reopen: %+v, %v", name, resp, err)
+		}
+		c4.Close()
 	}
 }

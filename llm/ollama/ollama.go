@@ -375,7 +375,7 @@ func decodeChat(status int, body []byte) (llm.Response, error) {
 	if u.PromptTokens <= 0 || u.CompletionTokens <= 0 {
 		u = llm.Usage{Missing: true}
 	}
-	return llm.Response{Text: r.Message.Content, FinishReason: r.DoneReason, Usage: u, Attempts: 1}, nil
+	return llm.Response{Text: r.Message.Content, FinishReason: r.DoneReason, ServedModel: r.Model, Usage: u, Attempts: 1}, nil
 }
 
 // statusError is the api.StatusError of an error response, as api.Client

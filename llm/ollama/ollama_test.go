@@ -566,8 +566,11 @@ func TestFinishReason(t *testing.T) {
 	if resp, err = c.Chat(context.Background(), req); err != nil || resp.FinishReason != "length" {
 		t.Fatalf("max_tokens 1: finish %q, %v", resp.FinishReason, err)
 	}
-	out, err := decodeChat(200, []byte(`{"message":{"role":"assistant","content":"hi"},"done":true,"done_reason":"length"}`))
-	if err != nil || out.FinishReason != "length" {
+	if resp.ServedModel != llmtest.DefaultModel {
+		t.Fatalf("served model %q, want the server's echo %q", resp.ServedModel, llmtest.DefaultModel)
+	}
+	out, err := decodeChat(200, []byte(`{"model":"llama3.1:8b-instruct-q4_K_M","message":{"role":"assistant","content":"hi"},"done":true,"done_reason":"length"}`))
+	if err != nil || out.FinishReason != "length" || out.ServedModel != "llama3.1:8b-instruct-q4_K_M" {
 		t.Fatalf("decodeChat: %+v, %v", out, err)
 	}
 }

@@ -217,6 +217,8 @@ func (c *Client) chat(ctx context.Context, req llm.Request) (llm.Response, error
 		return llm.Response{
 			Text:          resp.Choices[0].Message.Content,
 			FinishReason:  string(resp.Choices[0].FinishReason),
+			ServedModel:   resp.Model,
+			Refusal:       resp.Choices[0].Message.Refusal,
 			Usage:         usage(resp.Usage),
 			Latency:       time.Since(start),
 			Attempts:      int(sent.Load()),

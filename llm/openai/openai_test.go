@@ -676,4 +676,27 @@ func TestFinishReason(t *testing.T) {
 	if resp, err = c.Chat(context.Background(), req); err != nil || resp.FinishReason != "length" {
 		t.Fatalf("max_tokens 1: finish %q, %v", resp.FinishReason, err)
 	}
+
+	if resp.ServedModel != llmtest.DefaultModel || resp.Refusal != "" {
+		t.Fatalf("served model %q (want the server's echo %q), refusal %q", resp.ServedModel, llmtest.DefaultModel, resp.Refusal)
+	}
+}
+
+// TestServedModelAndRefusal: the model name the server echoes and the
+// message's refusal reach the Response, from a chat answer and from a batch
+// output line alike.
+func TestServedModelAndRefusal(t *testing.T) {
+	body := `{"id":"x","object":"chat.completion","model":"gpt-4o-2024-08-06",` +
+		`"choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I can't assist with that."},"finish_reason":"stop"}],` +
+		`"usage":{"prompt_tokens":3,"completion_tokens":5,"total_tokens":8}}`
+	s := llmtest.NewOpenAIServer(t, llmtest.ServerOptions{})
+	s.FailNext(1, llmtest.MalformedBody(body))
+	resp, err := newClient(t, s, nil).Chat(context.Background(), simpleRequest(llmtest.DefaultModel))
+	if err != nil || resp.ServedModel != "gpt-4o-2024-08-06" || resp.Refusal != "I can't assist with that." || resp.Text != "" {
+		t.Fatalf("chat: %+v, %v", resp, err)
+	}
+	out, lerr, _ := answer(200, []byte(body))
+	if lerr != nil || out.ServedModel != "gpt-4o-2024-08-06" || out.Refusal != "I can't assist with that." {
+		t.Fatalf("batch line: %+v, %v", out, lerr)
+	}
 }

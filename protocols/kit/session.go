@@ -149,8 +149,9 @@ func (s *Session) Do(ctx context.Context, c Call) (string, error) {
 	}
 	// A reply cut off at its token limit is marked so that the answer
 	// parsers read it as cut off (answer.MarkCut): never a letter from the
-	// middle of its reasoning.
-	return answer.MarkCut(resp.Text, resp.FinishReason), nil
+	// middle of its reasoning; a refusal or a reply stopped by the content
+	// filter is marked withheld, an abstention with its own reason.
+	return Reply(resp), nil
 }
 
 // Note records how the answer of call (kind, turn, agent) was read.
@@ -288,4 +289,11 @@ func AgentList(idx []int) string {
 		return "agent " + nums[0]
 	}
 	return "agents " + JoinAnd(nums)
+}
+
+// Reply is a response's text as the answer parsers take it (answer.MarkReply):
+// marked cut off, refused or filtered by its finish reason and refusal.
+// Every protocol call that reads a model's reply goes through it.
+func Reply(resp llm.Response) string {
+	return answer.MarkReply(resp.Text, resp.FinishReason, resp.Refusal)
 }

@@ -57,7 +57,7 @@ func (g *agent) ask(ctx context.Context, s *kit.Session, st step, extra ...llm.M
 		return "", fmt.Errorf("%s call (%s, turn %d, %s): %w", st.Kind, st.Phase, st.Turn, who, err)
 	}
 	g.history = append(g.history, llm.Message{Role: llm.RoleUser, Content: st.User}, llm.Message{Role: llm.RoleAssistant, Content: resp.Text})
-	return resp.Text, nil
+	return kit.Reply(resp), nil
 }
 
 // once is a call of an agent that speaks once (the router, a recruiter, an
