@@ -118,14 +118,8 @@ func openEndpoint(ctx context.Context, model string, b *backendFlags, s plan.Spe
 	if err != nil {
 		return nil, err
 	}
-	if b.maxAttempts < 1 || b.timeout < 0 || s.NumCtx < 0 || b.inFlight < 0 || b.maxInFlight < 0 {
-		return nil, usagef("--max-attempts must be ≥ 1; --timeout, --num-ctx, --in-flight and --max-in-flight must be ≥ 0")
-	}
-	if b.maxInFlight > 0 && b.inFlight > b.maxInFlight {
-		return nil, usagef("--in-flight %d is above --max-in-flight %d: the starting cap must be within the ceiling", b.inFlight, b.maxInFlight)
-	}
-	if b.maxResponse < 1 {
-		return nil, usagef("--max-response-bytes must be ≥ 1 (default %d, 4 MiB), got %d", llm.DefaultMaxResponseBytes, b.maxResponse)
+	if err := b.validate(s); err != nil {
+		return nil, err
 	}
 	open, ok := backendOpeners[provider]
 	if !ok {
@@ -155,6 +149,20 @@ func openEndpoint(ctx context.Context, model string, b *backendFlags, s plan.Spe
 		ep.Client = llm.NewTruncationRetry(ep.Client)
 	}
 	return ep, nil
+}
+
+// validate checks the backend flags that need no backend.
+func (b *backendFlags) validate(s plan.Spec) error {
+	if b.maxAttempts < 1 || b.timeout < 0 || s.NumCtx < 0 || b.inFlight < 0 || b.maxInFlight < 0 {
+		return usagef("--max-attempts must be ≥ 1; --timeout, --num-ctx, --in-flight and --max-in-flight must be ≥ 0")
+	}
+	if b.maxInFlight > 0 && b.inFlight > b.maxInFlight {
+		return usagef("--in-flight %d is above --max-in-flight %d: the starting cap must be within the ceiling", b.inFlight, b.maxInFlight)
+	}
+	if b.maxResponse < 1 {
+		return usagef("--max-response-bytes must be ≥ 1 (default %d, 4 MiB), got %d", llm.DefaultMaxResponseBytes, b.maxResponse)
+	}
+	return nil
 }
 
 // limitPolicy is the provider's limiter policy under --in-flight and
