@@ -51,6 +51,11 @@ CREATE TABLE IF NOT EXISTS units (
 	finished  TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS units_ord ON units (ord);
+CREATE TABLE IF NOT EXISTS transcripts (
+	id        INTEGER PRIMARY KEY,
+	prompt    TEXT NOT NULL,
+	response  TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS invocations (
 	started   TEXT NOT NULL,
 	pid       INTEGER NOT NULL
@@ -73,6 +78,7 @@ type Journal struct {
 	db   *sql.DB
 	path string
 	put  *sql.Stmt
+	text *sql.Stmt // inserts a transcript
 }
 
 // Open opens or creates the journal in dir for the plan with the given hash;
@@ -152,13 +158,69 @@ func (j *Journal) init(planHash string, body []byte) error {
 	if err != nil {
 		return fmt.Errorf("journal %s: %w", j.path, err)
 	}
+	j.text, err = j.db.PrepareContext(ctx, "INSERT INTO transcripts (prompt, response) VALUES (?, ?)")
+	if err != nil {
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
 	return nil
+}
+
+// Transcript stores one call's prompt and response texts at once (a run
+// with --transcripts streams them here as each call ends, so they do not
+// stay in memory until their unit is committed) and returns their id, which
+// the call's row keeps (results.CallRow.Transcript) in the texts' stead.
+// Reading the units back (Each, EachUnit, Salvage) puts the texts back into
+// the rows. Texts of a unit never committed (killed in flight) stay unused.
+func (j *Journal) Transcript(prompt, response string) (int64, error) {
+	if j.text == nil {
+		return 0, fmt.Errorf("journal %s: opened read-only, cannot store transcripts", j.path)
+	}
+	res, err := j.text.Exec(prompt, response)
+	if err != nil {
+		return 0, fmt.Errorf("journal %s: storing a transcript: %w", j.path, err)
+	}
+	return res.LastInsertId()
+}
+
+// transcriptQuery reads one transcript back.
+const transcriptQuery = "SELECT prompt, response FROM transcripts WHERE id = ?"
+
+// fillTranscripts puts the texts stored under the calls' transcript ids back
+// into the calls, reading them with read (which returns sql.ErrNoRows, or
+// another error, when it cannot).
+func fillTranscripts(calls []results.CallRow, read func(id int64) (prompt, response string, err error)) error {
+	for i := range calls {
+		c := &calls[i]
+		if c.Transcript == 0 {
+			continue
+		}
+		p, r, err := read(c.Transcript)
+		if err != nil {
+			return fmt.Errorf("call %d (try %d) transcript %d: %w", c.Seq, c.UnitTry, c.Transcript, err)
+		}
+		c.Prompt, c.Response, c.Transcript = p, r, 0
+	}
+	return nil
+}
+
+// hasTranscriptIDs reports whether any call keeps its texts in the
+// transcripts table.
+func hasTranscriptIDs(calls []results.CallRow) bool {
+	for _, c := range calls {
+		if c.Transcript != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Close closes the journal.
 func (j *Journal) Close() error {
 	if j.put != nil {
 		j.put.Close()
+	}
+	if j.text != nil {
+		j.text.Close()
 	}
 	return j.db.Close()
 }
@@ -300,8 +362,12 @@ func (j *Journal) Each(fn func(q results.QuestionRow, calls []results.CallRow) e
 
 // EachUnit calls fn for every committed unit in plan order, with its key
 // and position. The rows are decoded from JSON on every core (decoding is
-// most of an export's time), in batches handed back in order.
+// most of an export's time), in batches handed back in order. Texts stored
+// apart (Transcript) are put back into each unit's calls just before fn
+// sees it, one unit at a time, so only one unit's texts are in memory.
 func (j *Journal) EachUnit(fn func(key string, ord int64, q results.QuestionRow, calls []results.CallRow) error) error {
+	texts := &textReader{path: j.path}
+	defer texts.close()
 	rows, err := j.db.Query("SELECT key, ord, question, calls FROM units ORDER BY ord")
 	if err != nil {
 		return fmt.Errorf("journal %s: %w", j.path, err)
@@ -326,15 +392,62 @@ func (j *Journal) EachUnit(fn func(key string, ord int64, q results.QuestionRow,
 		}
 		for i := range b.units {
 			u := &b.units[i]
+			if err := texts.fill(u.key, u.calls); err != nil {
+				return err
+			}
 			if err := fn(u.key, u.ord, u.q, u.calls); err != nil {
 				return err
 			}
+			b.units[i] = decodedUnit{} // its texts leave with it
 		}
 	}
 	if scanErr != nil {
 		return scanErr
 	}
 	return rows.Err()
+}
+
+// textReader reads transcripts back for EachUnit over a connection of its
+// own (the journal's one connection is busy with the units query), opened
+// only when a unit needs it.
+type textReader struct {
+	path string
+	db   *sql.DB
+	stmt *sql.Stmt
+}
+
+func (t *textReader) fill(key string, calls []results.CallRow) error {
+	if !hasTranscriptIDs(calls) {
+		return nil
+	}
+	if t.db == nil {
+		db, err := sql.Open("sqlite", t.path+"?_busy_timeout=30000")
+		if err != nil {
+			return fmt.Errorf("journal %s: %w", t.path, err)
+		}
+		db.SetMaxOpenConns(1)
+		t.db = db
+		if t.stmt, err = db.Prepare(transcriptQuery); err != nil {
+			return fmt.Errorf("journal %s: %w", t.path, err)
+		}
+	}
+	err := fillTranscripts(calls, func(id int64) (p, r string, err error) {
+		err = t.stmt.QueryRow(id).Scan(&p, &r)
+		return p, r, err
+	})
+	if err != nil {
+		return fmt.Errorf("journal %s: unit %s: %w", t.path, key, err)
+	}
+	return nil
+}
+
+func (t *textReader) close() {
+	if t.stmt != nil {
+		t.stmt.Close()
+	}
+	if t.db != nil {
+		t.db.Close()
+	}
 }
 
 // decodeBatch is how many units one decoding goroutine takes at a time, and
@@ -665,6 +778,13 @@ func salvageRow(ctx context.Context, db *sql.DB, id int64) (u salvaged, found bo
 	}
 	if err := json.Unmarshal(cb, &u.calls); err != nil {
 		return u, true, fmt.Errorf("row %d (%s): calls do not decode: %v", id, u.key, err)
+	}
+	err = fillTranscripts(u.calls, func(id int64) (p, r string, err error) {
+		err = db.QueryRowContext(ctx, transcriptQuery, id).Scan(&p, &r)
+		return p, r, err
+	})
+	if err != nil {
+		return u, true, fmt.Errorf("row %d (%s): %v", id, u.key, err)
 	}
 	return u, true, nil
 }

@@ -25,6 +25,9 @@ type CallRecord struct {
 	Refusal       string     // the model's refusal message ("" when it did not refuse)
 	Prompt        string     // the messages, rendered (kept only when the meter keeps transcripts)
 	Response      string     // kept only when the meter keeps transcripts
+	// Transcript is the id under which a streaming meter's TranscriptSink
+	// stored Prompt and Response (then both are empty here); 0 when none.
+	Transcript int64
 }
 
 // Totals sums a set of calls.
@@ -93,13 +96,31 @@ type Meter struct {
 	unhashed    bool
 	now         func() time.Time
 
+	sink TranscriptSink // nil: transcripts stay in the records
+
 	mu    sync.Mutex
 	calls []CallRecord
+}
+
+// TranscriptSink stores one call's prompt and response texts as the call
+// ends and returns the id they are stored under (never 0). It must be safe
+// for concurrent use.
+type TranscriptSink interface {
+	Transcript(prompt, response string) (int64, error)
 }
 
 // NewMeter wraps next. With transcripts the prompt and response texts are kept.
 func NewMeter(next Client, transcripts bool) *Meter {
 	return &Meter{next: next, transcripts: transcripts, now: time.Now}
+}
+
+// NewStreamingMeter wraps next keeping transcripts, but hands each call's
+// texts to sink as the call ends: its record keeps only the id (Transcript),
+// so a unit's texts do not stay in memory until the unit ends. When sink
+// fails the texts are kept in the record instead (they then reach the
+// journal with the unit's calls): no text is lost.
+func NewStreamingMeter(next Client, sink TranscriptSink) *Meter {
+	return &Meter{next: next, transcripts: true, sink: sink, now: time.Now}
 }
 
 // NewUnhashedMeter wraps next without hashing requests (RequestHash stays
@@ -138,13 +159,25 @@ func (m *Meter) Chat(ctx context.Context, req Request) (Response, error) {
 		rec.Attempts = 1
 	}
 	if m.transcripts {
-		rec.Prompt = RenderMessages(req.Messages)
-		rec.Response = resp.Text
+		prompt := RenderMessages(req.Messages)
+		if id, serr := m.store(prompt, resp.Text); serr == nil && id != 0 {
+			rec.Transcript = id
+		} else {
+			rec.Prompt, rec.Response = prompt, resp.Text
+		}
 	}
 	m.mu.Lock()
 	m.calls = append(m.calls, rec)
 	m.mu.Unlock()
 	return resp, err
+}
+
+// store hands the texts to the sink (id 0 without one).
+func (m *Meter) store(prompt, response string) (int64, error) {
+	if m.sink == nil {
+		return 0, nil
+	}
+	return m.sink.Transcript(prompt, response)
 }
 
 // Calls returns the records in canonical protocol order (see CompareMeta), which

@@ -211,6 +211,11 @@ type CallRow struct {
 	Seed             int64    `parquet:"seed"`
 	Prompt           string   `parquet:"prompt"`   // only with --transcripts
 	Response         string   `parquet:"response"` // only with --transcripts
+	// Transcript is, while the row is in the journal, the id of its texts in
+	// the journal's transcripts table (Prompt and Response are then empty
+	// until the journal reads the row back); 0 when the texts are inline or
+	// absent. Not a parquet column.
+	Transcript int64 `parquet:"-" json:",omitempty"`
 }
 
 // Tokens returns a call's token counts and whether the API reported them

@@ -260,7 +260,7 @@ func CallRows(m RowMeta, qid string, calls []llm.CallRecord, notes []protocol.Pa
 			Attempts:  int32(c.Attempts), Cached: c.Cached, FinishReason: c.FinishReason,
 			ServedModel: c.ServedModel, Refusal: c.Refusal,
 			Status: "ok", RequestHash: c.RequestHash, Seed: c.Seed,
-			Prompt: c.Prompt, Response: c.Response,
+			Prompt: c.Prompt, Response: c.Response, Transcript: c.Transcript,
 		}
 		if c.Err == nil && !c.Usage.Missing { // else null: no usage was reported
 			prompt, completion := int64(c.Usage.PromptTokens), int64(c.Usage.CompletionTokens)

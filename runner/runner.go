@@ -360,7 +360,7 @@ func (e *execution) work(u unit, est int64) error {
 		e.mu.Unlock()
 		return nil
 	}
-	qr, cr, tries, err := runTries(e.ctx, e.p, u, e.breakers[u.mi])
+	qr, cr, tries, err := runTries(e.ctx, e.p, u, e.breakers[u.mi], e.texts())
 	e.mu.Lock()
 	e.spend.release(u.model.Name, est)
 	e.st.Retried += max(0, tries-1)
@@ -438,14 +438,14 @@ func (e *execution) finish(ctx context.Context, err error) (Stats, error) {
 // failed tries are kept before the final try's, numbered by unit_try, so
 // every request that reached the endpoint stays in calls.parquet; the
 // question row is the final try's, with Tries saying how many there were.
-func runTries(ctx context.Context, p Plan, u unit, br *breaker) (results.QuestionRow, []results.CallRow, int, error) {
+func runTries(ctx context.Context, p Plan, u unit, br *breaker, texts llm.TranscriptSink) (results.QuestionRow, []results.CallRow, int, error) {
 	var earlier []results.CallRow
 	counted := 0
 	for try := 0; ; try++ {
 		if err := br.wait(ctx); err != nil {
 			return results.QuestionRow{}, nil, try, err
 		}
-		qr, cr, err := runOne(ctx, p, u)
+		qr, cr, err := runOne(ctx, p, u, texts)
 		for i := range cr {
 			cr[i].UnitTry = int32(try)
 		}
@@ -466,12 +466,26 @@ func runTries(ctx context.Context, p Plan, u unit, br *breaker) (results.Questio
 	}
 }
 
-// runOne deliberates on one question and builds its rows.
-func runOne(ctx context.Context, p Plan, u unit) (results.QuestionRow, []results.CallRow, error) {
+// texts is where the run's transcripts go as each call ends: the sink, when
+// it can take them (the journal), else nil (they stay in the call rows).
+func (e *execution) texts() llm.TranscriptSink {
+	if ts, ok := e.opt.Sink.(llm.TranscriptSink); ok && e.p.Transcripts {
+		return ts
+	}
+	return nil
+}
+
+// runOne deliberates on one question and builds its rows. With transcripts
+// and texts not nil, each call's texts go to texts as the call ends and the
+// call rows carry only their ids.
+func runOne(ctx context.Context, p Plan, u unit, texts llm.TranscriptSink) (results.QuestionRow, []results.CallRow, error) {
 	var meter *llm.Meter
-	if u.memo == nil {
+	switch {
+	case u.memo == nil:
 		meter = llm.NewUnhashedMeter(u.model.Client)
-	} else {
+	case p.Transcripts && texts != nil:
+		meter = llm.NewStreamingMeter(u.memo, texts)
+	default:
 		meter = llm.NewMeter(u.memo, p.Transcripts)
 	}
 	start := time.Now()
