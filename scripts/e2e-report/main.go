@@ -22,6 +22,8 @@
 package main
 
 import (
+	"github.com/medteam-bench/medteam/scripts/internal/cdp"
+
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -99,16 +101,16 @@ func run(o options) ([]string, error) {
 	}
 	defer os.RemoveAll(profile)
 	w := newWatch(pageURL)
-	b, err := startBrowser(o.chromium, chromiumArgs(profile), w.event)
+	b, err := cdp.Start(o.chromium, chromiumArgs(profile), w.event)
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", o.chromium, err)
 	}
-	defer b.close()
+	defer b.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), timeoutAll)
 	defer cancel()
 	problems, err := visit(ctx, b, w, o, pageURL)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "e2e-report: chromium's stderr (tail):\n%s\n", b.stderrTail(3000))
+		fmt.Fprintf(os.Stderr, "e2e-report: chromium's stderr (tail):\n%s\n", b.StderrTail(3000))
 	}
 	return problems, err
 }
@@ -131,34 +133,34 @@ func chromiumArgs(profile string) []string {
 }
 
 // visit loads the page in a new tab and runs the checks.
-func visit(ctx context.Context, b *browser, w *watch, o options, pageURL string) ([]string, error) {
+func visit(ctx context.Context, b *cdp.Browser, w *watch, o options, pageURL string) ([]string, error) {
 	var target struct {
 		TargetID string `json:"targetId"`
 	}
-	if err := b.call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank"}, &target); err != nil {
+	if err := b.Call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank"}, &target); err != nil {
 		return nil, err
 	}
 	var attached struct {
 		SessionID string `json:"sessionId"`
 	}
-	if err := b.call(ctx, "", "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}, &attached); err != nil {
+	if err := b.Call(ctx, "", "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}, &attached); err != nil {
 		return nil, err
 	}
 	s := attached.SessionID
 	for _, m := range []string{"Runtime.enable", "Log.enable", "Network.enable", "Page.enable"} {
-		if err := b.call(ctx, s, m, nil, nil); err != nil {
+		if err := b.Call(ctx, s, m, nil, nil); err != nil {
 			return nil, err
 		}
 	}
 	metrics := map[string]any{"width": windowW, "height": windowH, "deviceScaleFactor": 1, "mobile": false}
-	if err := b.call(ctx, s, "Emulation.setDeviceMetricsOverride", metrics, nil); err != nil {
+	if err := b.Call(ctx, s, "Emulation.setDeviceMetricsOverride", metrics, nil); err != nil {
 		return nil, err
 	}
 	w.armLoad()
 	var nav struct {
 		ErrorText string `json:"errorText"`
 	}
-	if err := b.call(ctx, s, "Page.navigate", map[string]any{"url": pageURL}, &nav); err != nil {
+	if err := b.Call(ctx, s, "Page.navigate", map[string]any{"url": pageURL}, &nav); err != nil {
 		return nil, err
 	}
 	if nav.ErrorText != "" {
@@ -180,13 +182,13 @@ func visit(ctx context.Context, b *browser, w *watch, o options, pageURL string)
 }
 
 // capture writes the full-page screenshot, and the PDF when asked.
-func capture(ctx context.Context, b *browser, s string, o options) error {
+func capture(ctx context.Context, b *cdp.Browser, s string, o options) error {
 	var lm struct {
 		Content struct {
 			Width, Height float64
 		} `json:"cssContentSize"`
 	}
-	if err := b.call(ctx, s, "Page.getLayoutMetrics", nil, &lm); err != nil {
+	if err := b.Call(ctx, s, "Page.getLayoutMetrics", nil, &lm); err != nil {
 		return err
 	}
 	h := min(lm.Content.Height, 16000)
@@ -194,7 +196,7 @@ func capture(ctx context.Context, b *browser, s string, o options) error {
 	var shot struct {
 		Data string `json:"data"`
 	}
-	err := b.call(ctx, s, "Page.captureScreenshot",
+	err := b.Call(ctx, s, "Page.captureScreenshot",
 		map[string]any{"format": "png", "captureBeyondViewport": true, "clip": clip}, &shot)
 	if err != nil {
 		return err
@@ -212,7 +214,7 @@ func capture(ctx context.Context, b *browser, s string, o options) error {
 	// A4 (8.27 × 11.69 in): narrower than Letter, so a table that fits A4
 	// fits Letter too.
 	params := map[string]any{"printBackground": true, "paperWidth": 8.27, "paperHeight": 11.69}
-	if err := b.call(ctx, s, "Page.printToPDF", params, &pdf); err != nil {
+	if err := b.Call(ctx, s, "Page.printToPDF", params, &pdf); err != nil {
 		return err
 	}
 	if err := writeBase64(o.pdf, pdf.Data); err != nil {
@@ -259,7 +261,7 @@ const inspectJS = `(async () => {
     height: document.documentElement.scrollHeight});
 })()`
 
-func inspect(ctx context.Context, b *browser, s string) (seen, error) {
+func inspect(ctx context.Context, b *cdp.Browser, s string) (seen, error) {
 	var res struct {
 		Result struct {
 			Value string `json:"value"`
@@ -269,7 +271,7 @@ func inspect(ctx context.Context, b *browser, s string) (seen, error) {
 		} `json:"exceptionDetails"`
 	}
 	params := map[string]any{"expression": inspectJS, "awaitPromise": true, "returnByValue": true}
-	if err := b.call(ctx, s, "Runtime.evaluate", params, &res); err != nil {
+	if err := b.Call(ctx, s, "Runtime.evaluate", params, &res); err != nil {
 		return seen{}, err
 	}
 	if res.Exception != nil {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/medteam-bench/medteam/scripts/internal/cdp"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -46,7 +48,7 @@ func (w *watch) waitLoad(ctx context.Context) error {
 }
 
 // event is called for every DevTools event.
-func (w *watch) event(m message) {
+func (w *watch) event(m cdp.Message) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch m.Method {

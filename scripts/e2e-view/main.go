@@ -22,6 +22,8 @@
 package main
 
 import (
+	"github.com/medteam-bench/medteam/scripts/internal/cdp"
+
 	"bufio"
 	"context"
 	"encoding/json"
@@ -79,7 +81,7 @@ type watch struct {
 	errors   []string
 }
 
-func (w *watch) event(m message) {
+func (w *watch) event(m cdp.Message) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch m.Method {
@@ -120,7 +122,7 @@ func (w *watch) drain() (reqs, errs []string) {
 }
 
 type tab struct {
-	b *browser
+	b *cdp.Browser
 	s string
 }
 
@@ -144,11 +146,11 @@ func run(o options) []string {
 	}
 	defer os.RemoveAll(profile)
 	w := &watch{}
-	b, err := startBrowser(o.chromium, chromiumArgs(profile), w.event)
+	b, err := cdp.Start(o.chromium, chromiumArgs(profile), w.event)
 	if err != nil {
 		return []string{fmt.Sprintf("starting %s: %v", o.chromium, err)}
 	}
-	defer b.close()
+	defer b.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	t, err := newTab(ctx, b)
@@ -158,7 +160,7 @@ func run(o options) []string {
 	var problems []string
 	fail := func(where string, err error) {
 		problems = append(problems, where+": "+err.Error())
-		fmt.Fprintf(os.Stderr, "e2e-view: chromium's stderr (tail):\n%s\n", b.stderrTail(2000))
+		fmt.Fprintf(os.Stderr, "e2e-view: chromium's stderr (tail):\n%s\n", b.StderrTail(2000))
 	}
 
 	// 1. The server, on the run with transcripts.
@@ -342,21 +344,21 @@ func unquote(s string) string {
 	return s
 }
 
-func newTab(ctx context.Context, b *browser) (tab, error) {
+func newTab(ctx context.Context, b *cdp.Browser) (tab, error) {
 	var target struct {
 		TargetID string `json:"targetId"`
 	}
-	if err := b.call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank"}, &target); err != nil {
+	if err := b.Call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank"}, &target); err != nil {
 		return tab{}, err
 	}
 	var att struct {
 		SessionID string `json:"sessionId"`
 	}
-	if err := b.call(ctx, "", "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}, &att); err != nil {
+	if err := b.Call(ctx, "", "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}, &att); err != nil {
 		return tab{}, err
 	}
 	for _, m := range []string{"Runtime.enable", "Log.enable", "Network.enable", "Page.enable"} {
-		if err := b.call(ctx, att.SessionID, m, nil, nil); err != nil {
+		if err := b.Call(ctx, att.SessionID, m, nil, nil); err != nil {
 			return tab{}, err
 		}
 	}
@@ -367,7 +369,7 @@ func (t tab) navigate(ctx context.Context, u string) error {
 	var nav struct {
 		ErrorText string `json:"errorText"`
 	}
-	if err := t.b.call(ctx, t.s, "Page.navigate", map[string]any{"url": u}, &nav); err != nil {
+	if err := t.b.Call(ctx, t.s, "Page.navigate", map[string]any{"url": u}, &nav); err != nil {
 		return err
 	}
 	if nav.ErrorText != "" {
@@ -389,7 +391,7 @@ func (t tab) eval(ctx context.Context, expr string) (string, error) {
 			} `json:"exception"`
 		} `json:"exceptionDetails"`
 	}
-	if err := t.b.call(ctx, t.s, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true, "awaitPromise": true}, &res); err != nil {
+	if err := t.b.Call(ctx, t.s, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true, "awaitPromise": true}, &res); err != nil {
 		return "", err
 	}
 	if res.Exception != nil {

@@ -1,4 +1,7 @@
-package main
+// Package cdp drives a headless Chromium through the DevTools protocol over
+// --remote-debugging-pipe, for the report and viewer end-to-end checks
+// (scripts/e2e-report, scripts/e2e-view).
+package cdp
 
 import (
 	"bufio"
@@ -11,12 +14,16 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"time"
 )
 
-// browser is a Chromium started with --remote-debugging-pipe: the DevTools
+// timeoutClose bounds how long Close waits for Chromium to quit.
+const timeoutClose = 5 * time.Second
+
+// Browser is a Chromium started with --remote-debugging-pipe: the DevTools
 // protocol as NUL-terminated JSON messages, commands on the child's fd 3 and
 // replies and events on its fd 4. No websocket, no port.
-type browser struct {
+type Browser struct {
 	cmd    *exec.Cmd
 	stderr *bytes.Buffer
 	w      io.WriteCloser // commands
@@ -24,14 +31,14 @@ type browser struct {
 
 	mu      sync.Mutex
 	nextID  int
-	pending map[int]chan message
-	onEvent func(message)
+	pending map[int]chan Message
+	onEvent func(Message)
 	done    chan struct{} // closed when the reader stops
 	readErr error
 }
 
-// message is any DevTools message: a reply (ID set) or an event (Method set).
-type message struct {
+// Message is any DevTools Message: a reply (ID set) or an event (Method set).
+type Message struct {
 	ID        int             `json:"id,omitempty"`
 	SessionID string          `json:"sessionId,omitempty"`
 	Method    string          `json:"method,omitempty"`
@@ -39,13 +46,13 @@ type message struct {
 	Result    json.RawMessage `json:"result,omitempty"`
 	Error     *struct {
 		Code    int    `json:"code"`
-		Message string `json:"message"`
+		Message string `json:"Message"`
 	} `json:"error,omitempty"`
 }
 
-// startBrowser runs chromium with args plus the pipe, and onEvent for every
+// Start runs chromium with args plus the pipe, and onEvent for every
 // event (called from the reader goroutine).
-func startBrowser(chromium string, args []string, onEvent func(message)) (*browser, error) {
+func Start(chromium string, args []string, onEvent func(Message)) (*Browser, error) {
 	cmdR, cmdW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -54,7 +61,7 @@ func startBrowser(chromium string, args []string, onEvent func(message)) (*brows
 	if err != nil {
 		return nil, err
 	}
-	b := &browser{stderr: &bytes.Buffer{}, w: cmdW, r: resR, pending: map[int]chan message{},
+	b := &Browser{stderr: &bytes.Buffer{}, w: cmdW, r: resR, pending: map[int]chan Message{},
 		onEvent: onEvent, done: make(chan struct{})}
 	b.cmd = exec.Command(chromium, append(args, "--remote-debugging-pipe")...)
 	b.cmd.Stdout = io.Discard
@@ -80,10 +87,10 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.b.Write(p)
 }
 
-func (b *browser) read() {
+func (b *Browser) read() {
 	defer close(b.done)
 	sc := bufio.NewScanner(b.r)
-	sc.Buffer(make([]byte, 1<<20), 256<<20) // screenshots come back as one message
+	sc.Buffer(make([]byte, 1<<20), 256<<20) // screenshots come back as one Message
 	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
 		if i := bytes.IndexByte(data, 0); i >= 0 {
 			return i + 1, data[:i], nil
@@ -94,9 +101,9 @@ func (b *browser) read() {
 		return 0, nil, nil
 	})
 	for sc.Scan() {
-		var m message
+		var m Message
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			b.readErr = fmt.Errorf("bad DevTools message: %w", err)
+			b.readErr = fmt.Errorf("bad DevTools Message: %w", err)
 			return
 		}
 		b.dispatch(m)
@@ -104,7 +111,7 @@ func (b *browser) read() {
 	b.readErr = sc.Err()
 }
 
-func (b *browser) dispatch(m message) {
+func (b *Browser) dispatch(m Message) {
 	if m.ID == 0 {
 		b.onEvent(m)
 		return
@@ -118,13 +125,13 @@ func (b *browser) dispatch(m message) {
 	}
 }
 
-// call sends a command (to a page session when session is set) and decodes
+// Call sends a command (to a page session when session is set) and decodes
 // its result into out (when not nil).
-func (b *browser) call(ctx context.Context, session, method string, params, out any) error {
+func (b *Browser) Call(ctx context.Context, session, method string, params, out any) error {
 	b.mu.Lock()
 	b.nextID++
 	id := b.nextID
-	ch := make(chan message, 1)
+	ch := make(chan Message, 1)
 	b.pending[id] = ch
 	b.mu.Unlock()
 	if params == nil {
@@ -156,11 +163,11 @@ func (b *browser) call(ctx context.Context, session, method string, params, out 
 	}
 }
 
-// close asks the browser to quit, then kills it if it does not.
-func (b *browser) close() {
+// Close asks the browser to quit, then kills it if it does not.
+func (b *Browser) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), timeoutClose)
 	defer cancel()
-	_ = b.call(ctx, "", "Browser.close", nil, nil)
+	_ = b.Call(ctx, "", "Browser.close", nil, nil)
 	exited := make(chan error, 1)
 	go func() { exited <- b.cmd.Wait() }()
 	select {
@@ -172,7 +179,8 @@ func (b *browser) close() {
 	b.w.Close()
 }
 
-func (b *browser) stderrTail(n int) string {
+// StderrTail is the last n bytes Chromium wrote to its standard error.
+func (b *Browser) StderrTail(n int) string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	s := b.stderr.Bytes()
