@@ -49,15 +49,7 @@ func (r *run) advanced(ctx context.Context) error {
 	if len(teams) == 0 {
 		shown = "(no team reports)\n"
 	}
-	st := step{Call: kit.Call{Phase: PhaseDecision, Kind: KindDecision, Agent: -1, Role: "decision maker", Temperature: 0,
-		User: render("decision", r.data("Reports", shown)), Schema: answerSchema}, order: order(PhaseDecision, KindDecision, 0, -1, 0)}
-	text, err := once(ctx, r.s, render("decision_system", r.data()), st)
-	if err != nil {
-		return err
-	}
-	ans := r.parseAnswer(text, KindDecision, 0, -1)
-	r.decide(ans, reports, RuleDecision, RuleDecisionUnparsed)
-	return nil
+	return r.finalDecision(ctx, KindDecision, "decision maker", "decision", "Reports", shown, reports, RuleDecision, RuleDecisionUnparsed)
 }
 
 // organise is the recruiter's call (leader temperature), read by ParseTeams

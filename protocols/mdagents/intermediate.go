@@ -282,13 +282,21 @@ func (r *run) moderate(ctx context.Context, roles []string, answers []answer.Ans
 	if len(answers) == 0 {
 		shown = "(no expert answers)\n"
 	}
-	st := step{Call: kit.Call{Phase: PhaseDecision, Kind: KindModerator, Agent: -1, Role: "moderator", Temperature: 0,
-		User: render("moderator", r.data("Answers", shown)), Schema: answerSchema}, order: order(PhaseDecision, KindModerator, 0, -1, 0)}
-	text, err := once(ctx, r.s, render("moderator_system", r.data()), st)
+	return r.finalDecision(ctx, KindModerator, "moderator", "moderator", "Answers", shown, answers, RuleModerator, RuleModeratorUnparsed)
+}
+
+// finalDecision is a path's last call (the moderator's, the decision
+// maker's), greedy as the code's temp_responses: template tmpl (and
+// tmpl_system) shows what the team produced under key, and the answer read
+// decides (rule; unparsed when it cannot be read, falling back to answers).
+func (r *run) finalDecision(ctx context.Context, kind, role, tmpl, key, shown string, answers []answer.Answer, rule, unparsed string) error {
+	st := step{Call: kit.Call{Phase: PhaseDecision, Kind: kind, Agent: -1, Role: role, Temperature: 0,
+		User: render(tmpl, r.data(key, shown)), Schema: answerSchema}, order: order(PhaseDecision, kind, 0, -1, 0)}
+	text, err := once(ctx, r.s, render(tmpl+"_system", r.data()), st)
 	if err != nil {
 		return err
 	}
-	ans := r.parseAnswer(text, KindModerator, 0, -1)
-	r.decide(ans, answers, RuleModerator, RuleModeratorUnparsed)
+	ans := r.parseAnswer(text, kind, 0, -1)
+	r.decide(ans, answers, rule, unparsed)
 	return nil
 }
