@@ -64,6 +64,10 @@ type BaselineSummary struct {
 	// Unmatched are the dataset · model · arm groups in one run only: not
 	// compared.
 	Unmatched []string
+	// BySource names the groups whose units were paired on the source id
+	// (two layouts of one dataset: the question ids differ, the dataset's
+	// own ids and gold answers match; stats.PairedBySource).
+	BySource []string
 	// LowPower names the comparisons whose power to detect a drop of δ is
 	// below PowerWarning.
 	LowPower []string
@@ -99,6 +103,9 @@ func Baseline(base, cand []results.QuestionRow, o BaselineOptions) BaselineSumma
 		}
 		c := stats.Compare(b, cg[k], stats.Bootstrap{Seed: o.Seed, Reps: o.Reps})
 		s.Shared += c.Matched
+		if c.PairedBy == stats.PairedBySource {
+			s.BySource = append(s.BySource, k.String())
+		}
 		s.BaseOnly += c.RefOnly
 		s.CandOnly += c.CandOnly
 		r := NonInferior(c, o)

@@ -291,6 +291,9 @@ func checkBaseline(runs []runInput, o *CheckOptions) ([]check.Result, []string, 
 		Seed: o.Seed, Reps: o.Bootstrap})
 	notes := []string{fmt.Sprintf("baseline %s: %d shared (question, repeat) pairs, %d in the baseline only, %d in the candidate only; margin δ = %s of accuracy, one-sided α = %g",
 		o.Baseline, s.Shared, s.BaseOnly, s.CandOnly, check.Format(o.Margin), o.Alpha)}
+	for _, w := range s.BySource {
+		notes = append(notes, "paired on source id (the question ids differ: another layout of the dataset; the source ids and gold answers match): "+w)
+	}
 	for _, lp := range s.LowPower {
 		notes = append(notes, fmt.Sprintf("warning: low power (below %.0f%%) — %s", 100*check.PowerWarning, lp))
 	}

@@ -315,11 +315,17 @@ func (r *Report) resolveModel(want string) (string, error) {
 // notePairs notes comparisons whose arms did not run the same units.
 func (r *Report) notePairs() {
 	note := func(c stats.Comparison, ref, cand, where string) {
+		on := "question × repeat"
+		if c.PairedBy == stats.PairedBySource {
+			on = "source id × repeat"
+			r.Notes = append(r.Notes, fmt.Sprintf("%s vs %s (%s): the question ids differ (two layouts of the dataset, e.g. PubMedQA with the abstract inside the question); paired on the dataset's own id (source_id, e.g. the PMID) with the same gold answer in every pair: %d pairs",
+				cand, ref, where, c.Matched))
+		}
 		if c.RefOnly+c.CandOnly+c.Duplicates == 0 {
 			return
 		}
-		r.Notes = append(r.Notes, fmt.Sprintf("%s vs %s (%s): %d pairs matched on question × repeat; %d units only in %s, %d only in %s, %d duplicate rows left out",
-			cand, ref, where, c.Matched, c.RefOnly, ref, c.CandOnly, cand, c.Duplicates))
+		r.Notes = append(r.Notes, fmt.Sprintf("%s vs %s (%s): %d pairs matched on %s; %d units only in %s, %d only in %s, %d duplicate rows left out",
+			cand, ref, where, c.Matched, on, c.RefOnly, ref, c.CandOnly, cand, c.Duplicates))
 	}
 	for _, c := range r.Comparisons {
 		note(c, c.Reference, c.Candidate, c.Dataset+" · "+c.Model)

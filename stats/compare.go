@@ -9,7 +9,8 @@ import (
 )
 
 // Comparison is a candidate arm against a reference arm on the same
-// questions, paired by (question id, repeat).
+// questions, paired by (question id, repeat) — or by (source id, repeat)
+// when the arms ran two layouts of one dataset (PairedBy; see pairRows).
 type Comparison struct {
 	Dataset, Model       string
 	Reference, Candidate string
@@ -17,6 +18,10 @@ type Comparison struct {
 	Questions            int // distinct questions among the pairs (bootstrap clusters)
 	RefOnly, CandOnly    int // rows whose (question, repeat) the other arm lacks: counted, not paired
 	Duplicates           int // rows whose (question, repeat) occurs twice in their own arm: left out
+	// PairedBy is what the units were matched on: PairedByQuestion, or
+	// PairedBySource when the arms' question ids differ but their source
+	// ids match (two layouts of one dataset).
+	PairedBy string
 	// Accuracy is the paired comparison of correctness (errors and
 	// abstentions count as not correct): Δaccuracy, B, C, McNemar's p.
 	Accuracy PairedBinary
@@ -46,19 +51,71 @@ type pairKey struct {
 	rep int32
 }
 
+// PairedBy names what two arms' units are matched on.
+const (
+	PairedByQuestion = "question_id" // (question id, repeat): the default
+	PairedBySource   = "source_id"   // (source id, repeat): two layouts of one dataset
+)
+
 // pairing is the matched rows of two arms, sorted by (question, repeat).
 type pairing struct {
 	ref, cand                  []int
 	refOnly, candOnly, dupRows int
+	by                         string // PairedByQuestion or PairedBySource
 }
 
 // pairRows matches the rows ri of ref with the rows ci of cand by (question
 // id, repeat). A key present more than once in an arm is left out of the
 // pairs and its rows counted as duplicates.
+//
+// When some units stay unmatched, every row of both arms has a source id
+// (the dataset's own id: PubMedQA's PMID, MedMCQA's id) and matching on
+// (source id, repeat) pairs more units, the arms are paired on the source
+// id instead: two layouts of one dataset give a question different content
+// ids (PubMedQA with its abstract as context, or inside the question text
+// as in MedAgentsBench's copy) but the same source id. Every pair must then
+// have the same gold answer: ids that are only line numbers of two
+// different files do not pair.
 func pairRows(ref []results.QuestionRow, ri []int, cand []results.QuestionRow, ci []int) pairing {
-	ru, rd := uniqueKeys(ref, ri)
-	cu, cd := uniqueKeys(cand, ci)
-	p := pairing{dupRows: rd + cd}
+	p := pairOn(ref, ri, cand, ci, questionKey)
+	if p.refOnly+p.candOnly == 0 || !allSourced(ref, ri) || !allSourced(cand, ci) {
+		return p
+	}
+	if s := pairOn(ref, ri, cand, ci, sourceKey); len(s.ref) > len(p.ref) && sameGold(ref, s.ref, cand, s.cand) {
+		s.by = PairedBySource
+		return s
+	}
+	return p
+}
+
+func questionKey(r *results.QuestionRow) pairKey { return pairKey{r.QuestionID, r.Repeat} }
+func sourceKey(r *results.QuestionRow) pairKey   { return pairKey{r.SourceID, r.Repeat} }
+
+// allSourced reports whether every row idx has a source id.
+func allSourced(rows []results.QuestionRow, idx []int) bool {
+	for _, i := range idx {
+		if rows[i].SourceID == "" {
+			return false
+		}
+	}
+	return len(idx) > 0
+}
+
+// sameGold reports whether each pair of rows has the same gold answer.
+func sameGold(ref []results.QuestionRow, ri []int, cand []results.QuestionRow, ci []int) bool {
+	for j := range ri {
+		if ref[ri[j]].Gold != cand[ci[j]].Gold {
+			return false
+		}
+	}
+	return true
+}
+
+// pairOn matches the rows ri of ref with the rows ci of cand on key.
+func pairOn(ref []results.QuestionRow, ri []int, cand []results.QuestionRow, ci []int, key func(*results.QuestionRow) pairKey) pairing {
+	ru, rd := uniqueKeys(ref, ri, key)
+	cu, cd := uniqueKeys(cand, ci, key)
+	p := pairing{dupRows: rd + cd, by: PairedByQuestion}
 	for k, j := range cu {
 		if i, ok := ru[k]; ok {
 			p.ref, p.cand = append(p.ref, i), append(p.cand, j)
@@ -81,11 +138,11 @@ func pairRows(ref []results.QuestionRow, ri []int, cand []results.QuestionRow, c
 
 // uniqueKeys maps each key that occurs once among rows idx to its row, and
 // counts the rows of keys that occur more than once.
-func uniqueKeys(rows []results.QuestionRow, idx []int) (map[pairKey]int, int) {
+func uniqueKeys(rows []results.QuestionRow, idx []int, key func(*results.QuestionRow) pairKey) (map[pairKey]int, int) {
 	seen := make(map[pairKey]int, len(idx))
 	dup := map[pairKey]int{}
 	for _, i := range idx {
-		k := pairKey{rows[i].QuestionID, rows[i].Repeat}
+		k := key(&rows[i])
 		if _, ok := seen[k]; ok {
 			dup[k]++
 			continue
@@ -138,7 +195,7 @@ func compareIdx(ref []results.QuestionRow, ri []int, cand []results.QuestionRow,
 		c.Candidate = cand[ci[0]].Arm
 	}
 	p := pairRows(ref, ri, cand, ci)
-	c.Matched, c.RefOnly, c.CandOnly, c.Duplicates = len(p.ref), p.refOnly, p.candOnly, p.dupRows
+	c.Matched, c.RefOnly, c.CandOnly, c.Duplicates, c.PairedBy = len(p.ref), p.refOnly, p.candOnly, p.dupRows, p.by
 	rc, cc := make([]bool, c.Matched), make([]bool, c.Matched)
 	d := [][]float64{make([]float64, c.Matched), make([]float64, c.Matched), make([]float64, c.Matched)}
 	for j := range p.ref {
@@ -180,7 +237,7 @@ func comparisonMDD(pb PairedBinary, d []float64) float64 {
 
 // PairedMetric is the paired difference (candidate − reference) of any
 // per-row quantity — cost, latency, rounds — over the rows of two arms
-// paired by (question id, repeat) as in Compare, with its clustered Wald
+// paired as in Compare (by question id, or source id across layouts), with its clustered Wald
 // and question-bootstrap intervals (PairedDiff), and the number of pairs.
 func PairedMetric(ref, cand []results.QuestionRow, metric func(*results.QuestionRow) float64, opt Bootstrap) (Estimate, int) {
 	p := pairRows(ref, seq(len(ref)), cand, seq(len(cand)))
