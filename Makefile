@@ -21,7 +21,7 @@ run: build
 TEST_TIMEOUT ?= 40m
 test:
 	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
-	$(GO) test -count=1 -run '^TestRealOutputs$$' ./answer/
+	$(GO) test -count=1 -run '^TestRealOutputs(Blind)?$$' ./answer/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
