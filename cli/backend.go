@@ -68,13 +68,16 @@ func chatProbe(c llm.Client, model string) func(context.Context) error {
 		ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 		defer cancel()
 		_, err := c.Chat(ctx, llm.Request{Model: model, MaxTokens: 1,
-			Messages: []llm.Message{{Role: "user", Content: "Reply with OK."}}, Meta: llm.Meta{Kind: "probe"}})
+			Messages: []llm.Message{{Role: "user", Content: probePrompt}}, Meta: llm.Meta{Kind: "probe"}})
 		if err != nil && ctx.Err() != nil {
 			return &llm.Error{Class: llm.ClassTimeout, Err: fmt.Errorf("probe chat did not answer in %s: %w", probeTimeout, err)}
 		}
 		return answered(err)
 	}
 }
+
+// probePrompt is the probe's whole request.
+const probePrompt = "Reply with OK."
 
 // probeTimeout bounds one probe.
 const probeTimeout = 30 * time.Second

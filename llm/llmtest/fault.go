@@ -181,11 +181,12 @@ func Echo() Fault { return Fault{Kind: FaultEcho} }
 // EchoError echoes the request's credentials in an error body of status code.
 func EchoError(code int) Fault { return Fault{Kind: FaultEcho, Status: code} }
 
-// Served is one request as the server handled it: its path and the fault
-// injected into it (Kind 0 when none).
+// Served is one request as the server handled it: its path, its body and
+// the fault injected into it (Kind 0 when none).
 type Served struct {
 	Path  string
 	Chat  bool
+	Body  []byte // as received (shared with Recorded: do not modify)
 	Fault Fault
 }
 

@@ -265,7 +265,7 @@ func (s *Server) receive(r *http.Request, body []byte) (Fault, bool) {
 	if isChat || !s.opts.ChatFaultsOnly {
 		f, fault = s.pickFault(r.URL.Path, body)
 	}
-	served := Served{Path: r.URL.Path, Chat: isChat}
+	served := Served{Path: r.URL.Path, Chat: isChat, Body: body}
 	if fault {
 		served.Fault = f
 	}
