@@ -62,7 +62,8 @@ type Convergence struct {
 
 // ConvergenceOf measures agreement by round and opinion flows over rows
 // (typically one arm's). Round t's agreement is the mean over the rows
-// that have a round t of Agreement(ParseRound(Rounds[t])), with a
+// whose round t has two or more agents of Agreement(ParseRound(Rounds[t]))
+// (N = 0 and NaN when none has: a lone agent's agreement is undefined), with a
 // question-clustered interval (ClusteredMean) at the given level (0 = 0.95).
 // The flows sum ChangesRightToWrong and ChangesWrongToRight over all rows.
 func ConvergenceOf(rows []results.QuestionRow, lvl float64) Convergence {
@@ -87,8 +88,12 @@ func convergenceIdx(rows []results.QuestionRow, idx []int, lvl float64) Converge
 			if t == len(y) {
 				y, q = append(y, nil), append(q, nil)
 			}
-			y[t] = append(y[t], Agreement(ParseRound(s)))
-			q[t] = append(q[t], r.QuestionID)
+			// One agent agrees with nobody: its round has no agreement
+			// (undefined, not 100%), so it adds no row to the mean.
+			if ch := ParseRound(s); len(ch) >= 2 {
+				y[t] = append(y[t], Agreement(ch))
+				q[t] = append(q[t], r.QuestionID)
+			}
 		}
 	}
 	for t := range y {

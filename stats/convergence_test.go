@@ -101,3 +101,27 @@ func TestConvergenceOf(t *testing.T) {
 		t.Errorf("one question: CI %v should be undefined", got.ByRound[2].CI)
 	}
 }
+
+// A lone agent agrees with nobody: single-agent rounds (cot, sc's samples
+// are separate rows) add nothing to the agreement mean, which is undefined
+// (N = 0, NaN, no interval) when no row has two agents; it was a
+// zero-width 100% [100, 100] before.
+func TestConvergenceLoneAgent(t *testing.T) {
+	lone := []results.QuestionRow{
+		{QuestionID: "q1", Rounds: []string{"A"}},
+		{QuestionID: "q2", Rounds: []string{"B"}},
+		{QuestionID: "q3", Rounds: []string{""}},
+	}
+	got := ConvergenceOf(lone, 0)
+	if got.Rows != 3 || len(got.ByRound) != 1 {
+		t.Fatalf("ConvergenceOf = %+v", got)
+	}
+	if r := got.ByRound[0]; r.N != 0 || !math.IsNaN(r.Mean) || r.CI.Defined() {
+		t.Errorf("lone agents: round 0 = %+v, want N 0, NaN and no interval", r)
+	}
+	// Mixed: only the rows with two or more agents count.
+	mixed := append(lone, results.QuestionRow{QuestionID: "q4", Rounds: []string{"A,B"}}, results.QuestionRow{QuestionID: "q5", Rounds: []string{"C,C"}})
+	if r := ConvergenceOf(mixed, 0).ByRound[0]; r.N != 2 || !near(r.Mean, 0.75, 1e-12) {
+		t.Errorf("mixed: round 0 = %+v, want N 2, mean 0.75", r)
+	}
+}
