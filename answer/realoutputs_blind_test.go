@@ -2,7 +2,6 @@ package answer_test
 
 import (
 	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -29,28 +28,8 @@ type blindRow struct {
 
 // readCorpus returns every reply of the corpus by "model|question id".
 func readCorpus(t *testing.T, path string) map[string]realReply {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]realReply{}
-	sc := bufio.NewScanner(z)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	for sc.Scan() {
-		var r realReply
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
-		out[fmt.Sprintf("%s|%d", r.Model, r.QID)] = r
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+	eachReply(t, path, func(r realReply) { out[fmt.Sprintf("%s|%d", r.Model, r.QID)] = r })
 	return out
 }
 
@@ -99,11 +78,7 @@ func TestRealOutputsBlind(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: not in the corpus", key)
 		}
-		opts := make([]answer.Option, len(r.Options))
-		for i, o := range r.Options {
-			opts[i] = answer.Option{Letter: string(rune('A' + i)), Text: o}
-		}
-		got, want := answer.Parse(r.Response, opts).First(), strings.TrimSuffix(b.Blind, "none")
+		got, want := answer.Parse(r.Response, r.options()).First(), strings.TrimSuffix(b.Blind, "none")
 		conflict := strings.HasPrefix(b.Why, "CONFLICT:")
 		c := per[b.Sample]
 		c.n++

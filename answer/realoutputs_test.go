@@ -46,6 +46,40 @@ type realLabel struct {
 	Note    string  `json:"note"`
 }
 
+// options are the reply's options lettered A, B, …
+func (r realReply) options() []answer.Option {
+	opts := make([]answer.Option, len(r.Options))
+	for i, o := range r.Options {
+		opts[i] = answer.Option{Letter: string(rune('A' + i)), Text: o}
+	}
+	return opts
+}
+
+// eachReply calls fn with every reply of the corpus at path, in order.
+func eachReply(t *testing.T, path string, fn func(realReply)) {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(z)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for sc.Scan() {
+		var r realReply
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		fn(r)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // findRealOutputs returns the corpus path, "" when it is absent.
 func findRealOutputs(t *testing.T) string {
 	if p := os.Getenv("MEDTEAM_REALOUTPUTS"); p != "" {
@@ -114,31 +148,12 @@ func TestRealOutputs(t *testing.T) {
 		t.Skip("27,277 replies take minutes under -race: make test runs this test without it (go test -run RealOutputs ./answer/)")
 	}
 	labels := loadRealLabels(t)
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	type count struct{ n, misread, abstained, disagree int }
 	per := map[string]*count{}
 	var unlabelled []string
 	total := count{}
-	sc := bufio.NewScanner(z)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	for sc.Scan() {
-		var r realReply
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
-		opts := make([]answer.Option, len(r.Options))
-		for i, o := range r.Options {
-			opts[i] = answer.Option{Letter: string(rune('A' + i)), Text: o}
-		}
-		got := answer.Parse(r.Response, opts).First()
+	eachReply(t, path, func(r realReply) {
+		got := answer.Parse(r.Response, r.options()).First()
 		pred := ""
 		if r.Pred != nil {
 			pred = *r.Pred
@@ -169,10 +184,7 @@ func TestRealOutputs(t *testing.T) {
 		case got == "" && truth != "":
 			c.abstained++
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+	})
 	models := make([]string, 0, len(per))
 	for m := range per {
 		models = append(models, m)
