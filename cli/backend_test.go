@@ -15,6 +15,7 @@ import (
 
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/llm/llmtest"
+	"github.com/medteam-bench/medteam/llm/openai"
 	"github.com/medteam-bench/medteam/results"
 )
 
@@ -75,7 +76,7 @@ func TestFaultInjection(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel() // mostly waiting on timeouts and backoff
-			opts := llmtest.ServerOptions{Models: []string{"tiny"}, FaultSeed: 5, ChatFaultsOnly: true}
+			opts := llmtest.ServerOptions{Models: []string{"tiny"}, FaultSeed: 5, ChatFaultsOnly: true, KeepBodies: true}
 			var srv *llmtest.Server
 			args := []string{"run", "--base-url", srv2url(t, &srv, tt.flavor, opts)}
 			if tt.flavor == llmtest.FlavorOpenAI {
@@ -593,5 +594,26 @@ func TestMaxResponseBytes(t *testing.T) {
 	}
 	if code, _, se := run("--max-response-bytes", "0"); code != exitUsage || !strings.Contains(se, "--max-response-bytes") {
 		t.Fatalf("--max-response-bytes 0: exit %d\n%s", code, se)
+	}
+}
+
+// TestProbeRequestIsTold: TestFaultInjection tells the breaker's probe chats
+// from call attempts by probePrompt in the body the server kept
+// (KeepBodies); a probe must carry it, and a server without KeepBodies
+// keeps no bodies.
+func TestProbeRequestIsTold(t *testing.T) {
+	for _, keep := range []bool{true, false} {
+		srv := llmtest.NewOpenAIServer(t, llmtest.ServerOptions{Models: []string{"tiny"}, KeepBodies: keep})
+		c, err := openai.New(openai.Config{BaseURL: srv.BaseURL()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := chatProbe(c, "tiny")(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		served := srv.Served()
+		if len(served) != 1 || !served[0].Chat || bytes.Contains(served[0].Body, []byte(probePrompt)) != keep || !keep && served[0].Body != nil {
+			t.Errorf("KeepBodies %v: served %+v", keep, served)
+		}
 	}
 }

@@ -186,7 +186,7 @@ func EchoError(code int) Fault { return Fault{Kind: FaultEcho, Status: code} }
 type Served struct {
 	Path  string
 	Chat  bool
-	Body  []byte // as received (shared with Recorded: do not modify)
+	Body  []byte // as received, with ServerOptions.KeepBodies (shared: do not modify)
 	Fault Fault
 }
 

@@ -74,6 +74,9 @@ type ServerOptions struct {
 	// ChatFaultsOnly confines FailNext and FailFraction faults to chat
 	// requests; other endpoints (models, tags, version) always answer.
 	ChatFaultsOnly bool
+	// KeepBodies keeps each request's body in Served (off: a long run's
+	// bodies are not held for the server's lifetime).
+	KeepBodies bool
 }
 
 // Recorded is one request as the fake server received it.
@@ -265,7 +268,10 @@ func (s *Server) receive(r *http.Request, body []byte) (Fault, bool) {
 	if isChat || !s.opts.ChatFaultsOnly {
 		f, fault = s.pickFault(r.URL.Path, body)
 	}
-	served := Served{Path: r.URL.Path, Chat: isChat, Body: body}
+	served := Served{Path: r.URL.Path, Chat: isChat}
+	if s.opts.KeepBodies {
+		served.Body = body
+	}
 	if fault {
 		served.Fault = f
 	}
