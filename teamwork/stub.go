@@ -61,11 +61,7 @@ func (m stubModel) Chat(_ context.Context, req llm.Request) (llm.Response, error
 	default: // discuss, final
 		text = `{"reasoning":"` + r + `","ranking":["A","B","D","C"],"confidence":0.62}`
 	}
-	n := 0
-	for _, m := range req.Messages {
-		n += len(m.Content)
-	}
-	return llm.Response{Text: text, Usage: llm.Usage{PromptTokens: ceilDiv(n, 4) + 4*len(req.Messages), CompletionTokens: ceilDiv(len(text), 4)}, Attempts: 1}, nil
+	return kit.StubResponse(req, text), nil
 }
 
 // asksFacts reports whether a first answer asks for facts (SMM): in its
@@ -76,5 +72,3 @@ func asksFacts(req llm.Request) bool {
 	}
 	return len(req.Messages) > 0 && strings.Contains(req.Messages[len(req.Messages)-1].Content, "\nFACTS:")
 }
-
-func ceilDiv(a, b int) int { return (a + b - 1) / b }

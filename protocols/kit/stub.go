@@ -28,10 +28,7 @@ const (
 var labelLine = regexp.MustCompile(`(?m)^POSITION response ([A-Za-z]+):`)
 
 func (m stub) Chat(_ context.Context, req llm.Request) (llm.Response, error) {
-	r := stubShort
-	if m.long {
-		r = stubLong
-	}
+	r := StubReasoning(m.long)
 	var text string
 	switch req.Meta.Kind {
 	case KindZeroShot:
@@ -53,11 +50,7 @@ func (m stub) Chat(_ context.Context, req llm.Request) (llm.Response, error) {
 		// seed 003's output object; a triage judge reads consensus_urgency.
 		text = `{"reasoning":"` + r + `","consensus_answer":"A","consensus_urgency":2,"average_confidence":0.72,"is_low_confidence":false}`
 	}
-	n := 0
-	for _, msg := range req.Messages {
-		n += len(msg.Content)
-	}
-	return llm.Response{Text: text, Usage: llm.Usage{PromptTokens: ceilDiv(n, 4) + 4*len(req.Messages), CompletionTokens: ceilDiv(len(text), 4)}, Attempts: 1}, nil
+	return StubResponse(req, text), nil
 }
 
 // stubReview reviews every label the prompt shows, ranking them in the
@@ -86,3 +79,23 @@ func asksVeto(req llm.Request) bool {
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// StubReasoning is the dry-run stubs' reasoning: the simulator's length, or
+// a language model's typical length when long.
+func StubReasoning(long bool) string {
+	if long {
+		return stubLong
+	}
+	return stubShort
+}
+
+// StubResponse is a dry-run stub's answer text with the usage every stub
+// and the simulator count: prompt characters / 4 plus 4 per message, and
+// answer characters / 4, rounded up.
+func StubResponse(req llm.Request, text string) llm.Response {
+	n := 0
+	for _, msg := range req.Messages {
+		n += len(msg.Content)
+	}
+	return llm.Response{Text: text, Usage: llm.Usage{PromptTokens: ceilDiv(n, 4) + 4*len(req.Messages), CompletionTokens: ceilDiv(len(text), 4)}, Attempts: 1}
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/protocols/kit"
 )
 
 // Stub is a model that answers every call kind of mdagents with a typical
@@ -15,24 +16,13 @@ import (
 // name 5 experts and 3 teams of 3; every expert talks in the discussion's
 // first turn (to the next expert) and nobody in the second, so the
 // discussion ends there. long asks for answers of a language model's length.
-// Usage counts characters / 4, as the simulator does.
+// Usage as kit.StubResponse counts it.
 func Stub(long bool) llm.Client { return stub{long: long} }
 
 type stub struct{ long bool }
 
-const (
-	stubShort = "The key findings point to A; B is the closest alternative."
-	stubLong  = "The presentation, the timeline and the key laboratory finding point to this option, " +
-		"while the alternatives explain only part of the picture. The second option is the closest " +
-		"alternative but does not account for the main finding. The question asks for the most likely " +
-		"answer, and the classic association supports this choice over the rest."
-)
-
 func (m stub) Chat(_ context.Context, req llm.Request) (llm.Response, error) {
-	r := stubShort
-	if m.long {
-		r = stubLong
-	}
+	r := kit.StubReasoning(m.long)
 	reason := `"reasoning":"` + r + `"`
 	var text string
 	switch req.Meta.Kind {
@@ -66,9 +56,5 @@ func (m stub) Chat(_ context.Context, req llm.Request) (llm.Response, error) {
 	default: // the answers: basic, opinion, message, final, moderator, report, decision
 		text = `{` + reason + `,"answer":"A"}`
 	}
-	n := 0
-	for _, msg := range req.Messages {
-		n += len(msg.Content)
-	}
-	return llm.Response{Text: text, Usage: llm.Usage{PromptTokens: (n+3)/4 + 4*len(req.Messages), CompletionTokens: (len(text) + 3) / 4}, Attempts: 1}, nil
+	return kit.StubResponse(req, text), nil
 }

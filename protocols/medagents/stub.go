@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/protocols/kit"
 )
 
 // Stub answers every call kind of medagents with a typical well-formed
@@ -67,11 +68,7 @@ func (m stub) Chat(_ context.Context, req llm.Request) (llm.Response, error) {
 	default:
 		return llm.Response{}, &llm.Error{Class: llm.ClassBadRequest, Err: fmt.Errorf("medagents stub: unknown call kind %q", req.Meta.Kind)}
 	}
-	n := 0
-	for _, msg := range req.Messages {
-		n += len(msg.Content)
-	}
-	return llm.Response{Text: text, Usage: llm.Usage{PromptTokens: (n+3)/4 + 4*len(req.Messages), CompletionTokens: (len(text) + 3) / 4}, Attempts: 1}, nil
+	return kit.StubResponse(req, text), nil
 }
 
 // stubFields are the stub's domains.

@@ -34,9 +34,5 @@ func (m stubClient) Chat(ctx context.Context, req llm.Request) (llm.Response, er
 		r = stubLong
 	}
 	text := `{"reasoning":"` + r + `","ranking":["A","B","D","C"],"confidence":0.72,"risk":0.2,"decision":"A"}`
-	n := 0
-	for _, msg := range req.Messages {
-		n += len(msg.Content)
-	}
-	return llm.Response{Text: text, Usage: llm.Usage{PromptTokens: (n+3)/4 + 4*len(req.Messages), CompletionTokens: (len(text) + 3) / 4}, Attempts: 1}, nil
+	return kit.StubResponse(req, text), nil
 }
