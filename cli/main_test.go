@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,9 +21,7 @@ func runCLI(t *testing.T, args ...string) (ExitCode, string, string) {
 const medqaTest = "../../shared/datasets/medqa/phrases_no_exclude_test.jsonl"
 
 func TestRunWritesRunDirectory(t *testing.T) {
-	if _, err := os.Stat(medqaTest); err != nil {
-		t.Skipf("shared dataset not present: %v", err)
-	}
+	needMedQA(t)
 	dir := t.TempDir()
 	code, stdout, stderr := runCLI(t, "run", "--dataset", medqaTest, "--config", "base,full", "--limit", "30", "--out", dir, "--parallel", "4")
 	if code != 0 {

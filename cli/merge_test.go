@@ -69,9 +69,16 @@ func TestDatasetsCommands(t *testing.T) {
 	if code, so, se := runCLI(t, "datasets", "validate", bad); code != exitError || !strings.Contains(so+se, "bad.jsonl:1") {
 		t.Fatalf("validate bad file: exit %d\n%s%s", code, so, se)
 	}
-	if code, so, se := runCLI(t, "datasets", "validate", "../../shared/datasets/pubmedqa/ori_pqal.json"); code != 0 || !strings.Contains(so, "500") {
-		t.Fatalf("validate pubmedqa: exit %d\n%s%s", code, so, se)
+	if code, so, se := runCLI(t, "datasets", "validate", "../datasets/testdata/pubmedqa/ori_pqal.json"); code != 0 || !strings.Contains(so, "records 3, valid 3, invalid 0") {
+		t.Fatalf("validate the pubmedqa fixture: exit %d\n%s%s", code, so, se)
 	}
+	t.Run("real pubmedqa", func(t *testing.T) {
+		const real = "../../shared/datasets/pubmedqa/ori_pqal.json"
+		needShared(t, real)
+		if code, so, se := runCLI(t, "datasets", "validate", real); code != 0 || !strings.Contains(so, "records 1000, valid 1000") {
+			t.Fatalf("validate pubmedqa: exit %d\n%s%s", code, so, se)
+		}
+	})
 	pq := filepath.Join(dir, "sample.parquet")
 	if code, so, se := runCLI(t, "datasets", "convert", "medqa-sample", pq); code != 0 {
 		t.Fatalf("convert: %d %s %s", code, so, se)

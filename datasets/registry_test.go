@@ -122,7 +122,7 @@ func TestResolveFixtures(t *testing.T) {
 		t.Errorf("medmcqa dev.json: %d questions, format %s", len(res.Questions), res.Format)
 	}
 	// A PubMedQA data file without its split file is an error.
-	copyFile(realPubMedQA, "pubmedqa/ori_pqal.json")
+	copyFile("testdata/pubmedqa/ori_pqal.json", "pubmedqa/ori_pqal.json")
 	if _, err := Resolve("pubmedqa", dir); err == nil || !strings.Contains(err.Error(), "test_ground_truth.json is missing") {
 		t.Errorf("pubmedqa without ground truth: %v", err)
 	}
