@@ -57,7 +57,6 @@ func needShared(t *testing.T, path string) {
 // sibling call canceled in flight (recorded as canceled — the only slack,
 // and the canceled attempts cover it).
 func TestFaultInjection(t *testing.T) {
-	needMedQA(t)
 	if testing.Short() {
 		t.Skip("-short")
 	}
@@ -94,7 +93,7 @@ func TestFaultInjection(t *testing.T) {
 			srv.FailFractionMix(tt.fraction, faults...)
 			out := t.TempDir()
 			start := time.Now()
-			code, stdout, stderr := runCLI(t, append(args, "--dataset", medqaTest, "--limit", "50", "--config", "full",
+			code, stdout, stderr := runCLI(t, append(args, "--dataset", medqaSample, "--limit", "50", "--config", "full",
 				// The timeout must leave the loaded test machine time to answer
 				// every request but the injected hangs: a slow answer timed out
 				// would be a timeout the server did not inject.
@@ -244,11 +243,10 @@ func srv2url(t *testing.T, srv **llmtest.Server, flavor llmtest.Flavor, opts llm
 // TestCacheRerun: the same command again with the cache on makes no backend
 // request and gives identical decisions; --cache off makes them all again.
 func TestCacheRerun(t *testing.T) {
-	needMedQA(t)
 	srv := llmtest.NewOpenAIServer(t, llmtest.ServerOptions{Models: []string{"tiny"}})
 	cachePath := filepath.Join(t.TempDir(), "cache.db")
 	args := func(out, mode string) []string {
-		return []string{"run", "--model", "openai/tiny", "--base-url", srv.BaseURL(), "--dataset", medqaTest,
+		return []string{"run", "--model", "openai/tiny", "--base-url", srv.BaseURL(), "--dataset", medqaSample,
 			"--limit", "10", "--config", "base,full", "--cache", mode, "--cache-path", cachePath, "--out", out}
 	}
 	decisions := func(out string) []string {
@@ -308,7 +306,6 @@ func TestCacheRerun(t *testing.T) {
 // (kept with --transcripts), into error bodies (the error columns) and into
 // a fatal 401 (stderr).
 func TestAPIKeyNeverWritten(t *testing.T) {
-	needMedQA(t)
 	const key, user, pass = "sk-medteam-test-9f3c1a7e55d2", "proxyuser", "pw-medteam-4b8e21"
 	secrets := []string{key, "Bearer " + key, pass, user + ":" + pass, base64.StdEncoding.EncodeToString([]byte(user + ":" + pass))}
 	keyed := llmtest.NewOpenAIServer(t, llmtest.ServerOptions{Models: []string{"tiny"}, APIKey: key, FaultSeed: 4, ChatFaultsOnly: true})
@@ -340,8 +337,8 @@ func TestAPIKeyNeverWritten(t *testing.T) {
 		if r.name == "401 echoing Basic auth" {
 			r.srv.FailNext(1, llmtest.EchoError(http.StatusUnauthorized))
 		}
-		args := append([]string{"run", "--model", "openai/tiny", "--base-url", r.base, "--dataset", medqaTest,
-			"--limit", "6", "--config", "full", "--transcripts", "--cache", "rw", "--cache-path", cachePath,
+		args := append([]string{"run", "--model", "openai/tiny", "--base-url", r.base, "--dataset", medqaSample,
+			"--limit", "12", "--config", "full", "--transcripts", "--cache", "rw", "--cache-path", cachePath,
 			"--max-attempts", "2", "--retry-base-delay", "1ms", "--seed", fmt.Sprint(i + 1),
 			"--max-error-rate", "1", // echoed error bodies end units in errors: this test is about where secrets land
 			"--out", filepath.Join(tmp, "runs"), "--run-name", fmt.Sprintf("run%d", i)}, r.extra...)
@@ -464,10 +461,9 @@ func TestFatalErrorsStopRun(t *testing.T) {
 // per-question error of its own class, counted in the summary — never
 // silently truncated.
 func TestContextTooLong(t *testing.T) {
-	needMedQA(t)
 	srv := llmtest.NewOllamaServer(t, llmtest.ServerOptions{Models: []string{"tiny:latest"}, ContextLength: 300})
 	out := t.TempDir()
-	code, so, se := runCLI(t, "run", "--model", "ollama/tiny", "--base-url", srv.BaseURL(), "--dataset", medqaTest,
+	code, so, se := runCLI(t, "run", "--model", "ollama/tiny", "--base-url", srv.BaseURL(), "--dataset", medqaSample,
 		"--limit", "5", "--config", "base", "--num-ctx", "300", "--cache", "off", "--out", out)
 	// Every unit ended in a (non-retryable) error: the run finishes, writes
 	// its rows, and exits exitUnitErrors saying so.
@@ -519,11 +515,10 @@ func TestModelsCommand(t *testing.T) {
 // columns in calls.parquet, calls_usage_missing in questions.parquet — and
 // the summary counts them and says what the budget charged instead.
 func TestUsageMissing(t *testing.T) {
-	needMedQA(t)
 	srv := llmtest.NewOpenAIServer(t, llmtest.ServerOptions{Models: []string{"tiny"}, FaultSeed: 2})
 	srv.FailFraction(0.3, llmtest.NoUsage())
 	out := t.TempDir()
-	code, so, se := runCLI(t, "run", "--model", "openai/tiny", "--base-url", srv.BaseURL(), "--dataset", medqaTest,
+	code, so, se := runCLI(t, "run", "--model", "openai/tiny", "--base-url", srv.BaseURL(), "--dataset", medqaSample,
 		"--limit", "6", "--config", "base", "--cache", "off", "--budget-tokens", "100000000", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, so, se)
@@ -562,11 +557,10 @@ func TestUsageMissing(t *testing.T) {
 // TestMaxResponseBytes: the flag caps every response body; an answer past
 // it fails its question with class oversize and is never cached.
 func TestMaxResponseBytes(t *testing.T) {
-	needMedQA(t)
 	srv := llmtest.NewOpenAIServer(t, llmtest.ServerOptions{Models: []string{"tiny"}})
 	cachePath := filepath.Join(t.TempDir(), "cache.db")
 	run := func(extra ...string) (ExitCode, string, string) {
-		return runCLI(t, append([]string{"run", "--model", "openai/tiny", "--base-url", srv.BaseURL(), "--dataset", medqaTest,
+		return runCLI(t, append([]string{"run", "--model", "openai/tiny", "--base-url", srv.BaseURL(), "--dataset", medqaSample,
 			"--limit", "3", "--config", "base", "--cache", "rw", "--cache-path", cachePath, "--out", t.TempDir()}, extra...)...)
 	}
 	cached := func() int {

@@ -21,7 +21,6 @@ import (
 // endpoint sees each request once and the parquet files are complete.
 func TestConcurrentProcessesOneRunDirectory(t *testing.T) {
 	t.Parallel()
-	needMedQA(t)
 	if testing.Short() {
 		t.Skip("-short")
 	}
@@ -31,7 +30,7 @@ func TestConcurrentProcessesOneRunDirectory(t *testing.T) {
 		return llmtest.DefaultRespond(c)
 	}})
 	args := func(out string) []string {
-		return []string{"run", "--model", "openai/tiny", "--base-url", srv.BaseURL(), "--dataset", medqaTest,
+		return []string{"run", "--model", "openai/tiny", "--base-url", srv.BaseURL(), "--dataset", medqaSample,
 			"--limit", "20", "--config", "base", "--agents", "3", "--parallel", "4", "--cache", "off", "--out", out, "--run-name", "shared"}
 	}
 	ref := t.TempDir()

@@ -18,12 +18,19 @@ func runCLI(t *testing.T, args ...string) (ExitCode, string, string) {
 	return code, out.String(), errb.String()
 }
 
+// medqaTest is the real MedQA test file of ../shared (1,273 questions): for
+// tests that need more than the 50 questions of medqaSample; they skip
+// (needMedQA) where ../shared is absent.
 const medqaTest = "../../shared/datasets/medqa/phrases_no_exclude_test.jsonl"
 
+// medqaSample is the embedded default sample's file, committed in the
+// repository: 50 MedQA questions in the official layout, for tests that need
+// a dataset file and no more than 50 questions.
+const medqaSample = "../datasets/sample/medqa_test_sample50.jsonl"
+
 func TestRunWritesRunDirectory(t *testing.T) {
-	needMedQA(t)
 	dir := t.TempDir()
-	code, stdout, stderr := runCLI(t, "run", "--dataset", medqaTest, "--config", "base,full", "--limit", "30", "--out", dir, "--parallel", "4")
+	code, stdout, stderr := runCLI(t, "run", "--dataset", medqaSample, "--config", "base,full", "--limit", "30", "--out", dir, "--parallel", "4")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}

@@ -144,9 +144,8 @@ func firstLine(s, prefix string) string {
 // TestBudgetStopsAndResumes: a token budget stops the run before it is
 // exceeded (exit 3, resumable); rerunning without it finishes the run.
 func TestBudgetStopsAndResumes(t *testing.T) {
-	needMedQA(t)
 	out := t.TempDir()
-	base := []string{"run", "--dataset", medqaTest, "--limit", "40", "--config", "base,full", "--agents", "3",
+	base := []string{"run", "--dataset", medqaSample, "--limit", "40", "--config", "base,full", "--agents", "3",
 		"--out", out, "--run-name", "budget", "--parallel", "1"}
 	// One question in flight: what a question uses beyond its reservation
 	// is the only way past the budget (README, Budgets), and with one in
@@ -211,13 +210,12 @@ func TestPlanMismatchRefused(t *testing.T) {
 // ones in flight finish, saves, and exits 130; rerunning completes the run.
 func TestSigtermFlushesAndResumes(t *testing.T) {
 	t.Parallel() // mostly waiting on simulated latency or retries
-	needMedQA(t)
 	if testing.Short() {
 		t.Skip("-short")
 	}
 	bin := buildBinary(t)
 	out := t.TempDir()
-	args := []string{"run", "--dataset", medqaTest, "--limit", "40", "--config", "base,full", "--model", "sim/slow",
+	args := []string{"run", "--dataset", medqaSample, "--limit", "40", "--config", "base,full", "--model", "sim/slow",
 		"--parallel", "4", "--out", out, "--run-name", "term"}
 	cmd := exec.Command(bin, args...)
 	var stderr strings.Builder

@@ -14,11 +14,10 @@ import (
 // every file in it — journal, parquet, manifest, lock — and the response
 // cache are 0600: they may hold transcripts.
 func TestRunFilesAreOwnerOnly(t *testing.T) {
-	needMedQA(t)
 	srv := llmtest.NewOpenAIServer(t, llmtest.ServerOptions{Models: []string{"tiny"}})
 	out := t.TempDir()
 	cachePath := filepath.Join(t.TempDir(), "c", "responses.db")
-	if code, so, se := runCLI(t, "run", "--model", "openai/tiny", "--base-url", srv.BaseURL(), "--dataset", medqaTest,
+	if code, so, se := runCLI(t, "run", "--model", "openai/tiny", "--base-url", srv.BaseURL(), "--dataset", medqaSample,
 		"--limit", "3", "--config", "base", "--transcripts", "--cache", "rw", "--cache-path", cachePath, "--out", out, "--run-name", "r"); code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, so, se)
 	}
@@ -76,7 +75,6 @@ func TestReadOnlyRunDirectoryBeforeFirstCall(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("root writes into read-only directories; run as another user (e.g. su nobody) to exercise this")
 	}
-	needMedQA(t)
 	srv := llmtest.NewOpenAIServer(t, llmtest.ServerOptions{Models: []string{"tiny"}})
 	out := t.TempDir()
 	dir := filepath.Join(out, "r")
@@ -84,7 +82,7 @@ func TestReadOnlyRunDirectoryBeforeFirstCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.Chmod(dir, 0o700)
-	code, so, se := runCLI(t, "run", "--model", "openai/tiny", "--base-url", srv.BaseURL(), "--dataset", medqaTest,
+	code, so, se := runCLI(t, "run", "--model", "openai/tiny", "--base-url", srv.BaseURL(), "--dataset", medqaSample,
 		"--limit", "3", "--config", "base", "--cache", "off", "--out", out, "--run-name", "r")
 	if code == 0 || !strings.Contains(se, "not writable") {
 		t.Fatalf("exit %d\n%s\n%s", code, so, se)
