@@ -17,15 +17,17 @@ const MaxReadmeLines = 300
 // scheme matches a link with a URL scheme (https:, mailto:), not checked.
 var scheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 
-// Check checks README.md and docs/*.md under root and returns every problem
-// as "file:line: what is wrong (what to do)", file by file: README.md first.
+// Check checks README.md and docs/*.md under root — README.md's length,
+// every relative link, and that README.md links every docs page and each
+// page links back — and returns every problem as "file:line: what is wrong
+// (what to do)", file by file, README.md first, then the missing links.
 func Check(root string, maxReadme int) ([]string, error) {
 	files, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
 		return nil, err
 	}
 	files = append([]string{filepath.Join(root, "README.md")}, files...)
-	c := checker{root: root, docs: map[string]Doc{}}
+	c := checker{root: root, docs: map[string]Doc{}, linked: map[string]map[string]bool{}}
 	var problems []string
 	for _, f := range files {
 		d, err := c.doc(f)
@@ -42,12 +44,29 @@ func Check(root string, maxReadme int) ([]string, error) {
 			}
 		}
 	}
-	return problems, nil
+	return append(problems, c.unlinked(files[1:])...), nil
+}
+
+// unlinked reports the docs pages README.md does not link to, and those
+// that do not link back to it.
+func (c *checker) unlinked(pages []string) []string {
+	var problems []string
+	for _, p := range pages {
+		rel := c.rel(p)
+		if !c.linked["README.md"][rel] {
+			problems = append(problems, fmt.Sprintf("README.md:1: no link to %s: add it to the Documentation table", rel))
+		}
+		if !c.linked[rel]["README.md"] {
+			problems = append(problems, fmt.Sprintf("%s:1: no link back to the README: add [README](../README.md) under the title", rel))
+		}
+	}
+	return problems
 }
 
 type checker struct {
-	root string
-	docs map[string]Doc // parsed Markdown files by path
+	root   string
+	docs   map[string]Doc             // parsed Markdown files by path
+	linked map[string]map[string]bool // file → the files its links resolve to (both relative to root)
 }
 
 func (c *checker) rel(path string) string {
@@ -93,6 +112,7 @@ func (c *checker) link(from, target string) string {
 		if _, err := os.Stat(dest); err != nil {
 			return fmt.Sprintf("no file %s (paths are relative to %s/)", c.rel(dest), c.rel(filepath.Dir(from)))
 		}
+		c.link1(from, dest)
 	}
 	if frag == "" || !strings.HasSuffix(dest, ".md") {
 		return ""
@@ -105,6 +125,15 @@ func (c *checker) link(from, target string) string {
 		return fmt.Sprintf("no heading with anchor #%s in %s (anchors: %s)", frag, c.rel(dest), nearest(d, frag))
 	}
 	return ""
+}
+
+// link1 records that from links to dest.
+func (c *checker) link1(from, dest string) {
+	f := c.rel(from)
+	if c.linked[f] == nil {
+		c.linked[f] = map[string]bool{}
+	}
+	c.linked[f][c.rel(dest)] = true
 }
 
 // nearest lists the anchors of d that share the longest prefix with the

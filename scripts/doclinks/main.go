@@ -2,8 +2,9 @@
 // a front door of at most -max-readme lines, and every relative link in
 // README.md and docs/*.md resolves to a file or folder of the repository and,
 // where it names a #fragment of a Markdown file, to a heading of that file
-// (GitHub's anchor rules). It prints each problem as file:line and exits 1
-// when there is one:
+// (GitHub's anchor rules); README.md links every docs page and each page
+// links back. It prints each problem as file:line and exits 1 when there is
+// one:
 //
 //	go run ./scripts/doclinks .
 //

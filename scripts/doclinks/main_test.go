@@ -90,7 +90,8 @@ func TestCheck(t *testing.T) {
 		"[gone](docs/missing.md) [bad anchor](docs/a.md#part-two) [up](../x.md) [abs](/docs/a.md)\n"+
 		"[web](https://example.com/#nope) [src](main.go#L3) [esc](docs/a%20b.md)\n")
 	write(t, root, "docs/a.md", "# A\n\n## Part one\n\n[back](../README.md#r) [no](../README.md#s)\n")
-	write(t, root, "docs/a b.md", "# spaced\n")
+	write(t, root, "docs/a b.md", "# spaced\n\n[up](../README.md)\n")
+	write(t, root, "docs/orphan.md", "# nobody links here, and it links nowhere\n")
 	write(t, root, "main.go", "package main\n")
 	problems, err := Check(root, 3)
 	if err != nil {
@@ -103,6 +104,8 @@ func TestCheck(t *testing.T) {
 		`README.md:4: link "../x.md": outside the repository`,
 		`README.md:4: link "/docs/a.md": an absolute path`,
 		`docs/a.md:5: link "../README.md#s": no heading with anchor #s in README.md`,
+		"README.md:1: no link to docs/orphan.md",
+		"docs/orphan.md:1: no link back to the README",
 	}
 	if len(problems) != len(want) {
 		t.Fatalf("got %d problems, want %d:\n%s", len(problems), len(want), strings.Join(problems, "\n"))
@@ -114,7 +117,7 @@ func TestCheck(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	if code := run(&out, root, 3); code != 1 || !strings.Contains(out.String(), "6 problem(s)") {
+	if code := run(&out, root, 3); code != 1 || !strings.Contains(out.String(), "8 problem(s)") {
 		t.Errorf("run: exit %d, output\n%s", code, out.String())
 	}
 }
