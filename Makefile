@@ -50,6 +50,7 @@ lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet $(PKGS)
 	$(GO) run ./scripts/shape .
+	$(GO) run ./scripts/doclinks .
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
@@ -77,6 +78,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseReport -fuzztime 15s ./protocols/medagents/
 	$(GO) test -run '^$$' -fuzz FuzzParseReplies -fuzztime 15s ./protocols/mdagents/
 	$(GO) test -run '^$$' -fuzz FuzzParseOutputLine -fuzztime 15s ./llm/openai/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 15s ./scripts/doclinks/
 	$(GO) test -run '^$$' -fuzz FuzzEscape -fuzztime 10s ./escape/
 	$(GO) test -run '^$$' -fuzz FuzzParseTriageLine -fuzztime 15s ./cli/
 	$(GO) test -run '^$$' -fuzz FuzzLoadSemigran -fuzztime 15s ./datasets/

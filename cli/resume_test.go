@@ -148,7 +148,7 @@ func TestBudgetStopsAndResumes(t *testing.T) {
 	base := []string{"run", "--dataset", medqaSample, "--limit", "40", "--config", "base,full", "--agents", "3",
 		"--out", out, "--run-name", "budget", "--parallel", "1"}
 	// One question in flight: what a question uses beyond its reservation
-	// is the only way past the budget (README, Budgets), and with one in
+	// is the only way past the budget (docs/real-models.md, Budgets), and with one in
 	// flight the run stops in the same place every time.
 	const budget = 200000 // about a third of the plan's ~590k tokens
 	code, so, se := runCLI(t, append(base, "--budget-tokens", fmt.Sprint(budget))...)

@@ -16,7 +16,7 @@ import (
 )
 
 // ExitCode is what the medteam process exits with. Every code is here, and
-// the README's exit code table lists them.
+// the exit code table of docs/commands.md#exit-codes lists them.
 type ExitCode int
 
 // Exit codes.

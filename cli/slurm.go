@@ -27,8 +27,8 @@ func newSlurmCmd(f *Factory) *cobra.Command {
 		Short: "Run a plan as a Slurm job array: submit, status, resubmit (and the merge job's merge)",
 		Long: `Runs one plan as a Slurm job array over a shared run directory: task i runs shard
 i+1 of S into <run>/shards/shard-<i+1>-of-S (one journal per shard), and a merge job that
-depends on the array (afterany) joins them into <run> (parquet, manifest, report). See the
-README's Slurm section.`,
+depends on the array (afterany) joins them into <run> (parquet, manifest, report). See
+docs/slurm.md.`,
 	}
 	cmd.AddCommand(NewCmdSlurmSubmit(f, nil), NewCmdSlurmStatus(f, nil), NewCmdSlurmResubmit(f, nil), NewCmdSlurmMerge(f, nil))
 	return cmd
@@ -70,7 +70,7 @@ The array script asks for SIGTERM --grace before the kill (--signal=B:TERM@grace
 --requeue: on SIGTERM a task stops taking questions, finishes those in flight (20 s), commits
 and exits; a requeued or resubmitted task resumes from its journal.
 
---template FILE replaces the array script (Go text/template; placeholders in the README).`,
+--template FILE replaces the array script (Go text/template; placeholders in docs/slurm.md#templates).`,
 		Example: `  medteam slurm submit --shards 8 --throttle 4 --dataset medqa --config base,full --model openai/gpt-4o-mini
   medteam slurm submit --shards 4 --slurm-opt=--partition=gpu --slurm-opt=--gres=gpu:1 --template gpu.sh.tmpl --dry-run`,
 		Args: cobra.NoArgs,
@@ -99,7 +99,7 @@ and exits; a requeued or resubmitted task resumes from its journal.
 	fl.DurationVar(&opts.Grace, "grace", 90*time.Second, "Slurm sends SIGTERM this long before the kill (--signal=B:TERM@grace); at least 30s, as questions in flight get 20s")
 	fl.StringArrayVar(&opts.SlurmOpts, "slurm-opt", nil, "sbatch option of the array tasks, e.g. --slurm-opt=--partition=gpu (repeatable; written as #SBATCH lines)")
 	fl.StringArrayVar(&opts.MergeOpts, "merge-opt", nil, "sbatch option of the merge job (repeatable)")
-	fl.StringVar(&opts.Template, "template", "", "script template replacing the generated array script (placeholders in the README)")
+	fl.StringVar(&opts.Template, "template", "", "script template replacing the generated array script (placeholders in docs/slurm.md#templates)")
 	fl.StringVar(&opts.Medteam, "medteam", "", "path of the medteam binary on the nodes (default: this binary)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the scripts and sbatch commands; submit nothing and write nothing")
 	return cmd

@@ -25,5 +25,6 @@
 //
 // The question types (qa.Question, qa.Item, qa.Option) live in package qa,
 // which a protocol imports without the loaders and their file-format
-// dependencies. README.md describes the formats in detail.
+// dependencies. docs/datasets.md and README.md (in this folder) describe
+// the formats in detail.
 package datasets

@@ -73,7 +73,8 @@ func mmluFiles(dir string) []string {
 //	semigran         triage/semigran_vignettes.jsonl (triage items)             45
 //
 // The MedBullets files have 308 rows each; 4 (op4) and 10 (op5) of them repeat
-// an earlier question under another link and are collapsed (see README.md).
+// an earlier question under another link and are collapsed (see
+// docs/datasets.md).
 //
 // Each call returns a fresh copy that the caller may modify.
 func Registry() []Entry {

@@ -18,7 +18,7 @@ const (
 
 // SummaryRow is one row of summary.parquet: flat and typed, a statistic
 // the data cannot define is null. Which columns a kind fills is in the
-// README ("summary.parquet"); proportions and differences are fractions
+// docs/output.md#summaryparquet; proportions and differences are fractions
 // (0.031, not 3.1).
 type SummaryRow struct {
 	SchemaVersion int32  `parquet:"schema_version"`

@@ -8,7 +8,8 @@
 # loses its right-hand columns in print. e2e-report also fails when two
 # texts of a figure overlap (their rendered boxes intersect).
 # CI runs it into a temporary directory; `bash scripts/example-report.sh
-# docs/example` regenerates the example the README shows. The figures are
+# docs/example` regenerates the example the README and docs/commands.md
+# link to. The figures are
 # SIMULATED: they show what the report looks like, not a model's accuracy.
 set -euo pipefail
 cd "$(dirname "$0")/.."

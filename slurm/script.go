@@ -1,7 +1,7 @@
 // Package slurm runs a medteam plan as a Slurm job array: the batch scripts
 // (pure functions of a Job, golden-tested), the record of what was submitted
 // (slurm.json in the run directory), and the sbatch/squeue/sacct/scontrol
-// invocations behind a small Runner interface. See README "Slurm".
+// invocations behind a small Runner interface. See docs/slurm.md.
 package slurm
 
 import (
@@ -27,7 +27,7 @@ type Job struct {
 }
 
 // Fields are the placeholders of a script template ({{.Name}} etc.; the
-// Job's fields with Workdir shell-quoted); the README lists them.
+// Job's fields with Workdir shell-quoted); docs/slurm.md#templates lists them.
 type Fields struct {
 	Job
 	// ShardDir is the run directory of the task's shard, as a shell word
@@ -142,7 +142,7 @@ func Render(name, text string, f Fields) (string, error) {
 	}
 	var b bytes.Buffer
 	if err := t.Execute(&b, f); err != nil {
-		return "", fmt.Errorf("script template %s: %w (placeholders: see README, Slurm)", name, err)
+		return "", fmt.Errorf("script template %s: %w (placeholders: see docs/slurm.md#templates)", name, err)
 	}
 	return b.String(), nil
 }

@@ -2,7 +2,7 @@
 // questions × arms grid with filters, a question's deliberation call by call
 // (phase, agent, role, prompt, reply, parse notes, tokens, latency), its
 // votes and aggregation, and two arms side by side (docs: DESIGN.md §11;
-// the README's `medteam view` section). It can also write a static copy
+// docs/commands.md#medteam-view). It can also write a static copy
 // that opens from disk (Export).
 //
 // Question rows are held in memory; calls.parquet is indexed by unit

@@ -1,5 +1,6 @@
 // Command medteam is a benchmark harness for multi-agent medical question
-// answering. See the README for commands and the output schema.
+// answering. See docs/commands.md for the commands and docs/output.md for
+// the output schema.
 package main
 
 import (

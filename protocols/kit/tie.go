@@ -17,7 +17,8 @@ const (
 // without a leader (or with a leader whose tie-break could not be read).
 // On a triage item the tie escalates to the most urgent of the tied levels
 // (by rank, never by option position): under-triage is the unsafe error,
-// and the README promises that a tie escalates (DESIGN §5 "Triage items").
+// and docs/arms.md#triage-items promises that a tie escalates (DESIGN §5
+// "Triage items").
 // On a multiple-choice item a draw seeded by seed picks one of the tied
 // options (aggregator.BreakTie: reproducible, never "the first letter").
 // how is TieEscalated or TieSeededDraw; winner is "" (and how "") when tied
