@@ -210,3 +210,22 @@ func TestRangeStart(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRangeStart: any header is read without panicking, and a well-formed
+// "bytes N-M/T" gives N back.
+func FuzzRangeStart(f *testing.F) {
+	for _, s := range []string{"bytes 100-199/200", "bytes 0-0/*", "", "bytes -5/9", "bytes 99999999999999999999-1/2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, h string) {
+		n := rangeStart(h)
+		if n < -1 {
+			t.Fatalf("rangeStart(%q) = %d", h, n)
+		}
+		if n >= 0 {
+			if again := rangeStart("bytes " + strconv.FormatInt(n, 10) + "-1/2"); again != n {
+				t.Fatalf("round trip %d → %d", n, again)
+			}
+		}
+	})
+}
