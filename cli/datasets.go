@@ -6,7 +6,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -25,7 +24,7 @@ type datasetFlags struct {
 func (d *datasetFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&d.format, "format", "", "format instead of detection from content")
 	cmd.Flags().StringVar(&d.mapping, "map", "", "field mapping for generic files, e.g. question=stem,answer=label,options=choices")
-	cmd.Flags().StringVar(&d.dataDir, "data-dir", "", "folder holding registry datasets (default $MEDTEAM_DATA)")
+	cmd.Flags().StringVar(&d.dataDir, "data-dir", "", dataDirUsage)
 	cmd.Flags().StringVar(&d.split, "split", "", "the split to read (test, dev, train, validation; '*' = all); a folder holding several splits needs it")
 	cmd.Flags().IntVar(&d.maxItemBytes, "max-item-bytes", datasets.DefaultMaxItemBytes, "cap in bytes on one item's text (stem, context, options); a longer item is a problem at its file:line")
 }
@@ -42,29 +41,10 @@ func (d *datasetFlags) source(spec string) (datasets.Source, error) {
 	return src, err
 }
 
-func newDatasetsCmd() *cobra.Command {
-	root := &cobra.Command{Use: "datasets", Short: "List, show, validate and convert datasets"}
-	root.AddCommand(newDatasetsListCmd(), newDatasetsShowCmd(), newDatasetsValidateCmd(), newDatasetsConvertCmd())
+func newDatasetsCmd(f *Factory) *cobra.Command {
+	root := &cobra.Command{Use: "datasets", Short: "List, get, show, validate and convert datasets"}
+	root.AddCommand(newDatasetsListCmd(), NewCmdDatasetsGet(f, nil), newDatasetsShowCmd(), newDatasetsValidateCmd(), newDatasetsConvertCmd())
 	return root
-}
-
-func newDatasetsListCmd() *cobra.Command {
-	return &cobra.Command{
-		Use: "list", Short: "List the dataset registry and the supported formats", Args: cobra.NoArgs,
-		Example: "  medteam datasets list",
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
-			fmt.Fprintln(w, "name\tquestions\tlicence\tdescription")
-			for _, e := range datasets.Registry() {
-				fmt.Fprintf(w, "%s\t%d\t%s\t%s\n", e.Name, e.Expected, e.License, e.Description)
-			}
-			fmt.Fprintln(w, "\nformat\tdescription")
-			for _, f := range datasets.Formats() {
-				fmt.Fprintf(w, "%s\t%s\n", f.Format, f.Description)
-			}
-			return w.Flush()
-		},
-	}
 }
 
 func newDatasetsShowCmd() *cobra.Command {

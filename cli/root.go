@@ -114,7 +114,7 @@ func newRoot(stop <-chan struct{}, stdout, stderr io.Writer) *cobra.Command {
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	f := &Factory{Out: stdout, Err: stderr, Stop: stop, Argv: os.Args}
-	root.AddCommand(NewCmdRun(f, nil), NewCmdSweep(f, nil), newCallsCmd(), newModelsCmd(), newExportCmd(), newDatasetsCmd(), NewCmdMerge(f, nil),
+	root.AddCommand(NewCmdRun(f, nil), NewCmdSweep(f, nil), newCallsCmd(), newModelsCmd(), newExportCmd(), newDatasetsCmd(f), NewCmdMerge(f, nil),
 		NewCmdReport(f, nil), NewCmdPower(f, nil), NewCmdCheck(f, nil), NewCmdBatches(f, nil), newTriageCmd(f), NewCmdRescore(f, nil),
 		NewCmdView(f), newSlurmCmd(f), newVersionCmd(stdout))
 	return root

@@ -117,7 +117,7 @@ func registerSpec(fl *pflag.FlagSet, p *plan.Spec) {
 	fl.StringArrayVar(&p.Datasets, "dataset", []string{datasets.SampleName}, "dataset: a registry name ("+strings.Join(datasets.Names(), ", ")+"), a file or a folder in any supported format; repeat for several")
 	fl.StringVar(&p.Format, "format", "", "dataset format instead of detection from content (see 'medteam datasets list')")
 	fl.StringVar(&p.Map, "map", "", "field mapping for generic JSONL/CSV/parquet, e.g. question=stem,answer=label,options=choices")
-	fl.StringVar(&p.DataDir, "data-dir", "", "folder holding registry datasets (default $MEDTEAM_DATA)")
+	fl.StringVar(&p.DataDir, "data-dir", "", dataDirUsage)
 	fl.IntVar(&p.MaxItemBytes, "max-item-bytes", datasets.DefaultMaxItemBytes, "cap in bytes on one item's text (stem, context, options); a longer item is a problem at its file:line (refused, or skipped with --skip-invalid). Raise it for long items")
 	fl.BoolVar(&p.SkipInvalid, "skip-invalid", false, "run the valid items of a file with invalid ones (the skipped count and reasons go into the manifest) instead of refusing it")
 	fl.StringVar(&p.DatasetName, "dataset-name", "", "the dataset a standardised or mapped file is a copy of (medqa, medmcqa, mmlu-pro, …): its questions then get that dataset's ids and pair with runs on the official file; question ids never come from a file's name")

@@ -15,12 +15,15 @@ import (
 const DataDirEnv = "MEDTEAM_DATA"
 
 // DataDir returns the data directory: flagValue if set, else $MEDTEAM_DATA,
-// else "".
+// else DefaultDataDir (where `medteam datasets get` writes).
 func DataDir(flagValue string) string {
 	if flagValue != "" {
 		return flagValue
 	}
-	return os.Getenv(DataDirEnv)
+	if env := os.Getenv(DataDirEnv); env != "" {
+		return env
+	}
+	return DefaultDataDir()
 }
 
 // Layout is one accepted arrangement of a dataset's files under the data
@@ -40,8 +43,10 @@ type Entry struct {
 	Dataset     string // Question.Dataset override, if any
 	Split       string // keep only this split
 	Filter      map[string]string
-	Layouts     []Layout // the first layout whose files all exist is used
-	Embedded    bool     // the embedded sample: no files needed
+	Layouts     []Layout   // the first layout whose files all exist is used
+	Embedded    bool       // the embedded sample: no files needed
+	Downloads   []Download // the pinned files `medteam datasets get` fetches (sources.go)
+	Manual      string     // where to obtain by hand the files with no pinned URL, if any
 }
 
 // mmluMedicalSubjects are the six MMLU subjects of the medical selection
@@ -82,7 +87,7 @@ func Registry() []Entry {
 	for i, e := range registry {
 		out[i] = e.clone()
 	}
-	return out
+	return withSources(out)
 }
 
 // registry is the list Registry returns copies of.
@@ -213,7 +218,7 @@ func Names() []string {
 
 // ErrNoDataDir is returned (wrapped) by Resolve for a registry name that
 // needs files when no data directory is set.
-var ErrNoDataDir = errors.New("no data directory: pass --data-dir or set " + DataDirEnv)
+var ErrNoDataDir = errors.New("no data directory: pass --data-dir or set " + DataDirEnv + " (no user cache directory to default to)")
 
 // Resolve turns a --dataset value into a Source. "" and SampleName give the
 // embedded sample; a registry name gives its files under dataDir (the first
@@ -282,6 +287,19 @@ func (e Entry) Source(dataDir string) (Source, error) {
 		}
 		want = append(want, strings.Join(fs, " + "))
 	}
-	return Source{}, fmt.Errorf("dataset %s: files not found under %s; expected %s",
-		e.Name, dataDir, strings.Join(want, ", or "))
+	return Source{}, fmt.Errorf("dataset %s: files not found under %s; expected %s; %s",
+		e.Name, dataDir, strings.Join(want, ", or "), e.howToGet())
+}
+
+// howToGet says how to obtain the entry's files: `medteam datasets get`
+// for a dataset with pinned files (from a mirror when some have no public
+// URL), else where to place them by hand.
+func (e Entry) howToGet() string {
+	switch {
+	case len(e.Downloads) > 0 && e.Manual == "":
+		return "fetch them with `medteam datasets get " + e.Name + "`"
+	case len(e.Downloads) > 0:
+		return "copy them from a mirror with `medteam datasets get " + e.Name + " --from DIR|URL` (verified), or place them by hand: " + e.Manual
+	}
+	return "place them by hand: " + e.Manual
 }
