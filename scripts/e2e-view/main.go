@@ -308,6 +308,9 @@ func (t tab) walkthrough(ctx context.Context, page string, transcripts bool) err
 		return fmt.Errorf("phases: %w", err)
 	}
 	fmt.Printf("e2e-view: %s: %s rows on the first page, %s arms\n", page, rows, arms)
+	if err := t.screenshot(ctx, "grid"); err != nil {
+		return err
+	}
 	for _, st := range readerSteps() {
 		if _, err := t.eval(ctx, st.do); err != nil {
 			return fmt.Errorf("%s: %w", st.what, err)
