@@ -34,7 +34,9 @@ func NewCmdView(f *Factory) *cobra.Command {
 		Short: "Read what the agents said: a local, read-only page with the questions × arms grid, each question's calls, votes and aggregation, two arms side by side",
 		Long: `Serves a read-only page on loopback (127.0.0.1, a free port, printed) for one or more run
 directories: a grid of questions × arms with filters (correct, wrong, abstained, error, arms
-disagree, subject, phase); a question's deliberation in order — every call's phase, agent, role,
+disagree, subject, phase), each line with the start of its stem and a colour legend; a question's
+text — stem, options with the gold marked — and every arm's answer per repeat, right or wrong
+(from items.parquet; a run made before medteam kept it says so); its deliberation in order — every call's phase, agent, role,
 parse notes, tokens and latency, and its prompt and reply when the run was made with
 --transcripts (the page says so when they are absent); the question row's votes and aggregation
 (rounds, scores, decision rule, tie, protocol_json); two arms side by side.
