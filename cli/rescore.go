@@ -104,6 +104,11 @@ func runRescore(f *Factory, o *RescoreOptions) error {
 	if err := results.WriteCalls(filepath.Join(o.Out, results.CallsFile), nil); err != nil {
 		return fmt.Errorf("rescore: %w", err)
 	}
+	if items := run.Items(scored); len(items) > 0 {
+		if err := results.WriteItems(filepath.Join(o.Out, results.ItemsFile), items); err != nil {
+			return fmt.Errorf("rescore: %w", err)
+		}
+	}
 	sums := run.Summaries(scored)
 	n, err := writeRescoreMD(o, run, sums, scored)
 	if err != nil {
@@ -192,7 +197,11 @@ func writeRescoreManifest(o *RescoreOptions, run rescore.Run, rows []results.Que
 			m.Arms = append(m.Arms, results.ArmRef{Label: a, Protocol: rescore.Protocol, AgentPolicy: "fixed:1"})
 		}
 	}
-	files, err := results.FileHashes(o.Out, results.QuestionsFile, results.CallsFile, "rescore.md")
+	names := []string{results.QuestionsFile, results.CallsFile, "rescore.md"}
+	if _, err := os.Stat(filepath.Join(o.Out, results.ItemsFile)); err == nil {
+		names = append(names, results.ItemsFile)
+	}
+	files, err := results.FileHashes(o.Out, names...)
 	if err != nil {
 		return fmt.Errorf("rescore: %w", err)
 	}

@@ -33,16 +33,36 @@ func Main(args []string) int {
 	stop := make(chan struct{})
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	first, again := interruptNotice(args)
 	go func() {
 		<-sigs
-		fmt.Fprintf(os.Stderr, "\nmedteam: stopping: no new questions; the ones in flight get %s to finish (signal again to exit at once; rerun the same command to resume)\n", graceDefault)
+		fmt.Fprint(os.Stderr, first)
 		close(stop)
 		go func() { time.Sleep(graceDefault); cancel() }()
 		<-sigs
-		fmt.Fprintln(os.Stderr, "medteam: exiting at once; finished questions are in the journal, rerun the same command to resume")
+		fmt.Fprint(os.Stderr, again)
 		os.Exit(int(exitKilled))
 	}()
 	code := execute(ctx, stop, args, os.Stdout, os.Stderr)
 	cancel()
 	return int(code)
+}
+
+// interruptNotice is what the first and a second interrupt print for the
+// command line args: about finishing and resuming for a command that runs
+// units into a journal (run, sweep), plainly otherwise; nothing on the first for view, which says
+// "stopped" itself when its server has shut down.
+func interruptNotice(args []string) (first, again string) {
+	cmd := ""
+	if len(args) > 0 {
+		cmd = args[0]
+	}
+	switch cmd {
+	case "run", "sweep":
+		return fmt.Sprintf("\nmedteam: stopping: no new questions; the ones in flight get %s to finish (signal again to exit at once; rerun the same command to resume)\n", graceDefault),
+			"medteam: exiting at once; finished questions are in the journal, rerun the same command to resume\n"
+	case "view":
+		return "\n", "medteam: exiting at once\n"
+	}
+	return "\nmedteam: stopping (signal again to exit at once)\n", "medteam: exiting at once\n"
 }

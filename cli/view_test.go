@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/medteam-bench/medteam/results"
 )
 
 func TestViewRefusesNonLoopbackAndExports(t *testing.T) {
@@ -38,5 +40,51 @@ func TestViewRefusesNonLoopbackAndExports(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(exp, "data", "q", "0.js"))
 	if !strings.Contains(string(b), `"transcripts":true`) || !strings.Contains(string(b), `"Prompt":"`) {
 		t.Errorf("q/0.js lacks the transcripts: %.300s", b)
+	}
+}
+
+// TestRunKeepsItemsAndViewShowsThem: a run writes items.parquet, one row
+// per question (not per arm or repeat) with the gold of its question rows;
+// the viewer's copy carries each question's text; view on a folder of runs
+// lists them (here: --export refuses a folder and names a run to give).
+func TestRunKeepsItemsAndViewShowsThem(t *testing.T) {
+	out := t.TempDir()
+	for _, name := range []string{"a", "b"} {
+		if code, so, se := runCLI(t, "run", "--config", "base,full", "--limit", "3", "--repeats", "2", "--out", out, "--run-name", name, "--no-report"); code != exitOK {
+			t.Fatalf("run: %d\n%s\n%s", code, so, se)
+		}
+	}
+	run := filepath.Join(out, "a")
+	items, ok, err := results.ReadItems(run)
+	if err != nil || !ok || len(items) != 3 {
+		t.Fatalf("items.parquet: %d rows, ok %v, %v; want 3 (one per question)", len(items), ok, err)
+	}
+	rows, err := results.ReadQuestions(filepath.Join(run, results.QuestionsFile))
+	if err != nil || len(rows) != 12 {
+		t.Fatalf("questions.parquet: %d rows, %v", len(rows), err)
+	}
+	gold := map[string]string{}
+	for _, it := range items {
+		if it.Stem == "" || len(it.Options) < 2 || it.Gold == "" {
+			t.Errorf("item %s: stem %q, %d options, gold %q", it.QuestionID, it.Stem, len(it.Options), it.Gold)
+		}
+		gold[it.QuestionID] = it.Gold
+	}
+	for _, r := range rows {
+		if gold[r.QuestionID] != r.Gold {
+			t.Errorf("%s %s: row gold %q, item gold %q", r.QuestionID, r.Arm, r.Gold, gold[r.QuestionID])
+		}
+	}
+	exp := filepath.Join(t.TempDir(), "site")
+	if code, so, se := runCLI(t, "view", "--export", exp, run); code != exitOK {
+		t.Fatalf("export: exit %d %q %q", code, so, se)
+	}
+	b, _ := os.ReadFile(filepath.Join(exp, "data", "q", "0.js"))
+	if !strings.Contains(string(b), `"item":{`) || !strings.Contains(string(b), `"Stem":"`+items[0].Stem[:20]) || !strings.Contains(string(b), `"answers":[`) {
+		t.Errorf("q/0.js lacks the question's text or answers: %.400s", b)
+	}
+	code, _, se := runCLI(t, "view", "--export", exp, out)
+	if code != exitUsage || !strings.Contains(se, "folder of 2 runs") || !strings.Contains(se, filepath.Join(out, "a")) {
+		t.Errorf("view --export FOLDER: exit %d %q", code, se)
 	}
 }

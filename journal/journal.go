@@ -534,14 +534,28 @@ func (j *Journal) decode(raw []rawUnit) decodedBatch {
 
 // Export writes questions.parquet and calls.parquet into dir from the
 // journal, in plan order, streaming (memory does not grow with the run).
+// With the question rows it writes items.parquet, the text of each of
+// their questions once, when the journal recorded them (PutItems).
 func (j *Journal) Export(dir string) (questions, calls int64, err error) {
-	return writeParquet(dir, j.Each)
+	items, err := j.Items()
+	if err != nil {
+		return 0, 0, err
+	}
+	var order itemOrder
+	if questions, calls, err = writeParquet(dir, j.Each, &order); err != nil {
+		return 0, 0, err
+	}
+	if _, err := writeItems(dir, items, &order); err != nil {
+		return 0, 0, err
+	}
+	return questions, calls, nil
 }
 
 // writeParquet writes questions.parquet and calls.parquet into dir from the
-// units each gives, in the order it gives them, and returns the row counts.
-// Each file appears whole or not at all (results.Create).
-func writeParquet(dir string, each func(func(results.QuestionRow, []results.CallRow) error) error) (questions, calls int64, err error) {
+// units each gives, in the order it gives them, and returns the row counts;
+// order collects the questions' items. Each file appears whole or not at
+// all (results.Create).
+func writeParquet(dir string, each func(func(results.QuestionRow, []results.CallRow) error) error, order *itemOrder) (questions, calls int64, err error) {
 	qw, err := results.Create[results.QuestionRow](filepath.Join(dir, results.QuestionsFile))
 	if err != nil {
 		return 0, 0, err
@@ -556,6 +570,7 @@ func writeParquet(dir string, each func(func(results.QuestionRow, []results.Call
 		if err := qw.Write(q); err != nil {
 			return err
 		}
+		order.add(&q)
 		return cw.Write(cs...)
 	})
 	if err != nil {

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/medteam-bench/medteam/results"
@@ -73,6 +75,8 @@ func Salvage(ctx context.Context, dir string, rebuild bool) (SalvageReport, erro
 		return rep, err
 	}
 	sort.Slice(units, func(i, j int) bool { return units[i].ord < units[j].ord })
+	items := salvageItems(db, path)
+	var order itemOrder
 	_, _, err = writeParquet(dir, func(write func(results.QuestionRow, []results.CallRow) error) error {
 		for _, u := range units {
 			if err := write(u.q, u.calls); err != nil {
@@ -80,8 +84,11 @@ func Salvage(ctx context.Context, dir string, rebuild bool) (SalvageReport, erro
 			}
 		}
 		return nil
-	})
+	}, &order)
 	if err != nil {
+		return rep, err
+	}
+	if _, err := writeItems(dir, items, &order); err != nil {
 		return rep, err
 	}
 	rep.Recovered = len(units)
@@ -98,7 +105,7 @@ func Salvage(ctx context.Context, dir string, rebuild bool) (SalvageReport, erro
 		return rep, nil
 	}
 	db.Close()
-	if err := rebuildJournal(dir, hash, body, units); err != nil {
+	if err := rebuildJournal(dir, hash, body, units, items); err != nil {
 		return rep, err
 	}
 	rep.Rebuilt, rep.Damaged = true, path+DamagedSuffix
@@ -108,7 +115,7 @@ func Salvage(ctx context.Context, dir string, rebuild bool) (SalvageReport, erro
 // rebuildJournal writes a fresh journal of the plan and units beside the damaged
 // one, then renames the damaged one (and its WAL) aside and the fresh one
 // into its place.
-func rebuildJournal(dir, hash, body string, units []salvaged) error {
+func rebuildJournal(dir, hash, body string, units []salvaged, items map[string]results.ItemRow) error {
 	tmp, err := os.MkdirTemp(dir, ".salvage-")
 	if err != nil {
 		return fmt.Errorf("journal: rebuilding from the salvaged units: %w", err)
@@ -117,6 +124,12 @@ func rebuildJournal(dir, hash, body string, units []salvaged) error {
 	j, err := Open(tmp, hash, []byte(body))
 	if err != nil {
 		return fmt.Errorf("journal: rebuilding from the salvaged units: %w", err)
+	}
+	if len(items) > 0 {
+		if err := j.PutItems(slices.Collect(maps.Values(items))); err != nil {
+			j.Close()
+			return fmt.Errorf("journal: rebuilding from the salvaged units: %w", err)
+		}
 	}
 	for _, u := range units {
 		if err := j.Put(u.key, u.ord, u.q, u.calls); err != nil {
@@ -238,4 +251,19 @@ func (r *SalvageReport) lose(why error) {
 	if len(r.Problems) < 10 {
 		r.Problems = append(r.Problems, why.Error())
 	}
+}
+
+// salvageItems reads the question texts of a damaged journal, all or
+// none: they are a convenience for reading the run (the viewer shows the
+// question without them), so damage there costs them and nothing else.
+func salvageItems(db *sql.DB, path string) map[string]results.ItemRow {
+	var n int
+	if err := db.QueryRow("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'items'").Scan(&n); err != nil || n == 0 {
+		return nil
+	}
+	items, err := readItems(db, path)
+	if err != nil {
+		return nil
+	}
+	return items
 }

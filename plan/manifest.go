@@ -3,6 +3,7 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -82,7 +83,11 @@ func (m Manifest) Write(dir string, rows []results.QuestionRow, calls int) error
 		}
 	}
 	var err error
-	if out.Files, err = results.FileHashes(dir, results.QuestionsFile, results.CallsFile); err != nil {
+	files := []string{results.QuestionsFile, results.CallsFile}
+	if _, err := os.Stat(filepath.Join(dir, results.ItemsFile)); err == nil {
+		files = append(files, results.ItemsFile)
+	}
+	if out.Files, err = results.FileHashes(dir, files...); err != nil {
 		return err
 	}
 	return results.WriteManifest(filepath.Join(dir, results.ManifestFile), out)

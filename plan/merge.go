@@ -2,7 +2,9 @@ package plan
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/medteam-bench/medteam/journal"
@@ -107,6 +109,14 @@ func copyUnits(dst *journal.Journal, dirs []string, runID string, res *Merged) (
 		j, err := journal.OpenExisting(dir)
 		if err != nil {
 			return nil, err
+		}
+		items, err := j.Items()
+		if err == nil && len(items) > 0 {
+			err = dst.PutItems(slices.Collect(maps.Values(items)))
+		}
+		if err != nil {
+			j.Close()
+			return nil, fmt.Errorf("merge: %s: %w", dir, err)
 		}
 		err = j.EachUnit(func(key string, ord int64, q results.QuestionRow, calls []results.CallRow) error {
 			if have[key] {

@@ -10,6 +10,7 @@ import (
 	"github.com/medteam-bench/medteam/journal"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/rundir"
+	"github.com/medteam-bench/medteam/runner"
 )
 
 // Recorded reads the spec of an existing run directory (for a resume).
@@ -71,6 +72,10 @@ func Open(dir string, r *Resolved, argv []string, retry func(class string) bool)
 	}
 	if err != nil {
 		run.lock.Release()
+		return nil, err
+	}
+	if err := run.Journal.PutItems(runner.ItemRows(r.Sets)); err != nil {
+		run.Close()
 		return nil, err
 	}
 	if run.Done, err = run.Journal.Done(retry); err != nil {

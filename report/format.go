@@ -5,14 +5,15 @@ import (
 	"math"
 	"strings"
 
+	"github.com/medteam-bench/medteam/numfmt"
 	"github.com/medteam-bench/medteam/stats"
 )
 
 // dash stands for a statistic the data cannot define.
-const dash = "—"
+const dash = numfmt.Dash
 
 // round1 rounds to one decimal half away from zero, as DuckDB's round does.
-func round1(x float64) float64 { return math.Round(x*10) / 10 }
+func round1(x float64) float64 { return numfmt.Round1(x) }
 
 // pctKN is 100·k/n with one decimal, computed as the DuckDB query does.
 func pctKN(k, n int) string {
@@ -23,12 +24,7 @@ func pctKN(k, n int) string {
 }
 
 // pct is a proportion in percent with one decimal.
-func pct(x float64) string {
-	if math.IsNaN(x) {
-		return dash
-	}
-	return fmt.Sprintf("%.1f", round1(100*x))
-}
+func pct(x float64) string { return numfmt.Pct(x) }
 
 // ivPct is an interval of proportions in percent: "[51.8, 60.5]".
 func ivPct(iv stats.Interval) string {
@@ -100,13 +96,7 @@ func pval(p float64) string {
 }
 
 // fnum formats x with prec decimals, rounded half away from zero.
-func fnum(x float64, prec int) string {
-	if math.IsNaN(x) {
-		return dash
-	}
-	m := math.Pow(10, float64(prec))
-	return fmt.Sprintf("%.*f", prec, math.Round(x*m)/m)
-}
+func fnum(x float64, prec int) string { return numfmt.Fnum(x, prec) }
 
 // mde is a minimum detectable difference in percentage points.
 func mde(x float64) string {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -219,4 +220,34 @@ func readWithheld(t *testing.T, path string, nOpts map[string]int) []Record {
 		out = append(out, r)
 	}
 	return out
+}
+
+// TestItemsOncePerQuestion: the rescored run keeps each question's text
+// once (two models answering it make one item), under the rows' question
+// id; a record without a stem gives none.
+func TestItemsOncePerQuestion(t *testing.T) {
+	recs, err := ReadFile("testdata/mmlupro_result.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := slices.Clone(recs)
+	for i := range other {
+		other[i].Model = "other"
+	}
+	noStem := recs[0]
+	noStem.Question, noStem.ID, noStem.Model = "", "999", "third"
+	sc := Score(append(append(recs, other...), noStem))
+	run := Run{RunID: "r", Dataset: datasets.DatasetMMLUPro, Split: "test", Model: "gpt-4o"}
+	items := run.Items(sc)
+	if len(items) != 4 {
+		t.Fatalf("%d items, want 4 (one per question with a stem)", len(items))
+	}
+	rows, err := run.Rows(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if items[0].QuestionID != rows[0].QuestionID || items[0].Stem != "Which vitamin deficiency causes scurvy?" ||
+		items[0].Gold != rows[0].Gold || len(items[0].Options) != 4 || items[0].Options[2] != "Vitamin C" {
+		t.Errorf("item 1: %+v", items[0])
+	}
 }

@@ -231,3 +231,27 @@ func (r Run) Summaries(scored []Scored) []ModelSummary {
 	sort.Slice(out, func(i, j int) bool { return out[i].Model < out[j].Model })
 	return out
 }
+
+// Items builds the items.parquet rows: the text of each question whose
+// record keeps its stem, once per question however many models answered
+// it, in the order the questions first appear. Records without a stem
+// give none (the viewer then says the text was not recorded).
+func (r Run) Items(scored []Scored) []results.ItemRow {
+	seen := map[string]bool{}
+	var items []results.ItemRow
+	for _, s := range scored {
+		if strings.TrimSpace(s.Question) == "" {
+			continue
+		}
+		qid := r.QuestionID(s.Record)
+		if seen[qid] {
+			continue
+		}
+		seen[qid] = true
+		items = append(items, results.ItemRow{
+			SchemaVersion: results.SchemaVersion, Dataset: r.Dataset, Split: r.Split, QuestionID: qid, SourceID: s.ID,
+			Stem: s.Question, Options: s.Options, Gold: s.Gold, Subject: s.Category, MetaJSON: "{}",
+		})
+	}
+	return items
+}

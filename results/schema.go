@@ -2,7 +2,9 @@
 // their writers and readers, and the run manifest.
 package results
 
-// SchemaVersion is bumped on any incompatible change to QuestionRow or CallRow.
+// SchemaVersion is bumped on any incompatible change to QuestionRow, CallRow
+// or ItemRow. items.parquet (ItemRow) came as a new, optional file under
+// version 5: files written before it are unchanged, so it needed no bump.
 const SchemaVersion = 5
 
 // QuestionRow is one row of questions.parquet: one question × arm × repeat.

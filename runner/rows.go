@@ -279,3 +279,30 @@ func CallRows(m RowMeta, qid string, calls []llm.CallRecord, notes []protocol.Pa
 	}
 	return rows
 }
+
+// ItemRow is the items.parquet row of a question of set: its text as the
+// models were shown it, with its gold (the run's record; protocols are
+// given q.Item(), never this).
+func ItemRow(set string, q qa.Question) results.ItemRow {
+	opts := make([]string, len(q.Options))
+	for i, o := range q.Options {
+		opts[i] = o.Text
+	}
+	return results.ItemRow{
+		SchemaVersion: results.SchemaVersion, Dataset: set, Split: q.Split, QuestionID: q.ID, SourceID: q.SourceID,
+		ItemKind: q.Kind, Stem: q.Stem, Context: q.Context, Options: opts, Gold: q.Gold,
+		Subject: subject(q.Meta), MetaJSON: metaJSON(q.Meta),
+	}
+}
+
+// ItemRows are the items.parquet rows of every question of the sets, in
+// plan order.
+func ItemRows(sets []QuestionSet) []results.ItemRow {
+	var out []results.ItemRow
+	for _, s := range sets {
+		for _, q := range s.Questions {
+			out = append(out, ItemRow(s.Name, q))
+		}
+	}
+	return out
+}

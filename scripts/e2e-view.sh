@@ -15,7 +15,8 @@
 #
 # Chromium: /usr/bin/chromium, installed with apt-get (sudo when not root)
 # if missing. Environment: MEDTEAM_VIEW_N (questions of the large run,
-# default 5000; two arms make 10,000 rows).
+# default 5000; two arms make 10,000 rows); MEDTEAM_VIEW_SHOTS=DIR saves
+# screenshots of a question page and of the folder list there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${MEDTEAM_VIEW_N:-5000}
@@ -50,5 +51,5 @@ tail -n 1 "$T/big.log" >&2
 # machine shared with other builds); MEDTEAM_VIEW_MAX_FIRST widens the bound a
 # run fails on, for a runner busier than that (the time is printed either way).
 "$T/e2e-view" -chromium "$chromium" -medteam "$T/medteam" -run "$T/runs/small" -big "$T/runs/big" \
-  -max-first "${MEDTEAM_VIEW_MAX_FIRST:-2s}" 2>"$T/e2e.err" ||
+  -max-first "${MEDTEAM_VIEW_MAX_FIRST:-2s}" ${MEDTEAM_VIEW_SHOTS:+-shots "$MEDTEAM_VIEW_SHOTS"} 2>"$T/e2e.err" ||
   { echo "e2e-view: stderr (tail):" >&2; tail -c 4000 "$T/e2e.err" >&2; exit 1; }

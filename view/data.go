@@ -56,6 +56,7 @@ type Line struct {
 	Dataset  string   `json:"dataset"`
 	Subject  string   `json:"subject,omitempty"`
 	Gold     string   `json:"gold"`
+	Stem     string   `json:"stem,omitempty"` // the start of the question's text (excerpt), when the run kept it
 	Cells    []Cell   `json:"cells"`
 	Disagree bool     `json:"disagree"`
 	Phases   []string `json:"phases,omitempty"` // phases of the line's calls (filled once calls.parquet is indexed)
@@ -71,6 +72,9 @@ type Run struct {
 	Name string
 	Dir  string
 	Rows []results.QuestionRow
+	// Items are the question texts by results.ItemKey (items.parquet);
+	// nil when the run kept none.
+	Items map[string]*results.ItemRow
 
 	once  sync.Once
 	calls *callIndex
@@ -178,7 +182,18 @@ func OpenRun(path string) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Run{Name: filepath.Base(filepath.Clean(dir)), Dir: dir, Rows: rows}, nil
+	items, ok, err := results.ReadItems(dir)
+	if err != nil {
+		return nil, err
+	}
+	r := &Run{Name: filepath.Base(filepath.Clean(dir)), Dir: dir, Rows: rows}
+	if ok {
+		r.Items = make(map[string]*results.ItemRow, len(items))
+		for i := range items {
+			r.Items[items[i].Key()] = &items[i]
+		}
+	}
+	return r, nil
 }
 
 // Data is what the viewer shows: the runs, the arm columns and the grid.
@@ -187,6 +202,8 @@ type Data struct {
 	Arms     []Arm
 	Lines    []Line
 	Subjects []string
+
+	byQuestion map[string][]int // results.ItemKey → the question's lines (one per repeat)
 
 	phasesOnce sync.Once
 	phases     []string
@@ -197,26 +214,10 @@ type Data struct {
 // order the arms first appear, one line per (question, repeat) in the order
 // the questions first appear.
 func NewData(runs []*Run) *Data {
-	d := &Data{Runs: runs}
-	col := map[[2]string]int{}
+	d := &Data{Runs: runs, byQuestion: map[string][]int{}}
+	col := d.columns()
 	line := map[string]int{}
 	subjects := map[string]bool{}
-	label := func(run int, arm string) string {
-		if len(runs) > 1 {
-			return runs[run].Name + ":" + arm
-		}
-		return arm
-	}
-	for ri, r := range runs {
-		for i := range r.Rows {
-			q := &r.Rows[i]
-			ck := [2]string{strconv.Itoa(ri), q.Arm}
-			if _, ok := col[ck]; !ok {
-				col[ck] = len(d.Arms)
-				d.Arms = append(d.Arms, Arm{Label: label(ri, q.Arm), Run: ri, Arm: q.Arm})
-			}
-		}
-	}
 	for ri, r := range runs {
 		for i := range r.Rows {
 			q := &r.Rows[i]
@@ -245,13 +246,40 @@ func NewData(runs []*Run) *Data {
 		}
 	}
 	for i := range d.Lines {
-		d.Lines[i].Disagree = disagree(d.Lines[i].Cells)
+		l := &d.Lines[i]
+		l.Disagree = disagree(l.Cells)
+		ik := results.ItemKey(l.Dataset, l.Q)
+		d.byQuestion[ik] = append(d.byQuestion[ik], i)
+		if it := d.item(i); it != nil {
+			l.Stem = excerpt(it.Stem)
+		}
 	}
 	for s := range subjects {
 		d.Subjects = append(d.Subjects, s)
 	}
 	sort.Strings(d.Subjects)
 	return d
+}
+
+// columns lays out the arm columns: one per (run, arm) in the order the
+// arms first appear; it returns the column of each.
+func (d *Data) columns() map[[2]string]int {
+	col := map[[2]string]int{}
+	for ri, r := range d.Runs {
+		for i := range r.Rows {
+			q := &r.Rows[i]
+			ck := [2]string{strconv.Itoa(ri), q.Arm}
+			if _, ok := col[ck]; !ok {
+				label := q.Arm
+				if len(d.Runs) > 1 {
+					label = r.Name + ":" + q.Arm
+				}
+				col[ck] = len(d.Arms)
+				d.Arms = append(d.Arms, Arm{Label: label, Run: ri, Arm: q.Arm})
+			}
+		}
+	}
+	return col
 }
 
 // disagree reports whether the arms that answered (no error, row present)
@@ -409,12 +437,18 @@ type ArmDetail struct {
 	Calls       []results.CallRow    `json:"calls"`
 	Transcripts bool                 `json:"transcripts"` // the run kept prompts and replies
 	CallsFile   bool                 `json:"calls_file"`  // the run has calls.parquet
+	Shown       *Shown               `json:"shown"`       // the row's numbers rounded as the report rounds them (nil without a row)
 }
 
-// Question is a line's full record across the arms asked for.
+// Question is a line's full record: the question's text (when the run
+// kept it), every arm's answer over the repeats, and the details of the
+// arms asked for.
 type Question struct {
-	Line Line        `json:"line"`
-	Arms []ArmDetail `json:"arms"`
+	Line     Line             `json:"line"`
+	Item     *results.ItemRow `json:"item"`                // nil: the run kept no text (ItemNote says so)
+	ItemNote string           `json:"item_note,omitempty"` // why there is no text and how to get it
+	Answers  []Answer         `json:"answers"`
+	Arms     []ArmDetail      `json:"arms"`
 }
 
 // Question returns line id's record for the given arm columns (all when
@@ -429,7 +463,10 @@ func (d *Data) Question(id int, arms []int) (*Question, error) {
 			arms = append(arms, c)
 		}
 	}
-	q := &Question{Line: l, Arms: []ArmDetail{}}
+	q := &Question{Line: l, Item: d.item(id), Answers: d.answers(id), Arms: []ArmDetail{}}
+	if q.Item == nil {
+		q.ItemNote = NoItemNote
+	}
 	for _, c := range arms {
 		if c < 0 || c >= len(d.Arms) {
 			return nil, fmt.Errorf("no arm column %d (there are %d)", c, len(d.Arms))
@@ -450,6 +487,8 @@ func (d *Data) Question(id int, arms []int) (*Question, error) {
 				}
 				ad.Calls = calls
 			}
+			sh := shown(ad.Row, ad.Calls)
+			ad.Shown = &sh
 		}
 		q.Arms = append(q.Arms, ad)
 	}

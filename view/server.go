@@ -43,8 +43,7 @@ const LimitMax = 1000
 // (GET and HEAD only; other methods get 405).
 func Handler(d *Data) http.Handler {
 	mux := http.NewServeMux()
-	sub, _ := fs.Sub(staticFS, "static")
-	mux.Handle("/static/", http.StripPrefix("/static/", http.FileServerFS(sub)))
+	mux.Handle("/static/", staticHandler())
 	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		if err := pageTmpl.Execute(w, pageFor(d, false)); err != nil {
@@ -81,6 +80,12 @@ func Handler(d *Data) http.Handler {
 	})
 	mux.HandleFunc("/api/question", questionHandler(d))
 	return guard(mux)
+}
+
+// staticHandler serves the page's assets under /static/.
+func staticHandler() http.Handler {
+	sub, _ := fs.Sub(staticFS, "static")
+	return http.StripPrefix("/static/", http.FileServerFS(sub))
 }
 
 // questionHandler serves /api/question?id=LINE[&arms=C1,C2].

@@ -5,8 +5,12 @@
 //     page, filters the grid (status, arms disagree, phase), opens a
 //     question (calls with their prompts and replies), compares two arms
 //     side by side;
+//   - on a question: its stem, options with one gold marked and every arm's
+//     answer marked right or wrong; on the grid, the colour legend;
 //   - the same on the static copy written by `medteam view --export`,
 //     opened from disk;
+//   - `medteam view FOLDER` on the folder holding the run: the list of runs,
+//     and a link to one opening its grid;
 //   - on a large run (-big): the time from starting `medteam view` to the
 //     first grid rows on the page (Chromium already running), and the
 //     server's peak RSS after opening a question;
@@ -16,7 +20,7 @@
 // server's own origin, or file:// under the export; every host name
 // resolves to nothing besides).
 //
-//	go run ./scripts/e2e-view -medteam bin/medteam -run RUN [-big RUN] [-max-first 2s] [-max-rss-mb 200]
+//	go run ./scripts/e2e-view -medteam bin/medteam -run RUN [-big RUN] [-max-first 2s] [-max-rss-mb 200] [-shots DIR]
 //
 // Exit 1 when a check fails, 2 on a usage error.
 package main
@@ -49,6 +53,7 @@ type options struct {
 	chromium, medteam, run, big string
 	maxFirst                    time.Duration
 	maxRSSMB                    int
+	shots                       string
 }
 
 func main() {
@@ -59,6 +64,7 @@ func main() {
 	flag.StringVar(&o.big, "big", "", "a large run directory to time (optional)")
 	flag.DurationVar(&o.maxFirst, "max-first", 2*time.Second, "the longest allowed time from starting medteam view to the first rows")
 	flag.IntVar(&o.maxRSSMB, "max-rss-mb", 200, "the largest allowed peak RSS of the server, MB")
+	flag.StringVar(&o.shots, "shots", "", "save screenshots of the question page and the folder list here")
 	flag.Parse()
 	if o.run == "" || flag.NArg() > 0 {
 		fmt.Fprintln(os.Stderr, "usage: e2e-view -medteam BIN -run RUN [-big RUN] [-max-first 2s] [-max-rss-mb 200]")
@@ -122,8 +128,9 @@ func (w *watch) drain() (reqs, errs []string) {
 }
 
 type tab struct {
-	b *cdp.Browser
-	s string
+	b     *cdp.Browser
+	s     string
+	shots string // the directory screenshots are saved to ("" none; -shots)
 }
 
 // chromiumArgs: headless, nothing fetched in the background, a throwaway
@@ -157,6 +164,7 @@ func run(o options) []string {
 	if err != nil {
 		return []string{err.Error()}
 	}
+	t.shots = o.shots
 	var problems []string
 	fail := func(where string, err error) {
 		problems = append(problems, where+": "+err.Error())
@@ -173,8 +181,24 @@ func run(o options) []string {
 	}
 	srv.stop()
 	problems = append(problems, checkWatch(w, "server", func(u string) bool { return strings.HasPrefix(u, srv.url) })...)
-
 	// 2. The static copy, from disk.
+	problems = append(problems, t.staticCopy(ctx, w, o, fail)...)
+
+	// 3. The folder holding the run: its list of runs.
+	problems = append(problems, t.folderList(ctx, o.medteam, filepath.Dir(o.run), fail)...)
+	problems = append(problems, checkWatch(w, "folder", func(u string) bool { return strings.HasPrefix(u, "http://127.0.0.1:") })...)
+
+	// 4. Timings on the large run.
+	if o.big != "" {
+		problems = append(problems, t.timeBig(ctx, w, o, fail)...)
+	}
+	return problems
+}
+
+// staticCopy walks through the static copy written by view --export,
+// opened from disk.
+func (t tab) staticCopy(ctx context.Context, w *watch, o options, fail func(string, error)) []string {
+	var problems []string
 	exp, err := os.MkdirTemp("", "e2e-view-export-")
 	if err != nil {
 		return append(problems, err.Error())
@@ -187,13 +211,7 @@ func run(o options) []string {
 	if err := t.walkthrough(ctx, base+"index.html", false); err != nil {
 		fail("export", err)
 	}
-	problems = append(problems, checkWatch(w, "export", func(u string) bool { return strings.HasPrefix(u, base) })...)
-
-	// 3. Timings on the large run.
-	if o.big != "" {
-		problems = append(problems, t.timeBig(ctx, w, o, fail)...)
-	}
-	return problems
+	return append(problems, checkWatch(w, "export", func(u string) bool { return strings.HasPrefix(u, base) })...)
 }
 
 // timeBig times the first rows of the large run, a filter and opening a
@@ -290,25 +308,10 @@ func (t tab) walkthrough(ctx context.Context, page string, transcripts bool) err
 		return fmt.Errorf("phases: %w", err)
 	}
 	fmt.Printf("e2e-view: %s: %s rows on the first page, %s arms\n", page, rows, arms)
-	// Filter: status correct through the select, as a user does.
-	steps := []struct{ what, do, check string }{
-		{"filter status=correct",
-			`(() => { const s = document.getElementById('f-status'); s.value = 'correct'; s.dispatchEvent(new Event('change')); return 1; })()`,
-			`(() => { const rows = [...document.querySelectorAll('#grid tbody tr')]; return location.hash.includes('status=correct') && rows.length > 0 && rows.every(r => r.querySelector('td.cell.correct')) ? 'y' : ''; })()`},
-		{"filter arms disagree",
-			`(() => { document.getElementById('f-status').value = ''; const c = document.getElementById('f-disagree'); c.checked = true; c.dispatchEvent(new Event('change')); return 1; })()`,
-			`(() => { const rows = [...document.querySelectorAll('#grid tbody tr')]; return location.hash === '#disagree=1' && document.getElementById('count').textContent.match(/^\d+ of/) && rows.every(r => r.classList.contains('disagree')) ? 'y' : ''; })()`},
-		{"filter phase",
-			`(() => { const c = document.getElementById('f-disagree'); c.checked = false; const p = document.getElementById('f-phase'); p.value = p.options[p.options.length - 1].value; p.dispatchEvent(new Event('change')); return p.value; })()`,
-			`(() => location.hash.startsWith('#phase=') && document.querySelectorAll('#grid tbody tr').length > 0 ? 'y' : '')()`},
-		{"open a question",
-			`(() => { document.querySelector('#grid tbody tr').click(); return 1; })()`,
-			`(() => { const p = document.querySelectorAll('#panes .pane'); const calls = document.querySelectorAll('#panes .pane ol.calls li'); return !document.getElementById('question-view').hidden && p.length === 2 && calls.length > 0 && document.querySelector('#panes dl.agg') ? 'y' : ''; })()`},
-		{"compare two other arms",
-			`(() => { const b = document.getElementById('arm-b'); b.value = String(b.options.length - 1); b.dispatchEvent(new Event('change')); return b.value; })()`,
-			`(() => { const p = [...document.querySelectorAll('#panes .pane')].map(x => x.dataset.arm); const n = document.getElementById('arm-b').options.length - 1; return p.length === 2 && p[0] === '0' && p[1] === String(n) ? 'y' : ''; })()`},
+	if err := t.screenshot(ctx, "grid"); err != nil {
+		return err
 	}
-	for _, st := range steps {
+	for _, st := range readerSteps() {
 		if _, err := t.eval(ctx, st.do); err != nil {
 			return fmt.Errorf("%s: %w", st.what, err)
 		}
@@ -316,6 +319,9 @@ func (t tab) walkthrough(ctx context.Context, page string, transcripts bool) err
 			return fmt.Errorf("%s: %w", st.what, err)
 		}
 		fmt.Printf("e2e-view:   %s: ok\n", st.what)
+	}
+	if err := t.checkItem(ctx); err != nil {
+		return err
 	}
 	// The texts: a prompt and a reply when the run kept them.
 	texts, err := t.eval(ctx, `(() => { const d = document.querySelector('#panes details.call'); d.open = true; const pr = d.querySelector('pre.prompt'), re = d.querySelector('pre.reply'); return JSON.stringify({prompt: pr ? pr.textContent.length : -1, reply: re ? re.textContent.length : -1, note: !!document.querySelector('.notranscripts'), panes: [...document.querySelectorAll('#panes .pane h3')].map(h => h.textContent)}); })()`)
@@ -335,6 +341,135 @@ func (t tab) walkthrough(ctx context.Context, page string, transcripts bool) err
 		return fmt.Errorf("a run with --transcripts shows no prompt/reply (%+v)", v)
 	}
 	return nil
+}
+
+// checkItem checks, on the grid, the legend and the stem excerpts and, on
+// the open question, what `inspect view` shows first: the stem, the
+// options with exactly one marked gold, and every arm's answer marked right
+// or wrong; it saves a screenshot of the question when -shots is set.
+func (t tab) checkItem(ctx context.Context) error {
+	got, err := t.eval(ctx, `(() => {
+	  const q = document.getElementById('q-item');
+	  return JSON.stringify({
+	    legend: [...document.querySelectorAll('#legend .cell')].map(c => c.className),
+	    stem: (q.querySelector('p.stem') || {}).textContent || '',
+	    options: q.querySelectorAll('ol.options li').length,
+	    gold: [...q.querySelectorAll('ol.options li.gold')].map(li => li.dataset.letter),
+	    answers: [...q.querySelectorAll('table.answers tbody tr')].map(r => r.cells[0].textContent + ' ' + r.cells[2].textContent + ' ' + r.cells[3].textContent),
+	    arms: document.querySelectorAll('#arm-a option').length,
+	  }); })()`)
+	if err != nil {
+		return fmt.Errorf("question text: %w", err)
+	}
+	var v struct {
+		Legend  []string
+		Stem    string
+		Options int
+		Gold    []string
+		Answers []string
+		Arms    int
+	}
+	if err := json.Unmarshal([]byte(unquote(got)), &v); err != nil {
+		return fmt.Errorf("question text: %v (%s)", err, got)
+	}
+	fmt.Printf("e2e-view:   question: stem %q…, %d options, gold %v; answers %s; legend %d colours\n",
+		trunc(v.Stem, 50), v.Options, v.Gold, strings.Join(v.Answers, " | "), len(v.Legend))
+	switch {
+	case len(v.Legend) < 4:
+		return fmt.Errorf("the grid has no colour legend (%v)", v.Legend)
+	case v.Stem == "" || v.Options < 2 || len(v.Gold) != 1:
+		return fmt.Errorf("the question page lacks its stem, options or one gold (%+v)", v)
+	case len(v.Answers) < v.Arms:
+		return fmt.Errorf("the question page lists %d answers for %d arms", len(v.Answers), v.Arms)
+	}
+	for _, a := range v.Answers {
+		if !strings.HasSuffix(a, " right") && !strings.HasSuffix(a, " wrong") && !strings.HasSuffix(a, "abstained") && !strings.HasSuffix(a, "error") {
+			return fmt.Errorf("an answer not marked right or wrong: %q", a)
+		}
+	}
+	return t.screenshot(ctx, "question")
+}
+
+func trunc(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}
+
+// screenshot saves the page as shots/NAME-N.png.
+func (t tab) screenshot(ctx context.Context, name string) error {
+	if t.shots == "" {
+		return nil
+	}
+	var res struct {
+		Data []byte `json:"data"`
+	}
+	if err := t.b.Call(ctx, t.s, "Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true}, &res); err != nil {
+		return fmt.Errorf("screenshot: %w", err)
+	}
+	for i := 0; ; i++ {
+		p := filepath.Join(t.shots, fmt.Sprintf("%s-%d.png", name, i))
+		if _, err := os.Stat(p); os.IsNotExist(err) {
+			fmt.Printf("e2e-view:   screenshot %s\n", p)
+			return os.WriteFile(p, res.Data, 0o644)
+		}
+	}
+}
+
+// folderList starts `medteam view` on the folder holding the runs, checks
+// the list links every run and that a link opens its grid.
+func (t tab) folderList(ctx context.Context, medteamBin, folder string, fail func(string, error)) []string {
+	srv, err := startView(medteamBin, folder)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	defer srv.stop()
+	if err := t.navigate(ctx, srv.url); err != nil {
+		fail("folder", err)
+	}
+	links, err := t.waitFor(ctx, `[...document.querySelectorAll('#runs-list a')].map(a => a.textContent).join(',')`, func(v string) bool { return v != `""` })
+	if err != nil {
+		fail("folder: list", err)
+		return nil
+	}
+	fmt.Printf("e2e-view: folder %s lists %s\n", folder, links)
+	if err := t.screenshot(ctx, "folder"); err != nil {
+		fail("folder", err)
+	}
+	if _, err := t.eval(ctx, `document.querySelector('#runs-list a').click(); 1`); err != nil {
+		fail("folder: open", err)
+	}
+	if _, err := t.waitFor(ctx, `document.querySelectorAll('#grid tbody tr').length`, func(v string) bool { return v != "0" }); err != nil {
+		fail("folder: a run's grid", err)
+	}
+	return nil
+}
+
+// step is one thing a reader does on the page (do) and what it must
+// show after (check, evaluating to "y").
+type step struct{ what, do, check string }
+
+// readerSteps: filter on status correct through the select, as a user
+// does; on arms disagree; on a phase; open a question; compare two arms.
+func readerSteps() []step {
+	return []step{
+		{"filter status=correct",
+			`(() => { const s = document.getElementById('f-status'); s.value = 'correct'; s.dispatchEvent(new Event('change')); return 1; })()`,
+			`(() => { const rows = [...document.querySelectorAll('#grid tbody tr')]; return location.hash.includes('status=correct') && rows.length > 0 && rows.every(r => r.querySelector('td.cell.correct')) ? 'y' : ''; })()`},
+		{"filter arms disagree",
+			`(() => { document.getElementById('f-status').value = ''; const c = document.getElementById('f-disagree'); c.checked = true; c.dispatchEvent(new Event('change')); return 1; })()`,
+			`(() => { const rows = [...document.querySelectorAll('#grid tbody tr')]; return location.hash === '#disagree=1' && document.getElementById('count').textContent.match(/^\d+ of/) && rows.every(r => r.classList.contains('disagree')) ? 'y' : ''; })()`},
+		{"filter phase",
+			`(() => { const c = document.getElementById('f-disagree'); c.checked = false; const p = document.getElementById('f-phase'); p.value = p.options[p.options.length - 1].value; p.dispatchEvent(new Event('change')); return p.value; })()`,
+			`(() => location.hash.startsWith('#phase=') && document.querySelectorAll('#grid tbody tr').length > 0 ? 'y' : '')()`},
+		{"open a question",
+			`(() => { document.querySelector('#grid tbody tr').click(); return 1; })()`,
+			`(() => { const p = document.querySelectorAll('#panes .pane'); const calls = document.querySelectorAll('#panes .pane ol.calls li'); return !document.getElementById('question-view').hidden && p.length === 2 && calls.length > 0 && document.querySelector('#panes dl.agg') ? 'y' : ''; })()`},
+		{"compare two other arms",
+			`(() => { const b = document.getElementById('arm-b'); b.value = String(b.options.length - 1); b.dispatchEvent(new Event('change')); return b.value; })()`,
+			`(() => { const p = [...document.querySelectorAll('#panes .pane')].map(x => x.dataset.arm); const n = document.getElementById('arm-b').options.length - 1; return p.length === 2 && p[0] === '0' && p[1] === String(n) ? 'y' : ''; })()`},
+	}
 }
 
 func unquote(s string) string {

@@ -125,6 +125,7 @@
     for (const l of page.lines) {
       const tr = el('tr', {'data-id': l.id, tabIndex: 0, class: l.disagree ? 'disagree' : ''},
         el('td', {class: 'num', text: l.id}), el('td', {class: 'qid', text: l.q, title: l.dataset}),
+        el('td', {class: 'stem', text: l.stem || '', title: l.stem || ''}),
         el('td', {class: 'num', text: l.rep}), el('td', {text: l.subject || ''}), el('td', {class: 'gold', text: l.gold}));
       l.cells.forEach((c) => tr.append(el('td', {class: 'cell ' + (c.s || 'none'), title: c.s || 'no row', text: c.s ? (c.p || (c.s === 'error' ? '!' : '–')) : ''})));
       tr.addEventListener('click', () => openQuestion(l.id));
@@ -151,9 +152,32 @@
     if (v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0)) return;
     dl.append(el('dt', {text: k}), el('dd', {text: Array.isArray(v) ? v.join(' · ') : String(v)}));
   }
-  function fmtScores(row) {
-    if (!row.Scores || !row.Scores.length) return '';
-    return row.Scores.map((x, i) => String.fromCharCode(65 + i) + ' ' + (Math.round(x * 1000) / 1000)).join(', ');
+  // The question's text, options (gold marked) and every arm's answer.
+  function itemBox(q) {
+    const box = $('q-item');
+    box.replaceChildren();
+    const it = q.item;
+    if (!it) {
+      box.append(el('p', {class: 'note noitem', text: q.item_note}));
+    } else {
+      for (const c of it.Context || []) box.append(el('p', {class: 'context', text: c}));
+      box.append(el('p', {class: 'stem', text: it.Stem}));
+      const ol = el('ol', {class: 'options'});
+      (it.Options || []).forEach((o, i) => {
+        const letter = String.fromCharCode(65 + i), gold = letter === it.Gold;
+        ol.append(el('li', {class: gold ? 'gold' : '', 'data-letter': letter},
+          el('b', {text: letter + '. '}), o, gold ? el('span', {class: 'goldmark', text: ' ✓ gold'}) : null));
+      });
+      box.append(ol);
+    }
+    const tb = el('tbody');
+    for (const a of q.answers) {
+      const right = a.s === 'correct' ? 'right' : a.s === 'wrong' ? 'wrong' : a.s;
+      tb.append(el('tr', {}, el('td', {class: 'arm', text: a.arm}), el('td', {class: 'num', text: a.rep}),
+        el('td', {class: 'cell ' + a.s, text: a.p || '–'}), el('td', {class: 'verdict ' + a.s, text: right})));
+    }
+    box.append(el('table', {class: 'answers'}, el('thead', {}, el('tr', {}, el('th', {text: 'arm'}), el('th', {text: 'rep'}),
+      el('th', {text: 'answer'}), el('th', {text: 'right?'}))), tb));
   }
   function pane(d, qp) {
     const arm = meta.arms[d.arm];
@@ -166,15 +190,16 @@
     kv(dl, 'protocol', row.Protocol);
     kv(dl, 'decision rule', row.DecisionRule);
     kv(dl, 'tie', row.Tie ? 'yes: ' + (row.Tied || []).join(', ') + (row.TieBrokenBy ? ' (broken by ' + row.TieBrokenBy + ')' : '') : 'no');
-    kv(dl, 'scores', fmtScores(row));
+    const sh = d.shown || {};
+    kv(dl, 'scores', sh.scores);
     kv(dl, 'rounds (first choices per agent)', (row.Rounds || []).map((r, i) => (i === 0 ? 'initial' : 'turn ' + i) + ': ' + (r || '∅')));
     kv(dl, 'roles', row.Roles);
-    kv(dl, 'confidences', (row.Confidences || []).map((c) => c < 0 ? '–' : c));
-    kv(dl, 'agreement initial → final', row.AgreementInitial + ' → ' + row.AgreementFinal + (row.Unanimous ? ' (unanimous)' : ''));
+    kv(dl, 'confidences', sh.confidences);
+    kv(dl, 'agreement initial → final', sh.agreement ? sh.agreement + (row.Unanimous ? ' (unanimous)' : '') : '');
     kv(dl, 'abstained because', row.AbstainReason);
     kv(dl, 'route', row.Route);
     kv(dl, 'error', row.Error ? row.ErrorClass + ': ' + row.Error : '');
-    kv(dl, 'calls · tokens · latency', row.Calls + ' calls · ' + row.PromptTokens + ' + ' + row.CompletionTokens + ' tokens · ' + Math.round(row.CallLatencyMS) + ' ms');
+    kv(dl, 'calls · tokens · latency', row.Calls + ' calls · ' + row.PromptTokens + ' + ' + row.CompletionTokens + ' tokens · ' + sh.latency);
     kv(dl, 'parse failures', row.ParseFailures || '');
     box.append(dl);
     if (row.ProtocolJSON) {
@@ -184,6 +209,7 @@
     }
     if (!d.calls_file) box.append(el('p', {class: 'note', text: 'This run has no calls.parquet.'}));
     else if (!d.transcripts) box.append(el('p', {class: 'note notranscripts', text: 'Prompts and replies were not kept: this run was made without --transcripts. Rerun with --transcripts to read them; the calls below show their metadata only.'}));
+    const lat = new Map(d.calls.map((c, i) => [c, (sh.call_latency || [])[i]]));
     const calls = d.calls.filter((c) => !qp || c.Phase === qp);
     box.append(el('h4', {text: calls.length + ' call' + (calls.length === 1 ? '' : 's') + (qp ? ' in phase ' + qp : '') + ', in order'}));
     const ol = el('ol', {class: 'calls'});
@@ -191,7 +217,7 @@
       const tok = c.PromptTokens === null || c.CompletionTokens === null ? 'tokens n/a' : c.PromptTokens + ' + ' + c.CompletionTokens + ' tok';
       const who = c.Agent < 0 ? 'leader' : 'agent ' + c.Agent;
       const head = [c.UnitTry ? 'try ' + c.UnitTry : '', '#' + c.Seq, c.Phase, c.Kind, 'turn ' + c.Turn, who, c.Role, tok,
-        Math.round(c.LatencyMS) + ' ms', c.Cached ? 'cached' : '', c.Status === 'ok' ? '' : c.Status, 'parse ' + (c.ParseMethod || '–')].filter(Boolean).join(' · ');
+        lat.get(c), c.Cached ? 'cached' : '', c.Status === 'ok' ? '' : c.Status, 'parse ' + (c.ParseMethod || '–')].filter(Boolean).join(' · ');
       const det = el('details', {class: 'call ' + (c.Status === 'ok' ? '' : 'failed')}, el('summary', {text: head}));
       const meta2 = el('dl', {class: 'callmeta'});
       kv(meta2, 'model', c.Model);
@@ -226,6 +252,7 @@
     const l = q.line;
     $('q-title').textContent = 'Question ' + l.q + (l.rep ? ' · repeat ' + l.rep : '');
     $('q-info').textContent = [l.dataset, l.subject, 'gold ' + l.gold, l.disagree ? 'arms disagree' : 'arms agree'].filter(Boolean).join(' · ');
+    itemBox(q);
     const phases = new Set();
     q.arms.forEach((d) => d.calls.forEach((c) => phases.add(c.Phase)));
     fillSelect($('q-phase'), [...phases].map((p) => [p, p]), 1);
@@ -253,7 +280,7 @@
   async function start() {
     meta = await getMeta();
     const head = $('grid').tHead;
-    const hr = el('tr', {}, el('th', {text: '#'}), el('th', {text: 'question'}), el('th', {text: 'rep'}), el('th', {text: 'subject'}), el('th', {text: 'gold'}));
+    const hr = el('tr', {}, el('th', {text: '#'}), el('th', {text: 'question'}), el('th', {text: 'stem'}), el('th', {text: 'rep'}), el('th', {text: 'subject'}), el('th', {text: 'gold'}));
     for (const a of meta.arms) hr.append(el('th', {class: 'arm', text: a.label}));
     head.replaceChildren(hr);
     const arms = meta.arms.map((a, i) => [i, a.label]);
