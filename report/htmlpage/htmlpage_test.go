@@ -186,6 +186,11 @@ func TestText(t *testing.T) {
 		{"```\n  x < y\n\n z\n```\ntail", "<pre><code>  x &lt; y\n\n z</code></pre>\n<p>tail</p>"},
 		{"a `b", "<p>a `b</p>"},
 		{"", ""},
+		// Markdown escapes (report.md's text) do not show.
+		{`column first\_prompt, 2 \* 3, a\|b, \[x\]\(y\), back\\slash`, "<p>column first_prompt, 2 * 3, a|b, [x](y), back\\slash</p>"},
+		{"p &lt;0.001 &amp; R&amp;D, &lt;b&gt; &copy;", "<p>p &lt;0.001 &amp; R&amp;D, &lt;b&amp;gt; &amp;copy;</p>"},
+		{"a literal \\` and `code\\_x \\| y`", "<p>a literal ` and <code>code\\_x | y</code></p>"},
+		{"```\nfirst\\_prompt &lt;\n```", "<pre><code>first\\_prompt &amp;lt;</code></pre>"},
 	}
 	for _, c := range cases {
 		page := string(render(t, htmlpage.Page{Sections: []htmlpage.Section{{Heading: "H", Text: c.in}}}))
