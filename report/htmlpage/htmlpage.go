@@ -115,6 +115,7 @@ type (
 	}
 	cellView struct {
 		Text, Class string
+		Runs        []string // when set, the text as runs kept on one line each
 	}
 	figureView struct {
 		Kind    string

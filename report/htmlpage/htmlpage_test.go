@@ -227,6 +227,47 @@ func TestAlignment(t *testing.T) {
 	}
 }
 
+// TestNumbersKeptTogether: a numeric cell with spaces is written as runs a
+// line may not break inside (class k), breaking only before an interval;
+// "none" and "— [—]" leave a numeric column numeric.
+func TestNumbersKeptTogether(t *testing.T) {
+	table := htmlpage.Table{
+		Header: []string{"arm", "Δ", "MDE", "b / c", "ECE", "tokens", "p"},
+		Rows: [][]string{
+			{"full/n3", "+6.00 [+6.00, +6.00]", "16.4 pp", "0 / 2", "0.273 [0.228, 0.330]", "6132 (6052, 7385)", "0.5000"},
+			{"zeroshot", "−10.00 [−10.00, −10.00]", "none", "6 / 3", "— [—]", "289 (285, 402)", "0.5078"},
+		},
+	}
+	page := string(render(t, htmlpage.Page{Sections: []htmlpage.Section{{Tables: []htmlpage.Table{table}}}}))
+	body := page[strings.Index(page, "<tbody>"):strings.Index(page, "</tbody>")]
+	for _, want := range []string{
+		`<td class="l">full/n3</td>`,
+		`<td class="r"><span class="k">&#43;6.00</span> <span class="k">[&#43;6.00, &#43;6.00]</span></td>`,
+		`<td class="r"><span class="k">16.4 pp</span></td>`,
+		`<td class="r"><span class="k">0 / 2</span></td>`,
+		`<td class="r"><span class="k">0.273</span> <span class="k">[0.228, 0.330]</span></td>`,
+		`<td class="r"><span class="k">6132</span> <span class="k">(6052, 7385)</span></td>`,
+		`<td class="r">0.5000</td>`,
+		`<td class="r">none</td>`,
+		`<td class="r"><span class="k">—</span> <span class="k">[—]</span></td>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("no %s in\n%s", want, body)
+		}
+	}
+	css := page[strings.Index(page, "<style>"):strings.Index(page, "</style>")]
+	for _, rule := range []string{
+		".k { white-space: nowrap; }",
+		"position: sticky; left: 0;",
+		"pre { white-space: pre-wrap;",
+		"td { white-space: normal; overflow-wrap: normal; }",
+	} {
+		if !strings.Contains(css, rule) {
+			t.Errorf("the page's CSS lacks %q", rule)
+		}
+	}
+}
+
 // FuzzWrite: whatever text the caller gives, the page stays well-formed
 // and the text never becomes markup.
 func FuzzWrite(f *testing.F) {

@@ -155,10 +155,34 @@ func buildTable(t Table) tableView {
 		row := make([]cellView, cols)
 		for j := range row {
 			row[j] = cellView{Text: at(r, j), Class: class[j]}
+			if class[j] == "r" {
+				row[j].Runs = numberRuns(row[j].Text)
+			}
 		}
 		v.Rows = append(v.Rows, row)
 	}
 	return v
+}
+
+// numberRuns splits a numeric cell with spaces into the runs a line may
+// not break inside: a value with its unit ("16.4 pp", "0 / 2") and each
+// bracketed interval ("[+6.00, +6.00]", "(6052, 7385)"), breaking only
+// before an interval. A cell without a space is nil (it cannot break).
+func numberRuns(c string) []string {
+	if !strings.Contains(c, " ") {
+		return nil
+	}
+	var runs []string
+	start := 0
+	for i := 1; i < len(c); i++ {
+		if c[i-1] == ' ' && (c[i] == '[' || c[i] == '(') {
+			if run := strings.TrimSpace(c[start:i]); run != "" {
+				runs = append(runs, run)
+			}
+			start = i
+		}
+	}
+	return append(runs, strings.TrimSpace(c[start:]))
 }
 
 func at(s []string, i int) string {
@@ -198,13 +222,14 @@ func columnClass(t Table, j int) string {
 	return "l"
 }
 
-// placeholder is a cell that says nothing about its column's kind.
+// placeholder is a cell that says nothing about its column's kind: empty,
+// n/a, none, or dashes alone or with a dashed interval ("— [—]").
 func placeholder(c string) bool {
 	switch strings.ToLower(c) {
-	case "", "-", "–", "—", "n/a", "na", "nan", "?":
+	case "", "n/a", "na", "nan", "?", "none":
 		return true
 	}
-	return false
+	return strings.Trim(c, "-–— []()") == ""
 }
 
 // numeric reads c as a number, maybe signed, with an interval or a unit:
