@@ -1,6 +1,7 @@
 package plot_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,6 +78,30 @@ func TestPDFTextIsTheSVGText(t *testing.T) {
 	for _, r := range plottest.Glyphs {
 		if !seen[r] {
 			t.Errorf("no label shows %q: the samples do not test it", r)
+		}
+	}
+}
+
+// TestPDFConcurrent: PDFs may be drawn from several goroutines at once
+// (run with -race) and hold the same text.
+func TestPDFConcurrent(t *testing.T) {
+	figs := plottest.Unicode()
+	errs := make(chan error, len(figs))
+	for _, f := range figs {
+		go func() {
+			pdf, err := f.Fig.PDF()
+			if err == nil {
+				var runs []string
+				if runs, err = plottest.PDFText(pdf); err == nil && len(runs) == 0 {
+					err = fmt.Errorf("%s: no text in the PDF", f.Kind)
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range figs {
+		if err := <-errs; err != nil {
+			t.Error(err)
 		}
 	}
 }
