@@ -4,14 +4,20 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/medteam-bench/medteam/report/plot/plottest"
 )
 
 // TestWriteFigures: every figure of the page is written as SVG, a vector
-// PDF and its caption (.txt and a LaTeX figure environment).
+// PDF and its caption (.txt and a LaTeX figure environment). The PDF holds
+// the SVG's text as written, an arm named with an accent included.
 func TestWriteFigures(t *testing.T) {
-	rows := synthRows(presetArms(), 60, 1, 7, "sim/default")
+	arms := presetArms()
+	arms[len(arms)-1].name = "Zoë-full"
+	rows := synthRows(arms, 60, 1, 7, "sim/default")
 	for i := range rows {
 		rows[i].Subject = []string{"step1", "step2&3"}[i%2]
 	}
@@ -36,6 +42,14 @@ func TestWriteFigures(t *testing.T) {
 		pdf, err := os.ReadFile(filepath.Join(dir, name+".pdf"))
 		if err != nil || !bytes.HasPrefix(pdf, []byte("%PDF-")) || !bytes.Contains(pdf, []byte("/FontFile")) {
 			t.Errorf("%s.pdf: %v, not a PDF with an embedded font (%d bytes)", name, err, len(pdf))
+		}
+		pdfText, err := plottest.PDFText(pdf)
+		svgText, err2 := plottest.SVGText(svg)
+		if err != nil || err2 != nil || !slices.Equal(slices.Sorted(slices.Values(pdfText)), slices.Sorted(slices.Values(svgText))) {
+			t.Errorf("%s.pdf's text differs from %s.svg's (%v, %v):\n pdf %q\n svg %q", name, name, err, err2, pdfText, svgText)
+		}
+		if !slices.ContainsFunc(pdfText, func(s string) bool { return strings.Contains(s, "Zoë-full") }) {
+			t.Errorf("%s.pdf never names the arm Zoë-full: %q", name, pdfText)
 		}
 		txt, _ := os.ReadFile(filepath.Join(dir, name+".txt"))
 		tex, _ := os.ReadFile(filepath.Join(dir, name+".tex"))

@@ -13,7 +13,12 @@
 # aside), a console error, an uncaught exception or an error in the browser's
 # log (a Content-Security-Policy violation is one), a missing or "no data"
 # figure of a kind asked for, a wrong figure count, the figures' font not
-# loading, a <script>, a page wider than the window. Exit 2: usage.
+# loading, a <script>, a page wider than the window (1,400 px); at that
+# width a Markdown escape in the text (first\_prompt), a table wider than
+# its wrapper without a sticky first column, a tall row whose tallest cell
+# is out of view; in print (print media, an A4 page's width) a code block
+# cut at the edge or an arm name or number (span.k) broken over two lines.
+# Exit 2: usage.
 #
 # Chromium: /usr/bin/chromium, installed with apt-get (sudo when not root) if
 # missing. The checks run in scripts/e2e-report (Go, standard library only),

@@ -34,7 +34,10 @@ type Section struct {
 	// Text is plain text, escaped, in a small Markdown-like form:
 	// paragraphs are separated by blank lines, lines starting with "- "
 	// form a list, lines between ``` fences are preformatted code, and
-	// `backticks` mark inline code.
+	// `backticks` mark inline code. As in Markdown (report.md's text is
+	// passed as is), a backslash before ASCII punctuation outside code makes
+	// it literal (first\_prompt reads first_prompt) and &lt; and &amp; are
+	// < and &.
 	Text    string
 	Tables  []Table
 	Figures []Figure
@@ -112,6 +115,7 @@ type (
 	}
 	cellView struct {
 		Text, Class string
+		Runs        []string // when set, the text as runs kept on one line each
 	}
 	figureView struct {
 		Kind    string

@@ -186,6 +186,11 @@ func TestText(t *testing.T) {
 		{"```\n  x < y\n\n z\n```\ntail", "<pre><code>  x &lt; y\n\n z</code></pre>\n<p>tail</p>"},
 		{"a `b", "<p>a `b</p>"},
 		{"", ""},
+		// Markdown escapes (report.md's text) do not show.
+		{`column first\_prompt, 2 \* 3, a\|b, \[x\]\(y\), back\\slash`, "<p>column first_prompt, 2 * 3, a|b, [x](y), back\\slash</p>"},
+		{"p &lt;0.001 &amp; R&amp;D, &lt;b&gt; &copy;", "<p>p &lt;0.001 &amp; R&amp;D, &lt;b&amp;gt; &amp;copy;</p>"},
+		{"a literal \\` and `code\\_x \\| y`", "<p>a literal ` and <code>code\\_x | y</code></p>"},
+		{"```\nfirst\\_prompt &lt;\n```", "<pre><code>first\\_prompt &amp;lt;</code></pre>"},
 	}
 	for _, c := range cases {
 		page := string(render(t, htmlpage.Page{Sections: []htmlpage.Section{{Heading: "H", Text: c.in}}}))
@@ -218,6 +223,47 @@ func TestAlignment(t *testing.T) {
 	for i := range want {
 		if got[i][1] != want[i] {
 			t.Errorf("column %q: class %q, want %q", table.Header[i], got[i][1], want[i])
+		}
+	}
+}
+
+// TestNumbersKeptTogether: a numeric cell with spaces is written as runs a
+// line may not break inside (class k), breaking only before an interval;
+// "none" and "— [—]" leave a numeric column numeric.
+func TestNumbersKeptTogether(t *testing.T) {
+	table := htmlpage.Table{
+		Header: []string{"arm", "Δ", "MDE", "b / c", "ECE", "tokens", "p"},
+		Rows: [][]string{
+			{"full/n3", "+6.00 [+6.00, +6.00]", "16.4 pp", "0 / 2", "0.273 [0.228, 0.330]", "6132 (6052, 7385)", "0.5000"},
+			{"zeroshot", "−10.00 [−10.00, −10.00]", "none", "6 / 3", "— [—]", "289 (285, 402)", "0.5078"},
+		},
+	}
+	page := string(render(t, htmlpage.Page{Sections: []htmlpage.Section{{Tables: []htmlpage.Table{table}}}}))
+	body := page[strings.Index(page, "<tbody>"):strings.Index(page, "</tbody>")]
+	for _, want := range []string{
+		`<td class="l">full/n3</td>`,
+		`<td class="r"><span class="k">&#43;6.00</span> <span class="k">[&#43;6.00, &#43;6.00]</span></td>`,
+		`<td class="r"><span class="k">16.4 pp</span></td>`,
+		`<td class="r"><span class="k">0 / 2</span></td>`,
+		`<td class="r"><span class="k">0.273</span> <span class="k">[0.228, 0.330]</span></td>`,
+		`<td class="r"><span class="k">6132</span> <span class="k">(6052, 7385)</span></td>`,
+		`<td class="r">0.5000</td>`,
+		`<td class="r">none</td>`,
+		`<td class="r"><span class="k">—</span> <span class="k">[—]</span></td>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("no %s in\n%s", want, body)
+		}
+	}
+	css := page[strings.Index(page, "<style>"):strings.Index(page, "</style>")]
+	for _, rule := range []string{
+		".k { white-space: nowrap; }",
+		"position: sticky; left: 0;",
+		"pre { white-space: pre-wrap;",
+		"td { white-space: normal; overflow-wrap: normal; }",
+	} {
+		if !strings.Contains(css, rule) {
+			t.Errorf("the page's CSS lacks %q", rule)
 		}
 	}
 }

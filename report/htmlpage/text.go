@@ -81,23 +81,58 @@ func fenced(lines []string, start int) (string, int) {
 	return strings.Join(code, "\n"), i
 }
 
-// spans splits a line at backticks: the odd parts are code. An unpaired
-// backtick is kept as text.
+// spans splits a line into text and `code` runs, Markdown-style. Outside
+// code, a backslash before ASCII punctuation makes that character literal
+// (\_ is _, and \` a backtick rather than a code delimiter) and the
+// references &lt; and &amp; are < and & (what escape.Markdown writes);
+// inside code, text is as is but for \| (how Markdown tables write |). An
+// unpaired backtick is kept as text.
 func spans(s string) []span {
-	parts := strings.Split(s, "`")
-	if len(parts)%2 == 0 {
-		// unpaired: glue the last backtick back on
-		parts[len(parts)-2] += "`" + parts[len(parts)-1]
-		parts = parts[:len(parts)-1]
-	}
 	var out []span
-	for i, p := range parts {
-		if p == "" {
-			continue
+	var cur strings.Builder
+	emit := func(code bool) {
+		if cur.Len() > 0 {
+			t := cur.String()
+			if code {
+				t = strings.ReplaceAll(t, `\|`, "|")
+			} else {
+				t = refs.Replace(t)
+			}
+			out = append(out, span{Text: t, Code: code})
+			cur.Reset()
 		}
-		out = append(out, span{Text: p, Code: i%2 == 1})
 	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && i+1 < len(s) && asciiPunct(s[i+1]):
+			cur.WriteByte(s[i+1])
+			i++
+		case c == '`':
+			end := strings.IndexByte(s[i+1:], '`')
+			if end < 0 {
+				cur.WriteByte(c) // unpaired
+				continue
+			}
+			emit(false)
+			cur.WriteString(s[i+1 : i+1+end])
+			emit(true)
+			i += end + 1
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	emit(false)
 	return out
+}
+
+// refs decodes the character references escape.Markdown writes.
+var refs = strings.NewReplacer("&lt;", "<", "&amp;", "&")
+
+// asciiPunct reports whether c is ASCII punctuation, which Markdown lets a
+// backslash escape.
+func asciiPunct(c byte) bool {
+	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
 }
 
 // buildTable pads the rows to one width and works out each column's class.
@@ -120,10 +155,34 @@ func buildTable(t Table) tableView {
 		row := make([]cellView, cols)
 		for j := range row {
 			row[j] = cellView{Text: at(r, j), Class: class[j]}
+			if class[j] == "r" {
+				row[j].Runs = numberRuns(row[j].Text)
+			}
 		}
 		v.Rows = append(v.Rows, row)
 	}
 	return v
+}
+
+// numberRuns splits a numeric cell with spaces into the runs a line may
+// not break inside: a value with its unit ("16.4 pp", "0 / 2") and each
+// bracketed interval ("[+6.00, +6.00]", "(6052, 7385)"), breaking only
+// before an interval. A cell without a space is nil (it cannot break).
+func numberRuns(c string) []string {
+	if !strings.Contains(c, " ") {
+		return nil
+	}
+	var runs []string
+	start := 0
+	for i := 1; i < len(c); i++ {
+		if c[i-1] == ' ' && (c[i] == '[' || c[i] == '(') {
+			if run := strings.TrimSpace(c[start:i]); run != "" {
+				runs = append(runs, run)
+			}
+			start = i
+		}
+	}
+	return append(runs, strings.TrimSpace(c[start:]))
 }
 
 func at(s []string, i int) string {
@@ -163,13 +222,14 @@ func columnClass(t Table, j int) string {
 	return "l"
 }
 
-// placeholder is a cell that says nothing about its column's kind.
+// placeholder is a cell that says nothing about its column's kind: empty,
+// n/a, none, or dashes alone or with a dashed interval ("— [—]").
 func placeholder(c string) bool {
 	switch strings.ToLower(c) {
-	case "", "-", "–", "—", "n/a", "na", "nan", "?":
+	case "", "n/a", "na", "nan", "?", "none":
 		return true
 	}
-	return false
+	return strings.Trim(c, "-–— []()") == ""
 }
 
 // numeric reads c as a number, maybe signed, with an interval or a unit:

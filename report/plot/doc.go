@@ -7,7 +7,9 @@
 // Text is set in Liberation Sans, which gonum/plot measures for the layout
 // and which every SVG carries as an embedded @font-face (a data: URL), so a
 // figure needs neither the network nor a font installed on the reader's
-// machine. The same input gives byte-identical output.
+// machine. The same input gives byte-identical output. Figure.PDF draws the
+// same figure as a vector PDF with the font embedded as Unicode (package
+// pdfcanvas), so its text reads and extracts exactly as the SVG's.
 //
 // Units: every proportion in this package's input types (accuracy, coverage,
 // agreement, confidence, risk, and the paired differences of the forest plot)

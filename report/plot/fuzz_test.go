@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/medteam-bench/medteam/report/plot"
+	"github.com/medteam-bench/medteam/report/plot/plottest"
 )
 
 // source turns fuzz bytes into values, leaning towards the awkward ones.
@@ -91,7 +92,8 @@ func (s *source) input() input {
 }
 
 // FuzzFigures: whatever the input, every figure renders without error or
-// panic and is well-formed XML with no non-finite coordinate.
+// panic and is well-formed XML with no non-finite coordinate, and its PDF
+// draws as many strings as the SVG has texts.
 func FuzzFigures(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte("\x03\x01abc\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f"))
@@ -107,6 +109,24 @@ func FuzzFigures(f *testing.F) {
 			}
 			if got, _ := wellFormed(t, svg); got != kind {
 				t.Fatalf("%s: data-plot %q", kind, got)
+			}
+		}
+		for kind, f := range in.figures() {
+			pdf, err := f.PDF()
+			if err != nil {
+				t.Fatalf("%s PDF: %v", kind, err)
+			}
+			svg, err := f.SVG()
+			if err != nil {
+				t.Fatal(err)
+			}
+			labels, err := plottest.SVGText(svg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs, err := plottest.PDFText(pdf)
+			if err != nil || len(runs) != len(labels) {
+				t.Fatalf("%s: the PDF holds %d strings (%v), the SVG %d", kind, len(runs), err, len(labels))
 			}
 		}
 	})

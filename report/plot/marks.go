@@ -3,6 +3,7 @@ package plot
 import (
 	"image/color"
 	"math"
+	"slices"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -47,6 +48,9 @@ type interval struct {
 }
 
 // whiskers draws intervals with end caps, vertical unless horizontal.
+// Where neighbouring whiskers crowd (bins a few points of confidence
+// apart), their caps narrow and their lines thin (crowded) so that each
+// interval stays apart from the next instead of merging into a band.
 type whiskers struct {
 	ivs        []interval
 	horizontal bool
@@ -56,28 +60,63 @@ type whiskers struct {
 
 func (w whiskers) Plot(c draw.Canvas, p *gplot.Plot) {
 	tx, ty := p.Transforms(&c)
+	at := func(iv interval) vg.Length {
+		if w.horizontal {
+			return ty(iv.at)
+		}
+		return tx(iv.at)
+	}
+	pos := make([]vg.Length, len(w.ivs))
+	for i, iv := range w.ivs {
+		pos[i] = at(iv)
+	}
+	capW, lineW := crowded(pos, w.cap, w.style.Width)
 	for _, iv := range w.ivs {
 		var a, b vg.Point
 		var d vg.Point
 		if w.horizontal {
-			a = vg.Point{X: tx(iv.lo), Y: ty(iv.at)}
-			b = vg.Point{X: tx(iv.hi), Y: ty(iv.at)}
-			d = vg.Point{Y: w.cap / 2}
+			a = vg.Point{X: tx(iv.lo), Y: at(iv)}
+			b = vg.Point{X: tx(iv.hi), Y: at(iv)}
+			d = vg.Point{Y: capW / 2}
 		} else {
-			a = vg.Point{X: tx(iv.at), Y: ty(iv.lo)}
-			b = vg.Point{X: tx(iv.at), Y: ty(iv.hi)}
-			d = vg.Point{X: w.cap / 2}
+			a = vg.Point{X: at(iv), Y: ty(iv.lo)}
+			b = vg.Point{X: at(iv), Y: ty(iv.hi)}
+			d = vg.Point{X: capW / 2}
 		}
 		lines := [][]vg.Point{{a, b}}
-		if w.cap > 0 {
+		if capW > 0 {
 			lines = append(lines, []vg.Point{a.Sub(d), a.Add(d)}, []vg.Point{b.Sub(d), b.Add(d)})
 		}
 		sty := w.style
+		sty.Width = lineW
 		if iv.clr != nil {
 			sty.Color = iv.clr
 		}
 		c.StrokeLines(sty, c.ClipLinesXY(lines...)...)
 	}
+}
+
+// crowded is the cap width and line width for whiskers at positions pos
+// (canvas units along the axis they are spread on), given the widths
+// wanted: a cap no wider than 60% of the smallest gap between two
+// neighbouring whiskers (none when that is under 1.5 points, a cap would
+// be a dot), a line no wider than a third of that gap (at least 0.4
+// points). Whiskers at the same position (gap 0) are one whisker.
+func crowded(pos []vg.Length, capWant, lineWant vg.Length) (capW, lineW vg.Length) {
+	sorted := slices.Clone(pos)
+	slices.Sort(sorted)
+	gap := vg.Length(math.Inf(1))
+	for i := 1; i < len(sorted); i++ {
+		if d := sorted[i] - sorted[i-1]; d > 0.01 {
+			gap = min(gap, d)
+		}
+	}
+	capW = min(capWant, 0.6*gap)
+	if capW < 1.5 {
+		capW = 0
+	}
+	lineW = max(min(lineWant, gap/3), min(lineWant, 0.4))
+	return capW, lineW
 }
 
 // polyline joins points in order; step draws a post-step staircase

@@ -169,6 +169,19 @@ func (in input) render() map[string]func() ([]byte, error) {
 	}
 }
 
+// figures is every kind of figure of in, to draw as SVG or PDF.
+func (in input) figures() map[string]plot.Figure {
+	return map[string]plot.Figure{
+		plot.KindForest:      plot.ForestFigure(in.forest),
+		plot.KindFrontier:    plot.CostAccuracyFigure("calls", in.cost),
+		plot.KindReliability: plot.ReliabilityFigure(in.rel),
+		plot.KindAgreement:   plot.AgreementByRoundFigure(in.agree),
+		plot.KindRiskCover:   plot.RiskCoverageFigure(in.risk),
+		plot.KindSubjects:    plot.SubjectBreakdownFigure(in.subjects),
+		plot.KindConfusion:   plot.ConfusionMatrixFigure(in.conf),
+	}
+}
+
 func TestEmptyInputSaysNoData(t *testing.T) {
 	nan := math.NaN()
 	cases := map[string]input{

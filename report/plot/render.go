@@ -6,9 +6,10 @@ import (
 	"html"
 	"strconv"
 
+	"github.com/medteam-bench/medteam/report/plot/pdfcanvas"
+
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -56,15 +57,16 @@ func (f Figure) SVG() ([]byte, error) {
 }
 
 // PDF is the figure as a one-page vector PDF of the same size, its font
-// (Liberation Sans) embedded. A panic inside gonum/plot becomes an error.
+// (Liberation Sans) embedded as Unicode (see package pdfcanvas): every
+// label's text renders and extracts as in the SVG. A panic inside
+// gonum/plot becomes an error.
 func (f Figure) PDF() (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("plot %s: drawing the PDF failed: %v", f.kind, r)
 		}
 	}()
-	cv := vgpdf.New(f.w, f.h)
-	cv.EmbedFonts(true)
+	cv := pdfcanvas.New(f.w, f.h)
 	c := draw.New(cv)
 	c.SetColor(white)
 	c.Fill(c.Rectangle.Path())

@@ -11,7 +11,12 @@
 //     size, paths and text that renders, and is not the "no data" figure;
 //     with -figures N, exactly N figures;
 //   - the embedded font (Liberation Sans) loaded, the page has no <script>
-//     and is no wider than the window;
+//     and is no wider than the window (1,400 px);
+//   - at that width no Markdown escape shows (first\_prompt), a table wider
+//     than its wrapper keeps its first column in view (sticky), and no tall
+//     row has its tallest cell out of view; with print media at an A4
+//     page's width, no code block is cut and no arm name (a table's first
+//     column) or numeric run (span.k) breaks over two lines;
 //
 // then saves a full-page screenshot (and, with -pdf, the printed PDF).
 //
@@ -39,7 +44,7 @@ import (
 const (
 	timeoutAll   = 120 * time.Second
 	timeoutClose = 5 * time.Second
-	windowW      = 1280
+	windowW      = 1400
 	windowH      = 900
 )
 
@@ -177,8 +182,12 @@ func visit(ctx context.Context, b *cdp.Browser, w *watch, o options, pageURL str
 	if err := capture(ctx, b, s, o); err != nil {
 		return nil, err
 	}
+	laid, err := layout(ctx, b, s)
+	if err != nil {
+		return nil, err
+	}
 	time.Sleep(300 * time.Millisecond) // let late log entries arrive
-	return append(w.report(), seen.check(o)...), nil
+	return append(append(w.report(), seen.check(o)...), laid...), nil
 }
 
 // capture writes the full-page screenshot, and the PDF when asked.
