@@ -36,7 +36,8 @@ func Distance(a, b string) int {
 // Closest returns the candidate nearest to word (case-insensitive) when it
 // is near enough to be a typo: at most a third of the longer name's runes
 // away, and at least 1 — or one that begins with word or that word begins
-// with ("conf" → "config"). Ties go to the earlier candidate; ok is false
+// with ("conf" → "config"); never one that shares no rune in place with
+// word (a distance of word's whole length: "z" is not a typo of "x"). Ties go to the earlier candidate; ok is false
 // when none is near.
 func Closest(word string, candidates []string) (best string, ok bool) {
 	w := strings.ToLower(strings.TrimSpace(word))
@@ -47,7 +48,7 @@ func Closest(word string, candidates []string) (best string, ok bool) {
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
 		d := Distance(w, lc)
-		if d > near(w, lc) && !prefixed(w, lc) {
+		if d >= len([]rune(w)) || d > near(w, lc) && !prefixed(w, lc) {
 			continue
 		}
 		if bestD < 0 || d < bestD {

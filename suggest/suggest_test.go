@@ -35,6 +35,8 @@ func TestClosest(t *testing.T) {
 		{"sed", "seed", true},
 		{"banana", "", false},
 		{"x", "", false},
+		{"z", "", false}, // 1 from a one-letter name would still be no typo
+		{"sd", "", false},
 		{"", "", false},
 	} {
 		got, ok := Closest(c.word, flags)
