@@ -236,6 +236,6 @@ func (e Estimate) String() string {
 	estimateLine(&sb, "total (logical)", fmt.Sprint(e.Units), lo, hi)
 	lo, hi = e.Sent()
 	estimateLine(&sb, "sent to the model", "", lo, hi)
-	fmt.Fprintf(&sb, "sent counts once the %d logical calls that repeat a request another arm (or an earlier call) makes alike\n", e.Shared)
+	fmt.Fprintf(&sb, "sent counts once the %d logical calls that repeat a request another arm (or an earlier call) makes alike; a few more may coincide where the model's answers do\n", e.Shared)
 	return sb.String()
 }

@@ -60,7 +60,7 @@ func TestEstimateString(t *testing.T) {
 		"  varies                       10 units        20–80 calls          2000–8000 prompt +         200–800 completion tokens\n" +
 		"  total (logical)              20 units       50–110 calls         5000–11000 prompt +        500–1100 completion tokens\n" +
 		"  sent to the model                           40–100 calls         4000–10000 prompt +        400–1000 completion tokens\n" +
-		"sent counts once the 10 logical calls that repeat a request another arm (or an earlier call) makes alike\n"
+		"sent counts once the 10 logical calls that repeat a request another arm (or an earlier call) makes alike; a few more may coincide where the model's answers do\n"
 	if got := e.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
@@ -68,9 +68,11 @@ func TestEstimateString(t *testing.T) {
 
 // TestDryRunPredictsSent: on ten questions of the simulator, arms of five
 // protocols that share first answers (and c7, all of whose calls are c5's)
-// — the dry run's shared calls are within 3% of what the run shares, and
-// the calls sent fall in its range. Before, the dry run counted only
-// logical calls (the ablation sweep: 6,250 predicted, 3,807 sent).
+// — the dry run's shared calls, and the calls it expects sent (on the
+// stub's path), are within 3% of what the run shares and sends. (Sharing
+// that depends on the answers — two arms' discussions coinciding — cannot
+// be foreseen.) Before, the dry run counted only logical calls (the
+// ablation sweep: 6,250 predicted, 3,807 sent).
 func TestDryRunPredictsSent(t *testing.T) {
 	set := protocol.Settings{Turns: 2, Agents: 3, Discussion: "round_robin", Structured: true, AgentTemp: 0.7, LeaderTemp: 0.5}
 	p, _ := simPlan(t, "default", nil, 4)
@@ -94,11 +96,15 @@ func TestDryRunPredictsSent(t *testing.T) {
 	lo, hi := est.Sent()
 	t.Logf("dry run: %d logical (%d–%d), %d shared, %d–%d sent; run: %d logical, %d shared, %d sent",
 		est.Calls, est.MinCalls, est.MaxCalls, est.Shared, lo.Calls, hi.Calls, st.Calls, st.Shared, st.Calls-st.Shared)
-	if sent := st.Calls - st.Shared; sent < lo.Calls || sent > hi.Calls {
-		t.Errorf("the run sent %d calls, outside the dry run's %d–%d", sent, lo.Calls, hi.Calls)
+	within3 := func(what string, predicted, measured int64) {
+		if d := predicted - measured; measured == 0 || 100*max(d, -d) > 3*measured {
+			t.Errorf("%s: the dry run predicts %d, the run had %d", what, predicted, measured)
+		}
 	}
-	if d := est.Shared - st.Shared; st.Shared == 0 || 100*max(d, -d) > 3*st.Shared {
-		t.Errorf("the dry run predicts %d shared calls, the run shared %d", est.Shared, st.Shared)
+	within3("shared calls", est.Shared, st.Shared)
+	within3("calls sent", est.Calls-est.Shared, st.Calls-st.Shared)
+	if sent := st.Calls - st.Shared; sent > hi.Calls {
+		t.Errorf("the run sent %d calls, more than the dry run's most, %d", sent, hi.Calls)
 	}
 	if !strings.Contains(est.String(), "sent to the model") {
 		t.Error("the table has no sent line")
