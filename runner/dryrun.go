@@ -78,9 +78,11 @@ func (a ArmEstimate) TokensPerUnit() int64 {
 // same way). Calls are exact for a fixed team size (--agents); with a dynamic
 // team the stub's recruiter asks for 3 agents. Calls that depend on what a
 // model answers (a leader's tie-break, medagents' consultation rounds,
-// mdagents' route) cannot be foreseen: MaxTieBreaks bounds them by each
-// arm's accounting formula (protocol.Arm.Calls: its maximum less the calls
-// the stub's answers made).
+// mdagents' route) cannot be foreseen: MinCalls and MaxCalls bound them by
+// each arm's accounting formula (protocol.Arm.Calls), and MaxTieBreaks is
+// the maximum less the calls the stub's answers made. Requests that
+// several arms (or calls) of one question make alike are counted once as
+// a run sends them (Shared, SentPrompt, SentCompl; see shareTally).
 //
 // A dry run's live heap is small and short-lived, so it collects garbage
 // less often (GOGC 400 unless the GOGC environment variable is set): about
