@@ -50,6 +50,11 @@ func flagNames(cmd *cobra.Command) []string {
 // command and print help with exit 0 on an unknown subcommand of a group
 // (medteam slurm nope).
 func commandError(root *cobra.Command, args []string) error {
+	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		return nil // shell completion: cobra adds its command when it executes
+	}
+	root.InitDefaultHelpCmd() // as cobra does when it executes (both are idempotent)
+	root.InitDefaultCompletionCmd(args...)
 	cmd, rest, err := root.Find(args)
 	if err == nil && (cmd.Runnable() || !cmd.HasSubCommands()) {
 		return nil

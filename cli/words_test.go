@@ -31,7 +31,7 @@ func TestUnknownWords(t *testing.T) {
 			t.Errorf("medteam %s: exit %d, stderr %q; want exit %d with %q", strings.Join(tc.args, " "), code, stderr, exitUsage, tc.want)
 		}
 	}
-	for _, args := range [][]string{{"help", "run"}, {"slurm"}, {"--version"}, {"run", "--help"}} {
+	for _, args := range [][]string{{"help", "run"}, {"slurm"}, {"--version"}, {"run", "--help"}, {"completion", "bash"}, {"__complete", "sw"}} {
 		if code, _, stderr := runCLI(t, args...); code != exitOK {
 			t.Errorf("medteam %s: exit %d: %s", strings.Join(args, " "), code, stderr)
 		}
