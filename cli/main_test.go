@@ -80,6 +80,7 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{[]string{"run", "--config", "mm"}, "mutual monitoring requires leadership"},
 		{[]string{"run", "--config", "smm+zz"}, `unknown teamwork component "zz"`},
+		{[]string{"run", "--config", "self-consistency"}, `unknown arm "self-consistency" (did you mean "sc:k=5"?); the protocols are zeroshot, cot, sc,`},
 		{[]string{"run", "--turns", "4"}, "2 or 3"},
 		{[]string{"run", "--agents", "7"}, "fixed size from 2 to 4"},
 		{[]string{"run", "--model", "sim/nope"}, "nope"},

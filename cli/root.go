@@ -112,18 +112,22 @@ func newRoot(stop <-chan struct{}, stdout, stderr io.Writer) *cobra.Command {
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 	f := &Factory{Out: stdout, Err: stderr, Stop: stop, Argv: os.Args}
 	root.AddCommand(NewCmdRun(f, nil), NewCmdSweep(f, nil), newCallsCmd(), newModelsCmd(), newExportCmd(), newDatasetsCmd(f), NewCmdMerge(f, nil),
 		NewCmdReport(f, nil), NewCmdPower(f, nil), NewCmdCheck(f, nil), NewCmdBatches(f, nil), newTriageCmd(f), NewCmdRescore(f, nil),
 		NewCmdView(f), newSlurmCmd(f), newVersionCmd(stdout))
+	argsAreInput(root)
 	return root
 }
 
 func execute(ctx context.Context, stop <-chan struct{}, args []string, stdout, stderr io.Writer) ExitCode {
 	root := newRoot(stop, stdout, stderr)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	err := commandError(root, args)
+	if err == nil {
+		err = root.ExecuteContext(ctx)
+	}
 	if err == nil {
 		return exitOK
 	}

@@ -227,7 +227,14 @@ func dryRun(ctx context.Context, w io.Writer, p runner.Plan, r *plan.Resolved, p
 	fmt.Fprint(w, est.String())
 	if len(p.Models) == 1 {
 		if price := prices.price(p.Models[0].Name); price != nil {
-			fmt.Fprintf(w, "expected cost: $%.4f (prices from the price table)\n", price(p.Models[0].Name, usageOf(est.PromptTokens, est.Completion)))
+			lo, hi := est.Sent()
+			clo := price(p.Models[0].Name, usageOf(lo.PromptTokens, lo.CompletionTokens))
+			chi := price(p.Models[0].Name, usageOf(hi.PromptTokens, hi.CompletionTokens))
+			cost := fmt.Sprintf("$%.4f", clo)
+			if chi != clo {
+				cost += fmt.Sprintf("–$%.4f", chi)
+			}
+			fmt.Fprintf(w, "expected cost: %s (the calls sent; prices from the price table)\n", cost)
 		}
 	}
 	fmt.Fprintln(w, "tokens are estimated as characters / 4 with typical answers; nothing was sent to any model")

@@ -3,13 +3,13 @@ package plan
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/medteam-bench/medteam/protocol"
 	"github.com/medteam-bench/medteam/protocols"
+	"github.com/medteam-bench/medteam/suggest"
 	"github.com/medteam-bench/medteam/teamwork"
 )
 
@@ -60,6 +60,7 @@ var sweepKeys = []struct{ key, want string }{
 	{"diagnosis_judge", "true or false"},
 	{"max_tokens", "an integer"},
 	{"retry_truncated", "true or false"},
+	{"peer_chars", "an integer"},
 	{"split", "a split name (test, dev, train, validation) or \"*\" for all, e.g. test"},
 	{"fewshot_file", "a path to a training split (any dataset format), e.g. data/medqa/train.jsonl"},
 	{"base_url", "a URL"},
@@ -99,8 +100,6 @@ func (s *sweepFile) field(key string) any {
 	return nil
 }
 
-var yamlLineErr = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
 // nodeText describes a YAML value for a message: the scalar, or its kind.
 func nodeText(n *yaml.Node) string {
 	switch n.Kind {
@@ -115,16 +114,14 @@ func nodeText(n *yaml.Node) string {
 }
 
 // decodeSweep reads a sweep file key by key, so that every problem is
-// reported as file:line with the key as written in the file. It returns the
-// line of each key's value.
-func decodeSweep(path string, b []byte) (sweepFile, map[string]int, error) {
+// reported as file:line with the key as written in the file; the problems
+// of values go to ps, all of them. It returns the line of each key's value;
+// err is a problem that stops the reading (the file is not a YAML mapping).
+func decodeSweep(path string, b []byte, ps *problems) (sweepFile, map[string]int, error) {
 	var s sweepFile
 	var root yaml.Node
 	if err := yaml.Unmarshal(b, &root); err != nil {
-		if m := yamlLineErr.FindStringSubmatch(err.Error()); m != nil {
-			return s, nil, Inputf("%s:%s: not valid YAML: %s", path, m[1], m[2])
-		}
-		return s, nil, Inputf("%s: not valid YAML: %v", path, err)
+		return s, nil, syntaxError(path, b, err)
 	}
 	if len(root.Content) == 0 {
 		return s, nil, Inputf("%s: the file is empty; a sweep file is a YAML mapping with at least arms: [...] (see configs/ablation.yaml)", path)
@@ -142,7 +139,8 @@ func decodeSweep(path string, b []byte) (sweepFile, map[string]int, error) {
 	for i := 0; i+1 < len(doc.Content); i += 2 {
 		k, v := doc.Content[i], doc.Content[i+1]
 		if first, dup := lines[k.Value]; dup {
-			return s, nil, Inputf("%s:%d: key %q given twice (first at line %d); keep one", path, k.Line, k.Value, first)
+			ps.add(k.Line, "key %q given twice (first at line %d); keep one", k.Value, first)
+			continue
 		}
 		lines[k.Value] = v.Line
 		switch k.Value {
@@ -150,26 +148,26 @@ func decodeSweep(path string, b []byte) (sweepFile, map[string]int, error) {
 			s.Arms = *v
 			continue
 		case "temperature":
-			if err := decodeTemperature(path, v, &s); err != nil {
-				return s, nil, err
-			}
+			decodeTemperature(v, &s, ps)
 			continue
 		}
 		dst := s.field(k.Value)
 		if dst == nil {
-			return s, nil, Inputf("%s:%d: unknown key %q; the keys of a sweep file are %s", path, k.Line, k.Value, strings.Join(known, ", "))
+			ps.add(k.Line, "unknown key %q%s; the keys of a sweep file are %s", k.Value, didYouMean(k.Value, known), strings.Join(known, ", "))
+			continue
 		}
 		if err := v.Decode(dst); err != nil {
-			return s, nil, Inputf("%s:%d: %s must be %s; got %s", path, v.Line, k.Value, want[k.Value], nodeText(v))
+			ps.add(v.Line, "%s must be %s; got %s", k.Value, want[k.Value], nodeText(v))
 		}
 	}
 	return s, lines, nil
 }
 
 // decodeTemperature reads temperature: {agent: …, leader: …}.
-func decodeTemperature(path string, v *yaml.Node, s *sweepFile) error {
+func decodeTemperature(v *yaml.Node, s *sweepFile, ps *problems) {
 	if v.Kind != yaml.MappingNode {
-		return Inputf("%s:%d: temperature must be a mapping with agent and/or leader, e.g. temperature: {agent: 0.7, leader: 0.5}; got %s", path, v.Line, nodeText(v))
+		ps.add(v.Line, "temperature must be a mapping with agent and/or leader, e.g. temperature: {agent: 0.7, leader: 0.5}; got %s", nodeText(v))
+		return
 	}
 	s.Temperature = &struct {
 		Agent  *float64 `yaml:"agent"`
@@ -184,36 +182,48 @@ func decodeTemperature(path string, v *yaml.Node, s *sweepFile) error {
 		case "leader":
 			dst = &s.Temperature.Leader
 		default:
-			return Inputf("%s:%d: unknown key %q under temperature; the keys there are agent, leader", path, k.Line, k.Value)
+			ps.add(k.Line, "unknown key %q under temperature%s; the keys there are agent, leader", k.Value, didYouMean(k.Value, []string{"agent", "leader"}))
+			continue
 		}
 		if err := val.Decode(dst); err != nil || *dst == nil {
-			return Inputf("%s:%d: temperature.%s must be a number from 0 to 2; got %s", path, val.Line, k.Value, nodeText(val))
+			*dst = nil
+			ps.add(val.Line, "temperature.%s must be a number from 0 to 2; got %s", k.Value, nodeText(val))
+			continue
 		}
 		if t := **dst; !(t >= 0 && t <= 2) { // NaN too
-			return Inputf("%s:%d: temperature.%s: %g; use a temperature from 0 to 2", path, val.Line, k.Value, t)
+			ps.add(val.Line, "temperature.%s: %g; use a temperature from 0 to 2", k.Value, t)
 		}
 	}
-	return nil
+}
+
+// didYouMean is " (did you mean "x"?)" for the known name closest to
+// word, "" when none is close.
+func didYouMean(word string, known []string) string {
+	if best, ok := suggest.Closest(word, known); ok {
+		return fmt.Sprintf(" (did you mean %q?)", best)
+	}
+	return ""
 }
 
 // LoadSweep reads a sweep file over the settings in s. Unknown keys, values
 // of the wrong type or out of range, and invalid arms are *InputErrors naming
-// the file, the line and the key.
+// the file, the line and the key — every one of them at once.
 func LoadSweep(path string, s *Spec) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return Inputf("sweep file: %v", err)
 	}
-	f, lines, err := decodeSweep(path, b)
+	ps := &problems{path: path}
+	f, lines, err := decodeSweep(path, b, ps)
 	if err != nil {
 		return err
 	}
-	if err := f.check(path, lines); err != nil {
+	f.check(lines, ps)
+	configs := f.arms(ps)
+	if err := ps.err(); err != nil {
 		return err
 	}
-	if s.Configs, err = f.arms(path); err != nil {
-		return err
-	}
+	s.Configs = configs
 	f.apply(s)
 	// Validate the shared settings against every arm now, with the file named.
 	if _, err := s.Arms(); err != nil {
@@ -223,31 +233,33 @@ func LoadSweep(path string, s *Spec) error {
 }
 
 // check checks the values whose range the YAML types do not give.
-func (f *sweepFile) check(path string, lines map[string]int) error {
+func (f *sweepFile) check(lines map[string]int, ps *problems) {
 	if f.Turns != nil && *f.Turns != 2 && *f.Turns != 3 {
-		return Inputf("%s:%d: turns: %d; the protocol defines 2 or 3 discussion turns", path, lines["turns"], *f.Turns)
+		ps.add(lines["turns"], "turns: %d; the protocol defines 2 or 3 discussion turns", *f.Turns)
 	}
 	if f.Agents != nil && *f.Agents != 0 && (*f.Agents < 2 || *f.Agents > 4) {
-		return Inputf("%s:%d: agents: %d; use 0 for a dynamic team (the recruiter decides) or a fixed size from 2 to 4", path, lines["agents"], *f.Agents)
+		ps.add(lines["agents"], "agents: %d; use 0 for a dynamic team (the recruiter decides) or a fixed size from 2 to 4", *f.Agents)
 	}
 	if d := f.Discussion; d != nil && *d != string(teamwork.RoundRobin) && *d != string(teamwork.Parallel) {
-		return Inputf("%s:%d: discussion: %q; use %s or %s", path, lines["discussion"], *d, teamwork.RoundRobin, teamwork.Parallel)
+		ps.add(lines["discussion"], "discussion: %q; use %s or %s", *d, teamwork.RoundRobin, teamwork.Parallel)
 	}
-	return nil
 }
 
 // arms returns the file's arms, each checked with the registered protocols
-// (a spec a flow list split at its option commas is joined again).
-func (f *sweepFile) arms(path string) ([]string, error) {
+// (a spec a flow list split at its option commas is joined again); each
+// bad one is a problem.
+func (f *sweepFile) arms(ps *problems) []string {
 	if f.Arms.Kind != yaml.SequenceNode || len(f.Arms.Content) == 0 {
 		line := max(f.Arms.Line, 1)
-		return nil, Inputf("%s:%d: arms must be a non-empty list of arms, e.g. [%s]", path, line, strings.Join(protocols.All().Presets(), ", "))
+		ps.add(line, "arms must be a non-empty list of arms, e.g. [%s]", strings.Join(protocols.All().Presets(), ", "))
+		return nil
 	}
 	var vals []string
 	lines := map[string]int{}
 	for _, n := range f.Arms.Content {
 		if n.Kind != yaml.ScalarNode {
-			return nil, Inputf("%s:%d: each arm is a preset name, a component list such as smm+l+to, or a protocol spec such as sc:k=5", path, n.Line)
+			ps.add(n.Line, "each arm is a preset name, a component list such as smm+l+to, or a protocol spec such as sc:k=5; got %s", nodeText(n))
+			continue
 		}
 		vals = append(vals, n.Value)
 		if _, ok := lines[n.Value]; !ok {
@@ -266,10 +278,10 @@ func (f *sweepFile) arms(path string) ([]string, error) {
 				head, _, _ := strings.Cut(v, ",")
 				line = lines[head]
 			}
-			return nil, Inputf("%s:%d: arm %q: %v", path, line, v, err)
+			ps.add(line, "arm %q: %v", v, err)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // apply sets in s what the file gives.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/qa"
+	"github.com/medteam-bench/medteam/suggest"
 	"github.com/medteam-bench/medteam/triage/redflag"
 )
 
@@ -34,6 +35,10 @@ type Protocol struct {
 	Parse func(spec string, s Settings) (a Arm, ok bool, err error)
 	// Presets are the named arms, for help texts and the accounting table.
 	Presets []string
+	// Aliases are other names people call the protocol by (e.g.
+	// "self-consistency" for sc): not specs, but an unknown arm close to
+	// one is told to use the protocol ("did you mean …?").
+	Aliases []string
 	// Accounting writes the protocol's call-accounting table: the calls one
 	// question makes per arm and team size (what 'medteam calls' prints).
 	Accounting func(w io.Writer) error
@@ -138,7 +143,58 @@ func (r Registry) Parse(spec string, s Settings) (Arm, error) {
 			return a, nil
 		}
 	}
-	return nil, fmt.Errorf("no protocol knows %q (presets: %s)", spec, strings.Join(r.Presets(), ", "))
+	return nil, r.unknown(spec)
+}
+
+// unknown is the error for a spec no protocol claimed: every protocol and
+// every preset, and the closest name (Suggest).
+func (r Registry) unknown(spec string) error {
+	names := make([]string, len(r))
+	for i, p := range r {
+		names[i] = p.Name
+	}
+	msg := fmt.Sprintf("unknown arm %q", spec)
+	if best, ok := r.Suggest(spec); ok {
+		msg += fmt.Sprintf(" (did you mean %q?)", best)
+	}
+	return fmt.Errorf("%s; the protocols are %s, and their presets %s (see 'medteam calls' for what each costs)",
+		msg, strings.Join(names, ", "), strings.Join(r.Presets(), ", "))
+}
+
+// Suggest returns the arm spec closest to a mistyped one: its name (before
+// ':') against every preset's name and every protocol's name and aliases,
+// by edit distance (suggest.Closest). A protocol's name or alias suggests
+// the name with the options given ("self-consistency:k=3" → "sc:k=3"), or,
+// without any, the protocol's first preset ("self-consistency" → "sc:k=5").
+func (r Registry) Suggest(spec string) (string, bool) {
+	name, opts, hasOpts := strings.Cut(strings.ToLower(strings.TrimSpace(spec)), ":")
+	suffix := ""
+	if hasOpts {
+		suffix = ":" + opts
+	}
+	var keys []string
+	to := map[string]string{}
+	add := func(key, spec string) {
+		if _, dup := to[key]; !dup {
+			keys, to[key] = append(keys, key), spec
+		}
+	}
+	for _, p := range r {
+		for _, pre := range p.Presets {
+			if !strings.Contains(pre, ":") {
+				add(pre, pre+suffix)
+			}
+		}
+		whole := p.Name + suffix
+		if !hasOpts && len(p.Presets) > 0 {
+			whole = p.Presets[0]
+		}
+		for _, n := range append([]string{p.Name}, p.Aliases...) {
+			add(n, whole)
+		}
+	}
+	best, ok := suggest.Closest(name, keys)
+	return to[best], ok
 }
 
 // Lookup returns the protocol named name, nil when none is.

@@ -29,7 +29,8 @@ func TestRegistryParse(t *testing.T) {
 		{"x1", ""},
 		{"y2", ""},
 		{"y:bad", "bad options"},
-		{"z", `no protocol knows "z" (presets: x1, y1, y2)`},
+		{"z", `unknown arm "z"; the protocols are x, y, and their presets x1, y1, y2`},
+		{"q1", `unknown arm "q1" (did you mean "x1"?)`},
 	} {
 		_, err := reg.Parse(tc.spec, protocol.Settings{})
 		if (err == nil) != (tc.wantErr == "") || err != nil && !strings.Contains(err.Error(), tc.wantErr) {

@@ -488,3 +488,46 @@ func panelLabel(spec string) string {
 	}
 	return spec
 }
+
+// TestUnknownArm: a spec no protocol reads lists every protocol and every
+// preset (before, teamwork claimed it and listed only its own presets) and
+// suggests the closest arm; a protocol's alias suggests the protocol with
+// the options given.
+func TestUnknownArm(t *testing.T) {
+	set := protocol.Settings{Turns: 2, Agents: 3, Discussion: "round_robin", Structured: true, AgentTemp: 0.7, LeaderTemp: 0.5}
+	for _, tc := range []struct{ spec, suggestion string }{
+		{"self-consistency", "sc:k=5"},
+		{"Self-Consistency:k=3", "sc:k=3"},
+		{"chain-of-thought", "cot"},
+		{"zero-shot", "zeroshot"},
+		{"debat:3,2", "debate:3,2"},
+		{"councl:novelty", "council:novelty"},
+		{"medagent", "medagents"},
+		{"ful", "full"},
+		{"majority", "vote"},
+		{"xyzzy", ""},
+	} {
+		_, err := protocols.All().Parse(tc.spec, set)
+		if err == nil {
+			t.Fatalf("%s parsed", tc.spec)
+		}
+		msg := err.Error()
+		for _, want := range []string{"the protocols are zeroshot, cot, sc, debate, vote, veto, judge, council, medagents, mdagents, teamwork",
+			"sc:k=5", "council:novelty", "medagents:syn_only", "mdagents:route=basic", "c7, full"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("%s: %q lacks %q", tc.spec, msg, want)
+			}
+		}
+		did := ""
+		if _, after, ok := strings.Cut(msg, "(did you mean "); ok {
+			did, _, _ = strings.Cut(after, "?)")
+		}
+		if want := map[bool]string{true: "", false: `"` + tc.suggestion + `"`}[tc.suggestion == ""]; did != want {
+			t.Errorf("%s: suggests %s, want %s", tc.spec, did, want)
+		}
+	}
+	// teamwork still reports its own problems
+	if _, err := protocols.All().Parse("smm+zz", set); err == nil || !strings.Contains(err.Error(), `unknown teamwork component "zz"`) {
+		t.Errorf("smm+zz: %v", err)
+	}
+}

@@ -15,7 +15,9 @@ import (
 // Protocol is the five-component teamwork protocol of seed 002 (DESIGN §4)
 // as the runner runs it. Its arm specs are the presets (base, c1…c7, full)
 // and component lists joined by '+' (smm, l, to, t, mm); it reads every spec
-// no other protocol claimed, so list it last in a registry.
+// no other protocol claimed that is a preset, a component or has a '+'
+// (claims), so list it last in a registry. A bare unknown name is left to
+// the registry's error, which lists every protocol's presets.
 var Protocol = &protocol.Protocol{
 	Name: "teamwork",
 	Doc: "Seed 002's deliberation: a recruiter assesses the question and recruits N specialists, " +
@@ -37,6 +39,9 @@ func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
 	base.AgentTemperature, base.LeaderTemperature = s.AgentTemp, s.LeaderTemp
 	base.MaxTokens, base.PeerChars = s.MaxTokens, s.PeerChars
 	comps, opts, hasOpts := strings.Cut(spec, ":")
+	if !claims(comps) {
+		return nil, false, nil
+	}
 	if hasOpts {
 		for _, o := range strings.Split(opts, ",") {
 			switch strings.ToLower(strings.TrimSpace(o)) {
@@ -52,6 +57,25 @@ func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
 		return nil, true, err
 	}
 	return Arm{c}, true, nil
+}
+
+// claims reports whether comps is teamwork's to read (and to report the
+// problems of): empty, a preset, "all", a component, or a '+' list.
+func claims(comps string) bool {
+	s := strings.ToLower(strings.TrimSpace(comps))
+	if s == "" || s == "all" || strings.Contains(s, "+") {
+		return true
+	}
+	switch s {
+	case "smm", "l", "leadership", "to", "orientation", "t", "trust", "mm", "monitoring":
+		return true
+	}
+	for _, p := range presets {
+		if p.name == s {
+			return true
+		}
+	}
+	return false
 }
 
 // Arm is one teamwork configuration as a protocol.Arm.

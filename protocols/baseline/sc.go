@@ -29,6 +29,7 @@ var SC = &protocol.Protocol{
 		"broken by a seeded draw among the tied options and recorded as such.",
 	Parse:      parseSC,
 	Presets:    []string{"sc:k=5"},
+	Aliases:    []string{"self-consistency", "selfconsistency", "self_consistency"},
 	Accounting: scAccounting,
 	Stub:       kit.Stub,
 	Prompts:    kit.HashOf(firstanswer.Prompts),

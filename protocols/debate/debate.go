@@ -58,6 +58,7 @@ var Protocol = &protocol.Protocol{
 		"the decision is the plurality of the last round (a tie: seeded draw). n·r calls.",
 	Parse:      parseArm,
 	Presets:    []string{"debate:n=3,r=2"},
+	Aliases:    []string{"multi-agent-debate", "mad"},
 	Accounting: writeAccounting,
 	Stub:       kit.Stub,
 	Prompts:    kit.HashOf(firstanswer.Prompts, prompts),

@@ -64,6 +64,7 @@ var Protocol = &protocol.Protocol{
 		"differential specialties (tie: General Practice).",
 	Parse:      parseArm,
 	Presets:    []string{"vote", "vote:weighted"},
+	Aliases:    []string{"voting", "majority", "majority-vote"},
 	Accounting: writeAccounting,
 	Stub:       kit.Stub,
 	Prompts:    kit.HashOf(firstanswer.Prompts, prompts),
