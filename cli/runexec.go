@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/medteam-bench/medteam/check"
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/plan"
 	"github.com/medteam-bench/medteam/report"
@@ -27,14 +26,20 @@ func runRun(ctx context.Context, f *Factory, o *RunOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.Check != "" && !o.DryRun {
-		if _, err := check.Load(o.Check); err != nil {
-			return usageError{err}
-		}
+	th, err := o.thresholds()
+	if err != nil {
+		return err
 	}
 	o.Backend.offline = o.DryRun // a dry run never needs the network
-	r, err := plan.Resolve(ctx, s, o.Backend.opener())
+	r, err := plan.Load(s)
 	if err != nil {
+		return err
+	}
+	// Before any model is opened, the run directory made or a call sent.
+	if err := o.checkPlan(f.Out, th, r, prices); err != nil {
+		return err
+	}
+	if err := r.Open(ctx, o.Backend.opener()); err != nil {
 		return err
 	}
 	defer r.Close()

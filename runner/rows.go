@@ -279,3 +279,7 @@ func CallRows(m RowMeta, qid string, calls []llm.CallRecord, notes []protocol.Pa
 	}
 	return rows
 }
+
+// Subject is the subject a question row records from the question's
+// metadata (subject, else step, else category; "" for none).
+func Subject(meta map[string]string) string { return subject(meta) }
