@@ -115,6 +115,7 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 		if why == "" {
 			why = "signal"
 		}
+		reportAfterRun(f, o, run.Dir, rows, false)
 		return stoppedError{why: why, done: len(run.Done) + st.Finished, of: p.Units(), dir: run.Dir}
 	}
 	return finishRun(f, o, run.Dir, rows)
@@ -124,9 +125,7 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 // check and the gate of --check (a failed gate wins over success, not over
 // a failed run).
 func finishRun(f *Factory, o *RunOptions, dir string, rows []results.QuestionRow) error {
-	if !o.NoReport {
-		endOfRunReport(f, dir, rows, o.Prices, o.HTML)
-	}
+	reportAfterRun(f, o, dir, rows, true)
 	if err := checkErrorRate(rows, o.MaxErrorRate, dir); err != nil {
 		return err
 	}
