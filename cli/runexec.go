@@ -87,7 +87,10 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 	warnLimits(f.Err, r.Datasets)
 	fmt.Fprintf(f.Err, "%s %s: %d questions × %d arm(s) × %d model(s) × %d repeat(s) → %s\n", verb, run.ID, r.Questions(), len(r.Arms), len(r.Endpoints), p.Repeats, run.Dir)
 	prog := newProgress(f.Err, p.Units(), "questions")
-	prog.skip(len(run.Done))
+	if err := run.EachDone(prog.committed); err != nil {
+		return err
+	}
+	prog.resumed()
 	o.Backend.cacheNotes.setOut(prog.note)
 	load := startLoad(r.Endpoints)
 	st, runErr := runner.Execute(ctx, p, runner.Options{Sink: run.Journal, Done: run.Done, Progress: prog.add, Stop: f.Stop, Budget: budget})
