@@ -96,7 +96,8 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 	st, runErr := runner.Execute(ctx, p, runner.Options{Sink: run.Journal, Done: run.Done, Progress: prog.add, Stop: f.Stop, Budget: budget})
 	prog.finish()
 	defer load.report(f.Out, o.Parallel)
-	if ended, err := endEarly(run, m, st, runErr, p.Units()); ended {
+	exported := func(rows []results.QuestionRow) { reportAfterRun(f, o, run.Dir, rows, false) }
+	if ended, err := endEarly(run, m, st, runErr, p.Units(), exported); ended {
 		return err
 	}
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
@@ -142,21 +143,22 @@ func finishRun(f *Factory, o *RunOptions, dir string, rows []results.QuestionRow
 // (what is done is exported; exit 5) or a fatal backend error (exported, or
 // the directory discarded when this invocation made it and did nothing). It
 // reports whether the run ended so, and the error to return. The manifest
-// m records the run as incomplete (outage) or failed (fatal error).
-func endEarly(run *plan.Run, m plan.Manifest, st runner.Stats, runErr error, units int) (bool, error) {
+// m records the run as incomplete (outage) or failed (fatal error);
+// exported sees the rows of an export.
+func endEarly(run *plan.Run, m plan.Manifest, st runner.Stats, runErr error, units int, exported func([]results.QuestionRow)) (bool, error) {
 	var fatal *runner.FatalError
 	var outage *runner.OutageError
 	done := len(run.Done) + st.Finished
 	switch {
 	case errors.As(runErr, &outage):
-		if err := exportIf(run, m, done > 0); err != nil {
+		if err := exportIf(run, m, done > 0, exported); err != nil {
 			return true, errors.Join(runErr, err)
 		}
 		return true, unavailableError{err: runErr, done: done, of: units, dir: run.Dir}
 	case errors.As(runErr, &fatal):
 		if run.Created() && st.Finished == 0 {
 			run.Discard()
-		} else if err := exportIf(run, m.AsFailed(), done > 0); err != nil {
+		} else if err := exportIf(run, m.AsFailed(), done > 0, exported); err != nil {
 			return true, errors.Join(runErr, err)
 		}
 		return true, fmt.Errorf("%w\n%s", runErr, fatalHint(fatal.Err))
@@ -165,8 +167,8 @@ func endEarly(run *plan.Run, m plan.Manifest, st runner.Stats, runErr error, uni
 }
 
 // exportIf writes the run's parquet files and its manifest m when do is
-// true.
-func exportIf(run *plan.Run, m plan.Manifest, do bool) error {
+// true, and hands exported the rows.
+func exportIf(run *plan.Run, m plan.Manifest, do bool, exported func([]results.QuestionRow)) error {
 	if !do {
 		return nil
 	}
@@ -174,7 +176,11 @@ func exportIf(run *plan.Run, m plan.Manifest, do bool) error {
 	if err != nil {
 		return err
 	}
-	return m.Write(run.Dir, rows, calls)
+	if err := m.Write(run.Dir, rows, calls); err != nil {
+		return err
+	}
+	exported(rows)
+	return nil
 }
 
 // summarize prints the run's summary table and what this invocation spent.
