@@ -13,9 +13,9 @@ LDFLAGS  := -X github.com/medteam-bench/medteam/cli.stampVersion=$(VERSION) -X g
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/medteam
 
-## run: the main job on the embedded default (50 MedQA questions, full preset, simulated model)
+## run: the main job on the embedded default (50 MedQA questions, full preset, simulated model), gated by the thresholds written for it
 run: build
-	./$(BIN) run
+	./$(BIN) run --check configs/thresholds-sample.yaml
 
 ## test: the whole suite with the race detector (an explicit -timeout with headroom: cli takes minutes on a loaded 2-core machine, go test's default is 10m)
 TEST_TIMEOUT ?= 40m

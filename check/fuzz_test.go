@@ -24,5 +24,13 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("incomplete threshold %+v", x)
 			}
 		}
+		// Every parsed file validates against a plan without panicking,
+		// each problem at a line of the file.
+		for _, err := range ValidatePlan(th, testPlan()) {
+			var e *Error
+			if !errors.As(err, &e) || e.File != "f.yaml" || e.Line <= 0 {
+				t.Fatalf("plan problem %v is not a file:line *Error", err)
+			}
+		}
 	})
 }

@@ -99,8 +99,9 @@ type Threshold struct {
 	// Compare is [candidate, reference] for a paired comparison (the bound
 	// is on Δ = candidate − reference); nil for a group threshold.
 	Compare []string
-	// Lines of the entry's values, for the messages of Validate.
-	armLine, compareLine, metricLine int
+	// Lines of the entry's values, for the messages of Validate and
+	// ValidatePlan.
+	armLine, compareLine, metricLine, boundLine, modelLine, datasetLine int
 }
 
 // Pos is "file:line" of the entry.
@@ -226,8 +227,10 @@ func parseEntry(file string, n *yaml.Node) (Threshold, error) {
 			*dst = v.Value
 		}
 	}
-	if v := seen["arm"]; v != nil {
-		t.armLine = v.Line
+	for key, dst := range map[string]*int{"arm": &t.armLine, "model": &t.modelLine, "dataset": &t.datasetLine, "bound": &t.boundLine} {
+		if v := seen[key]; v != nil {
+			*dst = v.Line
+		}
 	}
 	if err := t.setCompare(seen); err != nil {
 		return t, err

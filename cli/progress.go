@@ -13,6 +13,81 @@ import (
 	"github.com/medteam-bench/medteam/results"
 )
 
+// progressCounts are what a progress line shows: the whole plan's units and
+// the tallies of every committed unit, those an earlier invocation
+// committed (a resume) included, so that accuracy, calls, tokens and errors
+// describe the same units as done/total.
+type progressCounts struct {
+	total  int // units of the plan
+	done   int // units committed, before included
+	before int // of done, those committed before this invocation
+	// Tallies of the done units: calls and tokens are logical totals, as
+	// the rows count them (every arm's calls and their prompt + completion
+	// tokens, shared or cached ones included).
+	correct, errors int
+	calls, tokens   int64
+}
+
+// add counts one committed unit's row.
+func (c *progressCounts) add(r *results.QuestionRow) {
+	c.done++
+	if r.Correct {
+		c.correct++
+	}
+	if r.Error != "" {
+		c.errors++
+	}
+	c.calls += int64(r.Calls)
+	c.tokens += r.PromptTokens + r.CompletionTokens
+}
+
+// status is the tallies: "acc 71.0% · 1109 calls · … · 0 errors".
+func (c progressCounts) status() string {
+	return fmt.Sprintf("acc %.1f%% · %d calls · %d tokens (prompt+completion, all arms) · %d errors",
+		100*float64(c.correct)/float64(max(1, c.done)), c.calls, c.tokens, c.errors)
+}
+
+// eta is the time the units left take at this invocation's pace (the
+// units done before it took no time in it); "" before its first unit and
+// at the end.
+func (c progressCounts) eta(elapsed time.Duration) string {
+	now := c.done - c.before
+	if now <= 0 || c.done >= c.total {
+		return ""
+	}
+	return (elapsed / time.Duration(now) * time.Duration(c.total-c.done)).Round(time.Second).String()
+}
+
+// pct is done as a whole percentage of the plan.
+func (c progressCounts) pct() int { return 100 * c.done / max(1, c.total) }
+
+// line is the plain progress line (CI logs): "  22/100 (22%, 21 done
+// before) in 2ms, eta 0s: acc …".
+func (c progressCounts) line(elapsed time.Duration) string {
+	where := fmt.Sprintf("%d%%", c.pct())
+	if c.before > 0 {
+		where += fmt.Sprintf(", %d done before", c.before)
+	}
+	eta := ""
+	if e := c.eta(elapsed); e != "" {
+		eta = ", eta " + e
+	}
+	return fmt.Sprintf("  %d/%d (%s) in %s%s: %s", c.done, c.total, where, elapsed.Round(time.Millisecond), eta, c.status())
+}
+
+// barText is the description beside a terminal bar, which itself shows
+// done/total of the whole plan and the elapsed time.
+func (c progressCounts) barText(elapsed time.Duration) string {
+	s := c.status()
+	if c.before > 0 {
+		s += fmt.Sprintf(" · %d done before", c.before)
+	}
+	if e := c.eta(elapsed); e != "" {
+		s += " · eta " + e
+	}
+	return s
+}
+
 // progress shows how a run stands: a live bar on a terminal, plain log lines
 // (every 10% of the plan and at least every 30 s) otherwise, e.g. in CI.
 type progress struct {
@@ -20,25 +95,20 @@ type progress struct {
 	w        io.Writer
 	bar      *progressbar.ProgressBar
 	start    time.Time
-	total    int
-	done     int
-	correct  int
-	errors   int
-	calls    int64
-	tokens   int64
+	counts   progressCounts
 	lastLine time.Time
 	nextPct  int
 }
 
 // newProgress prints to w; a bar is used when w is a terminal.
 func newProgress(w io.Writer, total int, label string) *progress {
-	p := &progress{w: w, start: time.Now(), total: total, lastLine: time.Now(), nextPct: 10}
+	p := &progress{w: w, start: time.Now(), counts: progressCounts{total: total}, lastLine: time.Now(), nextPct: 10}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		p.bar = progressbar.NewOptions(total,
 			progressbar.OptionSetWriter(w),
 			progressbar.OptionSetDescription(label),
 			progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionSetPredictTime(false), // the description has the eta at this invocation's pace
 			progressbar.OptionSetElapsedTime(true),
 			progressbar.OptionThrottle(200*time.Millisecond),
 			progressbar.OptionShowDescriptionAtLineEnd(),
@@ -59,13 +129,25 @@ func (p *progress) note(msg string) {
 	fmt.Fprintln(p.w, msg)
 }
 
-// skip accounts for units finished by an earlier (resumed) invocation.
-func (p *progress) skip(n int) {
+// committed accounts for a unit an earlier invocation committed (a
+// resume): counted in done and in every tally, not in this invocation's
+// pace.
+func (p *progress) committed(r *results.QuestionRow) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.done += n
-	if p.bar != nil {
-		p.bar.Add(n)
+	p.counts.add(r)
+	p.counts.before++
+	p.nextPct = max(p.nextPct, (p.counts.pct()/10+1)*10)
+}
+
+// resumed starts the bar at the units committed before this invocation
+// (one step, not one per unit), with their tallies beside it.
+func (p *progress) resumed() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar != nil && p.counts.before > 0 {
+		p.bar.Set(p.counts.done)
+		p.bar.Describe(p.counts.barText(0))
 	}
 }
 
@@ -73,35 +155,19 @@ func (p *progress) skip(n int) {
 func (p *progress) add(r *results.QuestionRow) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.done++
-	if r.Correct {
-		p.correct++
-	}
-	if r.Error != "" {
-		p.errors++
-	}
-	p.calls += int64(r.Calls)
-	p.tokens += r.PromptTokens + r.CompletionTokens
-	// Logical totals, as the rows count them: every arm's calls and their
-	// prompt + completion tokens, shared or cached ones included.
-	status := fmt.Sprintf("acc %.1f%% · %d calls · %d tokens (prompt+completion, all arms) · %d errors", 100*float64(p.correct)/float64(max(1, p.done)), p.calls, p.tokens, p.errors)
+	p.counts.add(r)
+	c := p.counts
 	if p.bar != nil {
-		p.bar.Describe(status)
+		p.bar.Describe(c.barText(time.Since(p.start)))
 		p.bar.Add(1)
 		return
 	}
-	pct := 100 * p.done / max(1, p.total)
-	if pct >= p.nextPct || p.done == p.total || time.Since(p.lastLine) >= 30*time.Second {
+	if pct := c.pct(); pct >= p.nextPct || c.done == c.total || time.Since(p.lastLine) >= 30*time.Second {
 		for p.nextPct <= pct {
 			p.nextPct += 10
 		}
 		p.lastLine = time.Now()
-		el := time.Since(p.start)
-		eta := ""
-		if p.done > 0 && p.done < p.total {
-			eta = fmt.Sprintf(", eta %s", (el / time.Duration(p.done) * time.Duration(p.total-p.done)).Round(time.Second))
-		}
-		fmt.Fprintf(p.w, "  %d/%d (%d%%) in %s%s: %s\n", p.done, p.total, pct, el.Round(time.Millisecond), eta, status)
+		fmt.Fprintln(p.w, c.line(time.Since(p.start)))
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/medteam-bench/medteam/escape"
 	"github.com/medteam-bench/medteam/report"
 	"github.com/medteam-bench/medteam/results"
 )
@@ -322,6 +323,9 @@ func writeReport(w io.Writer, dir string, r *report.Report, banner, html bool, s
 			return err
 		}
 	}
+	if t := r.IncompleteText(); t != "" {
+		fmt.Fprintln(w, escape.Terminal(t))
+	}
 	if banner && r.Simulated {
 		fmt.Fprintln(w, "SIMULATED results (sim backend; not a model result):")
 	}
@@ -340,22 +344,26 @@ func writeReport(w io.Writer, dir string, r *report.Report, banner, html bool, s
 }
 
 // endOfRunReport writes report.md and summary.parquet of a finished run
-// and prints its comparisons. A failure is reported, not fatal: the run's
-// results are saved, and 'medteam report DIR' can try again.
-func endOfRunReport(f *Factory, dir string, rows []results.QuestionRow, pricesFile string, html bool) {
-	err := func() error {
-		in := newRunInput(dir, results.QuestionsFile, rows)
-		prices, paid, notes, err := reportPrices(pricesFile, []runInput{in})
-		if err != nil {
-			return err
-		}
-		r, err := buildReport([]runInput{in}, report.Options{Seed: 1, Prices: prices, PaidPrices: paid, Notes: notes})
-		if err != nil {
-			return err
-		}
-		return writeReport(f.Out, dir, r, false, html, report.SecComparisons, report.SecTriage, report.SecModels)
-	}()
+// (and report.html with page) and prints its comparisons. A failure is
+// reported, not fatal: the run's results are saved, and 'medteam report
+// DIR' can try again.
+func endOfRunReport(f *Factory, dir string, rows []results.QuestionRow, pricesFile string, page bool) {
+	r, err := runReportOf(dir, rows, pricesFile)
+	if err == nil {
+		err = writeReport(f.Out, dir, r, false, page, report.SecComparisons, report.SecTriage, report.SecModels)
+	}
 	if err != nil {
 		fmt.Fprintf(f.Err, "medteam: report not written: %v; the results are saved, 'medteam report %s' writes it\n", err, dir)
 	}
+}
+
+// runReportOf builds the report of one run's rows, as 'medteam report DIR'
+// does with its defaults.
+func runReportOf(dir string, rows []results.QuestionRow, pricesFile string) (*report.Report, error) {
+	in := newRunInput(dir, results.QuestionsFile, rows)
+	prices, paid, notes, err := reportPrices(pricesFile, []runInput{in})
+	if err != nil {
+		return nil, err
+	}
+	return buildReport([]runInput{in}, report.Options{Seed: 1, Prices: prices, PaidPrices: paid, Notes: notes})
 }

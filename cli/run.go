@@ -102,7 +102,7 @@ func (o *RunOptions) register(fl *pflag.FlagSet) {
 	fl.Float64Var(&o.BudgetUSD, "budget-usd", 0, "stop cleanly (resumable) before this invocation exceeds this cost (needs --prices)")
 	fl.StringVar(&o.Prices, "prices", "", "price table (YAML, see configs/prices.yaml) for cost estimates and --budget-usd")
 	fl.BoolVar(&o.HTML, "html", false, "also write report.html (a self-contained offline page with plots) at the end of the run")
-	fl.StringVar(&o.Check, "check", "", "thresholds file (see configs/thresholds.yaml): gate the finished run as 'medteam check' does; a failed check exits "+fmt.Sprint(exitGateFailed))
+	fl.StringVar(&o.Check, "check", "", "thresholds file (see configs/thresholds.yaml): checked against the plan before anything is sent (one that cannot apply exits "+fmt.Sprint(exitUsage)+" at its file:line), then gates the finished run as 'medteam check' does; a failed check exits "+fmt.Sprint(exitGateFailed))
 	fl.BoolVar(&o.NoReport, "no-report", false, "do not write summary.parquet and report.md at the end of the run ('medteam report DIR' writes them at any time)")
 	fl.BoolVar(&o.RetryErrors, "retry-errors", true, "on resume, run again the units that ended in a retryable error (5xx, 429, timeout, network, malformed); their earlier calls stay in calls.parquet")
 	fl.Float64Var(&o.MaxErrorRate, "max-error-rate", 0, "share of units (0–1) that may end in error before the run exits "+fmt.Sprint(exitUnitErrors))

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/medteam-bench/medteam/check"
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/plan"
 	"github.com/medteam-bench/medteam/report"
@@ -27,14 +26,20 @@ func runRun(ctx context.Context, f *Factory, o *RunOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.Check != "" && !o.DryRun {
-		if _, err := check.Load(o.Check); err != nil {
-			return usageError{err}
-		}
+	th, err := o.thresholds()
+	if err != nil {
+		return err
 	}
 	o.Backend.offline = o.DryRun // a dry run never needs the network
-	r, err := plan.Resolve(ctx, s, o.Backend.opener())
+	r, err := plan.Load(s)
 	if err != nil {
+		return err
+	}
+	// Before any model is opened, the run directory made or a call sent.
+	if err := o.checkPlan(f.Out, th, r, prices); err != nil {
+		return err
+	}
+	if err := r.Open(ctx, o.Backend.opener()); err != nil {
 		return err
 	}
 	defer r.Close()
@@ -82,13 +87,17 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 	warnLimits(f.Err, r.Datasets)
 	fmt.Fprintf(f.Err, "%s %s: %d questions × %d arm(s) × %d model(s) × %d repeat(s) → %s\n", verb, run.ID, r.Questions(), len(r.Arms), len(r.Endpoints), p.Repeats, run.Dir)
 	prog := newProgress(f.Err, p.Units(), "questions")
-	prog.skip(len(run.Done))
+	if err := run.EachDone(prog.committed); err != nil {
+		return err
+	}
+	prog.resumed()
 	o.Backend.cacheNotes.setOut(prog.note)
 	load := startLoad(r.Endpoints)
 	st, runErr := runner.Execute(ctx, p, runner.Options{Sink: run.Journal, Done: run.Done, Progress: prog.add, Stop: f.Stop, Budget: budget})
 	prog.finish()
 	defer load.report(f.Out, o.Parallel)
-	if ended, err := endEarly(run, m, st, runErr, p.Units()); ended {
+	exported := func(rows []results.QuestionRow) { reportAfterRun(f, o, run.Dir, rows, false) }
+	if ended, err := endEarly(run, m, st, runErr, p.Units(), exported); ended {
 		return err
 	}
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
@@ -110,6 +119,7 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 		if why == "" {
 			why = "signal"
 		}
+		reportAfterRun(f, o, run.Dir, rows, false)
 		return stoppedError{why: why, done: len(run.Done) + st.Finished, of: p.Units(), dir: run.Dir}
 	}
 	return finishRun(f, o, run.Dir, rows)
@@ -119,9 +129,7 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 // check and the gate of --check (a failed gate wins over success, not over
 // a failed run).
 func finishRun(f *Factory, o *RunOptions, dir string, rows []results.QuestionRow) error {
-	if !o.NoReport {
-		endOfRunReport(f, dir, rows, o.Prices, o.HTML)
-	}
+	reportAfterRun(f, o, dir, rows, true)
 	if err := checkErrorRate(rows, o.MaxErrorRate, dir); err != nil {
 		return err
 	}
@@ -135,21 +143,22 @@ func finishRun(f *Factory, o *RunOptions, dir string, rows []results.QuestionRow
 // (what is done is exported; exit 5) or a fatal backend error (exported, or
 // the directory discarded when this invocation made it and did nothing). It
 // reports whether the run ended so, and the error to return. The manifest
-// m records the run as incomplete (outage) or failed (fatal error).
-func endEarly(run *plan.Run, m plan.Manifest, st runner.Stats, runErr error, units int) (bool, error) {
+// m records the run as incomplete (outage) or failed (fatal error);
+// exported sees the rows of an export.
+func endEarly(run *plan.Run, m plan.Manifest, st runner.Stats, runErr error, units int, exported func([]results.QuestionRow)) (bool, error) {
 	var fatal *runner.FatalError
 	var outage *runner.OutageError
 	done := len(run.Done) + st.Finished
 	switch {
 	case errors.As(runErr, &outage):
-		if err := exportIf(run, m, done > 0); err != nil {
+		if err := exportIf(run, m, done > 0, exported); err != nil {
 			return true, errors.Join(runErr, err)
 		}
 		return true, unavailableError{err: runErr, done: done, of: units, dir: run.Dir}
 	case errors.As(runErr, &fatal):
 		if run.Created() && st.Finished == 0 {
 			run.Discard()
-		} else if err := exportIf(run, m.AsFailed(), done > 0); err != nil {
+		} else if err := exportIf(run, m.AsFailed(), done > 0, exported); err != nil {
 			return true, errors.Join(runErr, err)
 		}
 		return true, fmt.Errorf("%w\n%s", runErr, fatalHint(fatal.Err))
@@ -158,8 +167,8 @@ func endEarly(run *plan.Run, m plan.Manifest, st runner.Stats, runErr error, uni
 }
 
 // exportIf writes the run's parquet files and its manifest m when do is
-// true.
-func exportIf(run *plan.Run, m plan.Manifest, do bool) error {
+// true, and hands exported the rows.
+func exportIf(run *plan.Run, m plan.Manifest, do bool, exported func([]results.QuestionRow)) error {
 	if !do {
 		return nil
 	}
@@ -167,7 +176,11 @@ func exportIf(run *plan.Run, m plan.Manifest, do bool) error {
 	if err != nil {
 		return err
 	}
-	return m.Write(run.Dir, rows, calls)
+	if err := m.Write(run.Dir, rows, calls); err != nil {
+		return err
+	}
+	exported(rows)
+	return nil
 }
 
 // summarize prints the run's summary table and what this invocation spent.

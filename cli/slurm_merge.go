@@ -10,6 +10,7 @@ import (
 
 	"github.com/medteam-bench/medteam/journal"
 	"github.com/medteam-bench/medteam/plan"
+	"github.com/medteam-bench/medteam/report"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/slurm"
 )
@@ -87,7 +88,7 @@ func runSlurmMerge(f *Factory, o *SlurmMergeOptions) error {
 	if err != nil {
 		return err
 	}
-	endOfRunReport(f, o.Dir, rows, rec.Prices, rec.HTML)
+	endOfRunReport(f, o.Dir, rows, rec.Prices, rec.HTML || fileExists(o.Dir, report.HTMLFile)) // an earlier report.html is rewritten too
 	return nil
 }
 

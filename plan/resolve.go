@@ -51,6 +51,7 @@ type Resolved struct {
 	Hash      string // hex SHA-256 of Doc
 
 	fewshot *protocol.Fewshot // --fewshot-file's split (nil: none)
+	all     []qa.Question     // every question of Sets, for the openers
 }
 
 // Close closes the endpoints.
@@ -84,6 +85,19 @@ func (r *Resolved) Questions() int {
 // Resolve checks s, loads and samples its datasets, opens its models with
 // open and builds the plan document. On error nothing stays open.
 func Resolve(ctx context.Context, s Spec, open Opener) (*Resolved, error) {
+	r, err := Load(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.Open(ctx, open); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Load is the first half of Resolve: the spec's arms and questions, with
+// no model opened (nothing sent anywhere). Open completes it.
+func Load(s Spec) (*Resolved, error) {
 	s.Configs = protocol.JoinSpecs(s.Configs) // "debate:3,2" split by --config's commas
 	arms, err := s.Arms()
 	if err != nil {
@@ -96,26 +110,33 @@ func Resolve(ctx context.Context, s Spec, open Opener) (*Resolved, error) {
 	if r.fewshot, err = s.fewshot(); err != nil {
 		return nil, err
 	}
-	all, err := r.loadSets()
-	if err != nil {
+	if r.all, err = r.loadSets(); err != nil {
 		return nil, err
 	}
-	if err := checkUnits(len(all), len(arms), len(s.Models), s.Repeats); err != nil {
-		return nil, err
-	}
-	for _, m := range s.Models {
-		ep, err := open(ctx, m, s, all)
-		if err != nil {
-			r.Close()
-			return nil, err
-		}
-		r.Endpoints = append(r.Endpoints, ep)
-	}
-	if r.Doc, r.Hash, err = r.Document().Encode(); err != nil {
-		r.Close()
+	if err := checkUnits(len(r.all), len(arms), len(s.Models), s.Repeats); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// Open is the second half of Resolve: it opens every model of a loaded
+// plan (an endpoint may be probed) and encodes the plan document. On error
+// the endpoints opened are closed.
+func (r *Resolved) Open(ctx context.Context, open Opener) error {
+	for _, m := range r.Spec.Models {
+		ep, err := open(ctx, m, r.Spec, r.all)
+		if err != nil {
+			r.Close()
+			return err
+		}
+		r.Endpoints = append(r.Endpoints, ep)
+	}
+	var err error
+	if r.Doc, r.Hash, err = r.Document().Encode(); err != nil {
+		r.Close()
+		return err
+	}
+	return nil
 }
 
 // loadSets loads every dataset of the spec into a question set and returns

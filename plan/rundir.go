@@ -126,3 +126,18 @@ func (r *Run) Export() ([]results.QuestionRow, int, error) {
 	rows, err := results.ReadQuestions(filepath.Join(r.Dir, results.QuestionsFile))
 	return rows, int(calls), err
 }
+
+// EachDone calls fn with the question row of every committed unit not to
+// run again (Done), in plan order: what a resumed run's progress counts
+// from before it.
+func (r *Run) EachDone(fn func(*results.QuestionRow)) error {
+	if len(r.Done) == 0 {
+		return nil
+	}
+	return r.Journal.EachUnit(func(key string, _ int64, q results.QuestionRow, _ []results.CallRow) error {
+		if r.Done[key] {
+			fn(&q)
+		}
+		return nil
+	})
+}

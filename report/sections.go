@@ -89,6 +89,18 @@ func (r *Report) NotComplete() []string {
 	return out
 }
 
+// IncompleteText is the warning a report of runs not all complete opens
+// with, as plain text ("" when none is listed by NotComplete): the terminal
+// says what report.md and report.html say.
+func (r *Report) IncompleteText() string {
+	nc := r.NotComplete()
+	if len(nc) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("INCOMPLETE run. Not every planned unit of the run is in these figures, so they describe only the units done (%s). Resume the run and export it again before relying on them.",
+		strings.Join(nc, ", "))
+}
+
 // mdList is names, each escaped as Markdown text, joined by ", ".
 func mdList(names []string) string {
 	out := make([]string, len(names))

@@ -306,3 +306,7 @@ func ItemRows(sets []QuestionSet) []results.ItemRow {
 	}
 	return out
 }
+
+// Subject is the subject a question row records from the question's
+// metadata (subject, else step, else category; "" for none).
+func Subject(meta map[string]string) string { return subject(meta) }
