@@ -80,22 +80,12 @@ func layout(ctx context.Context, b *cdp.Browser, s string) ([]string, error) {
 
 // evalList evaluates js, which returns a JSON list of strings.
 func evalList(ctx context.Context, b *cdp.Browser, s, js string) ([]string, error) {
-	var res struct {
-		Result struct {
-			Value string `json:"value"`
-		} `json:"result"`
-		Exception *struct {
-			Text string `json:"text"`
-		} `json:"exceptionDetails"`
-	}
-	if err := b.Call(ctx, s, "Runtime.evaluate", map[string]any{"expression": js, "returnByValue": true}, &res); err != nil {
-		return nil, err
-	}
-	if res.Exception != nil {
-		return nil, fmt.Errorf("checking the layout: %s", res.Exception.Text)
+	val, err := b.EvalString(ctx, s, js)
+	if err != nil {
+		return nil, fmt.Errorf("checking the layout: %w", err)
 	}
 	var out []string
-	if err := json.Unmarshal([]byte(res.Result.Value), &out); err != nil {
+	if err := json.Unmarshal([]byte(val), &out); err != nil {
 		return nil, fmt.Errorf("checking the layout: %w", err)
 	}
 	return out, nil

@@ -271,23 +271,12 @@ const inspectJS = `(async () => {
 })()`
 
 func inspect(ctx context.Context, b *cdp.Browser, s string) (seen, error) {
-	var res struct {
-		Result struct {
-			Value string `json:"value"`
-		} `json:"result"`
-		Exception *struct {
-			Text string `json:"text"`
-		} `json:"exceptionDetails"`
-	}
-	params := map[string]any{"expression": inspectJS, "awaitPromise": true, "returnByValue": true}
-	if err := b.Call(ctx, s, "Runtime.evaluate", params, &res); err != nil {
-		return seen{}, err
-	}
-	if res.Exception != nil {
-		return seen{}, fmt.Errorf("inspecting the page: %s", res.Exception.Text)
+	val, err := b.EvalString(ctx, s, inspectJS)
+	if err != nil {
+		return seen{}, fmt.Errorf("inspecting the page: %w", err)
 	}
 	var v seen
-	if err := json.Unmarshal([]byte(res.Result.Value), &v); err != nil {
+	if err := json.Unmarshal([]byte(val), &v); err != nil {
 		return seen{}, fmt.Errorf("inspecting the page: %w", err)
 	}
 	return v, nil

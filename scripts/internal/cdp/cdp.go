@@ -191,3 +191,25 @@ func (b *Browser) StderrTail(n int) string {
 }
 
 var errTimeout = errors.New("timed out")
+
+// EvalString evaluates expr in the page of session (awaiting it when it is
+// a promise) and returns its value, which the expression must make a string
+// (e.g. JSON.stringify of what it found); a script exception is an error.
+func (b *Browser) EvalString(ctx context.Context, session, expr string) (string, error) {
+	var res struct {
+		Result struct {
+			Value string `json:"value"`
+		} `json:"result"`
+		Exception *struct {
+			Text string `json:"text"`
+		} `json:"exceptionDetails"`
+	}
+	params := map[string]any{"expression": expr, "awaitPromise": true, "returnByValue": true}
+	if err := b.Call(ctx, session, "Runtime.evaluate", params, &res); err != nil {
+		return "", err
+	}
+	if res.Exception != nil {
+		return "", fmt.Errorf("script exception: %s", res.Exception.Text)
+	}
+	return res.Result.Value, nil
+}
