@@ -120,6 +120,7 @@ func writeMABManifest(o *RescoreOptions, run rescore.Run, files []rescore.MABFil
 		Command:   append([]string{"medteam", "rescore"}, o.Files...),
 		StartedAt: start, FinishedAt: time.Now().UTC(), Repeats: 1,
 		Counts: results.Counts{Questions: len(rows)},
+		Status: results.NewStatus(len(rows), len(rows), false), // every published record read is a row
 	}
 	models, arms := map[string]bool{}, map[string]bool{}
 	for _, mf := range files {
