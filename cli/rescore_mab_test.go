@@ -125,10 +125,10 @@ func TestRescoreMedAgentsBenchTable1(t *testing.T) {
 	// Cost per question: prompt and completion token sums of the file at
 	// the publishers' prices, over 100 questions; AFlow's own cost field.
 	for _, c := range []struct{ row, cost string }{
-		{"| medqa | gpt-4o | cot | 100 |", "$0.0056"},           // (31087×2.5 + 47795×10)/1e6/100 = 0.005557
-		{"| medqa | gpt-4o | mdagents | 100 |", "$0.1101"},      // (3649802×2.5 + 188834×10)/1e6/100 = 0.110128
+		{"| medqa | gpt-4o | cot | 100 |", "$0.0056"},             // (31087×2.5 + 47795×10)/1e6/100 = 0.005557
+		{"| medqa | gpt-4o | mdagents | 100 |", "$0.1101"},        // (3649802×2.5 + 188834×10)/1e6/100 = 0.110128
 		{"| medqa | gpt-4o-mini | cot\\_sc-5 | 100 |", "$0.0019"}, // (192323×0.15 + 267238×0.6)/1e6/100 = 0.001892
-		{"| medqa | DeepSeek-V3 | aflow | 100 |", "$0.0122"},     // mean of the records' cost: 0.012195
+		{"| medqa | DeepSeek-V3 | aflow | 100 |", "$0.0122"},      // mean of the records' cost: 0.012195
 	} {
 		line := lineWith(md, c.row)
 		if !strings.HasSuffix(strings.TrimSpace(line), c.cost+" |") {

@@ -189,6 +189,11 @@ func SummaryRows(r *Report) []SummaryRow {
 		s.Scope, s.Arm, s.Model, s.Reference, s.Candidate = "model", c.Arm, c.CandModel, c.RefModel, c.CandModel
 		out = append(out, s)
 	}
+	for _, c := range r.Published {
+		s := comparisonRow(base(KindComparison), c.Comparison)
+		s.Scope, s.Arm, s.Model, s.Reference, s.Candidate = "published", c.Arm, c.Model, c.PubArm+" ("+c.PubModel+")", c.Arm
+		out = append(out, s)
+	}
 	for _, e := range r.Components {
 		s := comparisonRow(base(KindComponent), e.Comparison)
 		s.Arm, s.Term = e.Candidate, e.Component

@@ -31,16 +31,16 @@ type MABRecord struct {
 	Gold     string // answer_idx
 	// Pred is predicted_answer as recorded (the publishers compare it to
 	// answer_idx as a string); PredState says when there is none.
-	Pred      string
-	PredState string // "" (a string), "missing", or "null" (null or NaN)
-	Prompt    int64
+	Pred       string
+	PredState  string // "" (a string), "missing", or "null" (null or NaN)
+	Prompt     int64
 	Completion int64
-	HasUsage  bool // token_usage holds the two counts
-	Cost      float64
-	HasCost   bool // the record's own cost field (USD), which wins over tokens
-	Seconds   float64
-	HasTime   bool
-	Route     string // MDAgents' difficulty: basic, intermediate, advanced
+	HasUsage   bool // token_usage holds the two counts
+	Cost       float64
+	HasCost    bool // the record's own cost field (USD), which wins over tokens
+	Seconds    float64
+	HasTime    bool
+	Route      string // MDAgents' difficulty: basic, intermediate, advanced
 }
 
 // MABFile is one output file after the publishers' deduplication: the

@@ -138,7 +138,7 @@ func TestMABRefused(t *testing.T) {
 // inside strings nothing changes.
 func TestPythonJSON(t *testing.T) {
 	for in, want := range map[string]string{
-		`[NaN, -Infinity, Infinity]`:       `[null, null, null]`,
+		`[NaN, -Infinity, Infinity]`:        `[null, null, null]`,
 		`{"a": "NaN \" NaN", "b": NaN}`:     `{"a": "NaN \" NaN", "b": null}`,
 		`{"a": 1}`:                          `{"a": 1}`,
 		`{"a": "\\", "b": NaN}`:             `{"a": "\\", "b": null}`,
