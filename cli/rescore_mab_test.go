@@ -46,7 +46,7 @@ func TestRescoreMedAgentsBench(t *testing.T) {
 		t.Fatalf("report: exit %d: %s%s", code, stdout, stderr)
 	}
 	md := readText(t, filepath.Join(rep, "report.md"))
-	for _, want := range []string{"| mdagents | 4 | 25.0% [", "| 2875 | $0.0100 |", "| aflow | 2 | 50.0% [", "| 0 | $0.0600 |"} {
+	for _, want := range []string{"| mdagents | 4 | 25.0% [", "| 2875 | $0.0100 |", "| aflow | 2 | 50.0% [", "| 0 | $0.0600 |", "cost/q of aflow (gpt-4o) counts the published records' own cost"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report.md lacks %q", want)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/stats"
@@ -139,6 +140,29 @@ func (r *Report) publishedSection() *Section {
 		text += " The medteam side is SIMULATED (sim/… models): these are not model results."
 	}
 	return &Section{ID: SecPublished, Heading: "Against published runs", Text: text, Tables: []Table{t}}
+}
+
+// noteOwnCost notes the arms whose cost counts published records' own
+// cost (protocol_json cost_usd: MedAgentsBench's AFlow and SPO record a cost,
+// not tokens), which the DuckDB query, from the tokens alone, leaves out.
+func (r *Report) noteOwnCost(rows []results.QuestionRow, prices Prices) {
+	if len(prices) == 0 {
+		return
+	}
+	var arms []string
+	for i := range rows {
+		q := &rows[i]
+		if q.Protocol != PublishedProtocol || !strings.Contains(q.ProtocolJSON, `"cost_usd"`) {
+			continue
+		}
+		if a := q.Arm + " (" + q.Model + ")"; !slices.Contains(arms, a) {
+			arms = append(arms, a)
+		}
+	}
+	if len(arms) > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("cost/q of %s counts the published records' own cost (their cost field; they record no tokens), as the publishers' scorer does; the DuckDB query, from the tokens alone, gives 0 for them",
+			strings.Join(arms, ", ")))
+	}
 }
 
 // SecPublished is the ID of the section of comparisons with published runs.

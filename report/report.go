@@ -207,6 +207,7 @@ func (r *Report) compute(rows []results.QuestionRow, opt Options) {
 	r.noteRoutes(rows)
 	r.noteFinish(rows)
 	r.notePrices(opt.Prices)
+	r.noteOwnCost(rows, opt.Prices)
 }
 
 // describeRows fills the counts, the lists of datasets, models and arms,
