@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/medteam-bench/medteam/report"
+	"github.com/medteam-bench/medteam/results"
 )
 
 // TestPairWithPublished (issue 33, item 3): a medteam run on
@@ -43,6 +46,19 @@ func TestPairWithPublished(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("report.md lacks %q", want)
 		}
+	}
+	sums, err := results.ReadFile[report.SummaryRow](filepath.Join(rep, report.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range sums {
+		if r.Scope == "published" && r.Arm == "full" && r.Model == "sim/default" {
+			n++
+		}
+	}
+	if n != 40 {
+		t.Errorf("summary.parquet: %d comparisons of scope published, want 40 (one per published arm × model)", n)
 	}
 	if !strings.Contains(so, "Against published runs") {
 		t.Errorf("the terminal report lacks the published comparisons:\n%s", so)
