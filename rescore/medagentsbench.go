@@ -28,7 +28,10 @@ type MABRecord struct {
 	Question string // as recorded (MDAgents appends the options to it)
 	Stem     string // the question without MDAgents' appended options
 	Options  []string
-	Gold     string // answer_idx
+	Gold     string // answer_idx, as a capital letter
+	// GoldRaw is answer_idx as recorded: the publishers' scorer compares
+	// predicted_answer with it as strings.
+	GoldRaw string
 	// Pred is predicted_answer as recorded (the publishers compare it to
 	// answer_idx as a string); PredState says when there is none.
 	Pred       string
@@ -245,6 +248,7 @@ func parseMABRecord(raw map[string]json.RawMessage) (MABRecord, error) {
 	if rec.Gold, err = letterValue(raw["answer_idx"], "answer_idx", len(rec.Options)); err != nil || rec.Gold == "" {
 		return rec, fmt.Errorf("answer_idx: want the gold letter among the %d options (%v)", len(rec.Options), err)
 	}
+	json.Unmarshal(raw["answer_idx"], &rec.GoldRaw) // a string: letterValue read it
 	if err := rec.prediction(raw); err != nil {
 		return rec, err
 	}
@@ -256,6 +260,10 @@ func parseMABRecord(raw map[string]json.RawMessage) (MABRecord, error) {
 	}
 	return rec, nil
 }
+
+// Hit is the publishers' rule: predicted_answer == answer_idx, as strings
+// (a null, NaN or missing prediction is wrong).
+func (rec MABRecord) Hit() bool { return rec.PredState == "" && rec.Pred == rec.GoldRaw }
 
 // prediction reads predicted_answer: a string as recorded; null, NaN or
 // absent is no prediction (scored wrong, as the publishers' equality does).

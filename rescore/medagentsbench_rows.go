@@ -70,7 +70,7 @@ func (r Run) MABRows(f MABFile) []results.QuestionRow {
 			ConfidenceMean: -1, Tries: 1, PredictedRank: -1, UrgencyRank: -1, DecisionRule: MABDecisionRule,
 			Route: rec.Route, WallMS: 1000 * rec.Seconds,
 		}
-		row.Correct = rec.PredState == "" && rec.Pred == rec.Gold
+		row.Correct = rec.Hit()
 		row.Predicted, row.AbstainReason = mabPredicted(rec)
 		row.Abstained = row.Predicted == ""
 		if rec.HasUsage {
@@ -106,6 +106,9 @@ func mabPredicted(rec MABRecord) (string, string) {
 	}
 	if len(rec.Pred) == 1 && rec.Pred[0] >= 'A' && int(rec.Pred[0]-'A') < len(rec.Options) {
 		return rec.Pred, ""
+	}
+	if rec.Hit() { // the recorded gold is written the same way ("c" for "c")
+		return rec.Gold, ""
 	}
 	return "", fmt.Sprintf("predicted_answer %q is not an option letter", clip(rec.Pred))
 }
@@ -147,7 +150,7 @@ type MABSummary struct {
 func SummarizeMAB(f MABFile) MABSummary {
 	s := MABSummary{Task: f.Task, Model: f.Model, Method: f.Method, N: len(f.Records), Dropped: f.Dropped}
 	for _, rec := range f.Records {
-		if rec.PredState == "" && rec.Pred == rec.Gold {
+		if rec.Hit() {
 			s.Correct++
 		}
 		p, _ := mabPredicted(rec)

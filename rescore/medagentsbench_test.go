@@ -193,3 +193,38 @@ func FuzzParseTokenUsage(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMABRecords: any text is decoded and read or refused with an error;
+// every record read has a realidx, 2 to 26 options, a gold letter among
+// them, non-negative token counts, and a prediction state of "", "missing"
+// or "null"; its rows score it correct only when the prediction is the gold.
+func FuzzMABRecords(f *testing.F) {
+	for _, s := range []string{
+		`[{"realidx":0,"question":"q Options: (A) x (B) y","options":{"A":"x","B":"y"},"answer_idx":"B","predicted_answer":NaN,"token_usage":"{'prompt_tokens': 3, 'completion_tokens': 4}","time_elapsed":1.5,"difficulty":"basic"}]`,
+		`{"realidx":"7","options":["x","y","z"],"answer_idx":"c","predicted_answer":"C","cost":0.1}` + "\n" + `{"realidx":"7","options":["x","y"],"answer_idx":"A","predicted_answer":"A"}`,
+		`[{"realidx":1}]`, `[`, `{}`, `[{"realidx":1,"options":{"A":"x","B":"y"},"answer_idx":"A","predicted_answer":"'A'"}]`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		raws, err := decodeMAB("f", PythonJSON([]byte(s)), 0)
+		if err != nil {
+			return
+		}
+		for _, raw := range raws {
+			rec, err := parseMABRecord(raw)
+			if err != nil {
+				continue
+			}
+			if rec.RealIdx == "" || len(rec.Options) < 2 || len(rec.Options) > maxOptions || len(rec.Gold) != 1 ||
+				int(rec.Gold[0]-'A') >= len(rec.Options) || rec.Prompt < 0 || rec.Completion < 0 ||
+				(rec.PredState != "" && rec.PredState != "missing" && rec.PredState != "null") {
+				t.Fatalf("%q: record %+v", s, rec)
+			}
+			row := Run{}.MABRows(MABFile{Task: "medqa", Records: []MABRecord{rec}})[0]
+			if row.Correct != rec.Hit() || (row.Correct && row.Abstained) || (row.Correct && row.Predicted != rec.Gold) {
+				t.Fatalf("%q: row %+v of %+v", s, row, rec)
+			}
+		}
+	})
+}
