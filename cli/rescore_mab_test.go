@@ -53,6 +53,26 @@ func TestRescoreMedAgentsBench(t *testing.T) {
 	}
 }
 
+// TestRescoreMedAgentsBenchRefused: a file of another layout among
+// MedAgentsBench's, two files of one model × task × method, and a --model
+// no file has are refused, naming what to do.
+func TestRescoreMedAgentsBenchRefused(t *testing.T) {
+	const mdag = "../rescore/testdata/medagentsbench/medqa/gpt-4o-medqa-test_hard-mdagents.json"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{mdag, "../rescore/testdata/mmlupro_result.json"}, "mmlupro_result.json is not a MedAgentsBench output"},
+		{[]string{mdag, mdag}, "are both gpt-4o medqa mdagents: give one file per task, model and method"},
+		{[]string{mdag, "--model", "gpt-4o-mini"}, "no file of --model gpt-4o-mini"},
+	} {
+		args := append([]string{"rescore", "--out", filepath.Join(t.TempDir(), "x")}, tc.args...)
+		if code, _, se := runCLI(t, args...); code != 2 || !strings.Contains(se, tc.want) {
+			t.Errorf("%v: exit %d, want 2 and %q: %s", tc.args, code, tc.want, se)
+		}
+	}
+}
+
 func readText(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
