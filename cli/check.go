@@ -34,6 +34,9 @@ type CheckOptions struct {
 	// AllowIncomplete gates runs whose manifest does not record them
 	// complete instead of refusing them (exitIncomplete).
 	AllowIncomplete bool
+	// BaselineArm and BaselineModel choose one arm of the baseline to gate
+	// every arm checked against (a published method; "" = arm by arm).
+	BaselineArm, BaselineModel string
 }
 
 // gateFailedError is a gate with failed checks: exit exitGateFailed.
@@ -148,6 +151,8 @@ before evaluating anything, unless --allow-incomplete gates the units it has.`,
 func registerCheckFlags(fl *pflag.FlagSet, opts *CheckOptions) {
 	fl.StringVar(&opts.Thresholds, "thresholds", "", "thresholds file (YAML, see configs/thresholds.yaml)")
 	fl.StringVar(&opts.Baseline, "baseline", "", "baseline run directory: paired non-inferiority of Δaccuracy against it")
+	fl.StringVar(&opts.BaselineArm, "baseline-arm", "", "gate every arm checked against this one arm of --baseline (e.g. a published method of a 'medteam rescore' run) instead of arm by arm")
+	fl.StringVar(&opts.BaselineModel, "baseline-model", "", "--baseline-arm's model, when the baseline has the arm on several models")
 	fl.Float64Var(&opts.Margin, "margin", check.DefaultMargin, "non-inferiority margin δ of --baseline, as a share of accuracy like every accuracy figure check prints (0.05 = 5 percentage points)")
 	fl.Float64Var(&opts.Alpha, "alpha", check.DefaultAlpha, "one-sided level of --baseline's bounds")
 	fl.IntVar(&opts.MinQ, "min-questions", check.DefaultMinQuestions, "--baseline: fewest shared questions to judge on (fewer: insufficient evidence)")
@@ -287,10 +292,16 @@ func checkBaseline(runs []runInput, o *CheckOptions) ([]check.Result, []string, 
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
-	s := check.Baseline(base[0].rows, cand, check.BaselineOptions{Margin: o.Margin, Alpha: o.Alpha, MinQuestions: o.MinQ, MinCoverage: o.MinCover,
+	baseRows, armNotes, err := baselineArm(base[0].rows, cand, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := check.Baseline(baseRows, cand, check.BaselineOptions{Margin: o.Margin, Alpha: o.Alpha, MinQuestions: o.MinQ, MinCoverage: o.MinCover,
 		Seed: o.Seed, Reps: o.Bootstrap})
 	notes := []string{fmt.Sprintf("baseline %s: %d shared (question, repeat) pairs, %d in the baseline only, %d in the candidate only; margin δ = %s of accuracy, one-sided α = %g",
 		o.Baseline, s.Shared, s.BaseOnly, s.CandOnly, check.Format(o.Margin), o.Alpha)}
+	notes = append(notes, armNotes...)
+	labelBaselineArm(s.Results, o)
 	for _, w := range s.BySource {
 		notes = append(notes, "paired on source id (the question ids differ: another layout of the dataset; the source ids and gold answers match): "+w)
 	}
@@ -301,7 +312,7 @@ func checkBaseline(runs []runInput, o *CheckOptions) ([]check.Result, []string, 
 		notes = append(notes, "not compared with the baseline: "+u)
 	}
 	if len(s.Results) == 0 {
-		return nil, nil, usagef("--baseline %s: no dataset × model × arm is in both the baseline and the runs checked; nothing to compare (%s)", o.Baseline, strings.Join(s.Unmatched, "; "))
+		return nil, nil, usagef("--baseline %s: no dataset × model × arm is in both the baseline and the runs checked; nothing to compare (%s); --baseline-arm gates against one arm of it", o.Baseline, strings.Join(s.Unmatched, "; "))
 	}
 	return s.Results, notes, nil
 }

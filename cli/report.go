@@ -106,7 +106,7 @@ func runReport(f *Factory, o *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := writeReport(f.Out, out, r, true, true, report.SecHeadline, report.SecComparisons, report.SecTriage, report.SecModels); err != nil {
+	if err := writeReport(f.Out, out, r, true, true, report.SecHeadline, report.SecComparisons, report.SecTriage, report.SecModels, report.SecPublished); err != nil {
 		return err
 	}
 	if o.Figures == "" {

@@ -77,6 +77,9 @@ func runRescore(f *Factory, o *RescoreOptions) error {
 	if _, err := os.Stat(filepath.Join(o.Out, results.QuestionsFile)); err == nil {
 		return usagef("rescore: %s already holds a run; give a new --out directory", o.Out)
 	}
+	if isMedAgentsBench(o.Files) {
+		return runRescoreMAB(f, o)
+	}
 	recs, err := readRescoreRecords(o)
 	if err != nil {
 		return err

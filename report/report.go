@@ -99,6 +99,10 @@ type Report struct {
 	// every model against the same arm on ReferenceModel, Holm-adjusted
 	// within each dataset × arm.
 	ModelComparisons []ModelComparison
+	// Published are, when the rows hold published runs (protocol rescore)
+	// beside medteam's, each medteam arm against each published arm of its
+	// dataset (comparePublished).
+	Published []PublishedComparison
 	// Components are the effects of single components between arms one
 	// component apart (stats.ComponentEffects).
 	Components []stats.ComponentEffect
@@ -190,6 +194,7 @@ func (r *Report) compute(rows []results.QuestionRow, opt Options) {
 	if r.ReferenceModel != "" {
 		r.ModelComparisons = compareModels(rows, r.ReferenceModel, r.Arms, boot)
 	}
+	r.Published = comparePublished(rows, r.Arms, boot)
 	r.Components = stats.ComponentEffects(rows, boot)
 	r.Factorial = factorialFits(rows, r.Level, r.Arms)
 	r.Power = powerRows(r.Comparisons, r.PowerDeltas)
@@ -202,6 +207,7 @@ func (r *Report) compute(rows []results.QuestionRow, opt Options) {
 	r.noteRoutes(rows)
 	r.noteFinish(rows)
 	r.notePrices(opt.Prices)
+	r.noteOwnCost(rows, opt.Prices)
 }
 
 // describeRows fills the counts, the lists of datasets, models and arms,

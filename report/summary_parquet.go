@@ -29,7 +29,9 @@ type SummaryRow struct {
 	Arm           string `parquet:"arm"`     // the group's arm; a comparison's candidate arm
 	Subject       string `parquet:"subject"` // kind subject
 	// Scope of a comparison: "arm" (against the reference arm on one
-	// model) or "model" (against the reference model with one arm).
+	// model), "model" (against the reference model with one arm) or
+	// "published" (a medteam arm against a published arm, the reference:
+	// Reference is "ARM (MODEL)" of the published side).
 	Scope     string  `parquet:"scope"`
 	Reference string  `parquet:"reference"` // the reference arm (arm scope, component: the arm without), or model (model scope)
 	Candidate string  `parquet:"candidate"` // the candidate arm or model
@@ -187,6 +189,11 @@ func SummaryRows(r *Report) []SummaryRow {
 	for _, c := range r.ModelComparisons {
 		s := comparisonRow(base(KindComparison), c.Comparison)
 		s.Scope, s.Arm, s.Model, s.Reference, s.Candidate = "model", c.Arm, c.CandModel, c.RefModel, c.CandModel
+		out = append(out, s)
+	}
+	for _, c := range r.Published {
+		s := comparisonRow(base(KindComparison), c.Comparison)
+		s.Scope, s.Arm, s.Model, s.Reference, s.Candidate = "published", c.Arm, c.Model, c.PubArm+" ("+c.PubModel+")", c.Arm
 		out = append(out, s)
 	}
 	for _, e := range r.Components {

@@ -167,6 +167,10 @@ func costOf(rows []results.QuestionRow, idx []int, price, paid PriceFunc) *Cost 
 	c := &Cost{}
 	for _, i := range idx {
 		r := &rows[i]
+		if usd, ok := rowCostUSD(r); ok {
+			c.Total, c.Spent = c.Total+usd, c.Spent+usd
+			continue
+		}
 		v, ok := price(r.Model, r.PromptTokens, r.CompletionTokens)
 		if !ok {
 			c.Unpriced++
