@@ -193,7 +193,9 @@ func newRunInput(dir, parquet string, rows []results.QuestionRow) runInput {
 func duplicateNotes(refs []results.DatasetRef) []string {
 	var notes []string
 	for _, d := range refs {
-		if d.DuplicatesKept > 0 {
+		if d.DuplicatesKept > 0 && d.Format == rescoreFormat {
+			notes = append(notes, rescoreDuplicateNote(d))
+		} else if d.DuplicatesKept > 0 {
 			notes = append(notes, fmt.Sprintf("%s: %d content duplicate(s) with distinct source ids kept, as the published dataset counts them (merge with --dedupe)",
 				d.Name, d.DuplicatesKept))
 		}

@@ -117,10 +117,13 @@ func runRescore(f *Factory, o *RescoreOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := writeRescoreManifest(o, run, rows, start); err != nil {
+	if err := writeRescoreManifest(o, run, rows, run.Duplicates(scored), start); err != nil {
 		return err
 	}
 	rescore.WriteTable(f.Out, sums)
+	if dups := run.Duplicates(scored); len(dups) > 0 {
+		fmt.Fprintf(f.Out, "\n%s\n", duplicateSummary(dups))
+	}
 	fmt.Fprintf(f.Out, "\n%d replies read differently from the published extraction: listed in %s\n", n, filepath.Join(o.Out, "rescore.md"))
 	return nil
 }
@@ -159,6 +162,7 @@ func writeRescoreMD(o *RescoreOptions, run rescore.Run, sums []rescore.ModelSumm
 	var md strings.Builder
 	fmt.Fprintf(&md, "# Rescore of %s\n\n", strings.Join(o.Files, ", "))
 	rescore.WriteTable(&md, sums)
+	writeDuplicateNote(&md, run.Duplicates(scored))
 	md.WriteString("\n## Replies read differently\n\n")
 	n := run.WriteDisagreements(&md, scored)
 	if err := os.WriteFile(filepath.Join(o.Out, "rescore.md"), []byte(md.String()), 0o644); err != nil {
@@ -169,7 +173,7 @@ func writeRescoreMD(o *RescoreOptions, run rescore.Run, sums []rescore.ModelSumm
 
 // writeRescoreManifest writes the run's manifest: the files read with
 // their hashes, the models, the two arms, the counts.
-func writeRescoreManifest(o *RescoreOptions, run rescore.Run, rows []results.QuestionRow, start time.Time) error {
+func writeRescoreManifest(o *RescoreOptions, run rescore.Run, rows []results.QuestionRow, dups []rescore.Duplicate, start time.Time) error {
 	version, revision, goVersion := results.ToolInfo()
 	m := results.Manifest{
 		SchemaVersion: results.SchemaVersion, RunID: run.RunID,
@@ -177,14 +181,17 @@ func writeRescoreManifest(o *RescoreOptions, run rescore.Run, rows []results.Que
 		Command:   append([]string{"medteam", "rescore"}, o.Files...),
 		StartedAt: start, FinishedAt: time.Now().UTC(), Repeats: 1,
 		Counts: results.Counts{Questions: len(rows)},
+		Status: results.NewStatus(len(rows), len(rows), false), // every published record read is a row
 	}
 	for _, path := range o.Files {
 		sum, err := results.FileSHA256(path)
 		if err != nil {
 			return fmt.Errorf("rescore: %w", err)
 		}
-		m.Datasets = append(m.Datasets, results.DatasetRef{Name: run.Dataset, Path: path, SHA256: sum, Format: "published outputs",
-			Notes: []string{"replies rescored: arm published = the file's extraction with MMLU-Pro's random fill, arm medteam = medteam's reading"}})
+		ref := results.DatasetRef{Name: run.Dataset, Path: path, SHA256: sum, Format: rescoreFormat,
+			Notes: []string{"replies rescored: arm published = the file's extraction with MMLU-Pro's random fill, arm medteam = medteam's reading"}}
+		ref.DuplicatesKept, ref.Notes = duplicatesOf(path, dups, ref.Notes)
+		m.Datasets = append(m.Datasets, ref)
 	}
 	seen := map[string]bool{}
 	arms := map[string]bool{}

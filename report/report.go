@@ -103,6 +103,9 @@ type Report struct {
 	// beside medteam's, each medteam arm against each published arm of its
 	// dataset (comparePublished).
 	Published []PublishedComparison
+	// Rescored are published replies read both ways (medteam rescore's arms
+	// published and medteam), per dataset × model (rescored.go).
+	Rescored []RescoredRow
 	// Components are the effects of single components between arms one
 	// component apart (stats.ComponentEffects).
 	Components []stats.ComponentEffect
@@ -195,6 +198,7 @@ func (r *Report) compute(rows []results.QuestionRow, opt Options) {
 		r.ModelComparisons = compareModels(rows, r.ReferenceModel, r.Arms, boot)
 	}
 	r.Published = comparePublished(rows, r.Arms, boot)
+	r.Rescored = rescoredReplies(rows, r.Level)
 	r.Components = stats.ComponentEffects(rows, boot)
 	r.Factorial = factorialFits(rows, r.Level, r.Arms)
 	r.Power = powerRows(r.Comparisons, r.PowerDeltas)

@@ -51,7 +51,7 @@ const (
 func Sections(r *Report) []Section {
 	out := []Section{r.summarySection(), r.headlineSection(), r.sqlSection()}
 	for _, s := range []*Section{
-		r.comparisonSection(), r.triageSection(), r.modelSection(), r.publishedSection(), r.costSection(), r.errorSection(),
+		r.comparisonSection(), r.triageSection(), r.modelSection(), r.publishedSection(), r.rescoredSection(), r.costSection(), r.errorSection(),
 		r.calibrationSection(), r.convergenceSection(), r.componentSection(),
 		r.factorialSection(), r.subjectSection(), r.positionSection(), r.powerSection(),
 		r.routeSection(),

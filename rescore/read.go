@@ -32,6 +32,7 @@ type Record struct {
 	Pred     string // the published extraction; "" when it found none
 	HasPred  bool   // the record has a published extraction field (pred, mmlupro_pred)
 	Response string
+	Withheld bool // the file withholds the reply (withheld: true; a test set)
 	Category string
 }
 
@@ -192,6 +193,12 @@ func parseRecord(raw map[string]json.RawMessage) (Record, error) {
 	if _, ok := firstKey(raw, responseKeys...); !ok {
 		return rec, fmt.Errorf("no response: give response (the model's reply)")
 	}
+	if rec.Withheld, err = boolField(raw, "withheld"); err != nil {
+		return rec, err
+	}
+	if rec.Withheld && rec.Response != "" {
+		return rec, fmt.Errorf("withheld: true but the record has a response; a withheld reply has response null")
+	}
 	if rec.Model, err = stringField(raw, "model"); err != nil {
 		return rec, err
 	}
@@ -308,6 +315,19 @@ func stringField(raw map[string]json.RawMessage, keys ...string) (string, error)
 		return "", fmt.Errorf("%s: want a string, got %s", keys[0], clip(string(v)))
 	}
 	return s, nil
+}
+
+// boolField reads an optional boolean field (absent or null is false).
+func boolField(raw map[string]json.RawMessage, key string) (bool, error) {
+	v, ok := raw[key]
+	if !ok || string(v) == "null" {
+		return false, nil
+	}
+	var b bool
+	if err := json.Unmarshal(v, &b); err != nil {
+		return false, fmt.Errorf("%s: want true or false, got %s", key, clip(string(v)))
+	}
+	return b, nil
 }
 
 func firstKey(raw map[string]json.RawMessage, keys ...string) (json.RawMessage, bool) {

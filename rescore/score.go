@@ -54,8 +54,12 @@ type Scored struct {
 }
 
 // Agree reports whether medteam's reading equals the published extraction
-// (a fill counts as no extraction).
+// (a fill counts as no extraction). A withheld reply agrees: medteam did
+// not read it, so there is nothing to compare.
 func (s Scored) Agree() bool {
+	if s.Withheld {
+		return true
+	}
 	if s.Filled || !s.HasPred {
 		return s.Medteam == "" && s.Pred == ""
 	}
@@ -73,6 +77,9 @@ func Score(recs []Record) []Scored {
 			opts[j] = answer.Option{Letter: string(rune('A' + j)), Text: o}
 		}
 		a := answer.Parse(r.Response, opts)
+		if r.Withheld {
+			a = answer.Answer{Method: answer.MethodNone, Reason: ReasonWithheld}
+		}
 		s := Scored{Record: r, Medteam: a.First(), Reason: a.Reason, Method: a.Method, Notes: a.Notes}
 		if r.HasPred {
 			s.Published = r.Pred
@@ -122,12 +129,13 @@ func (r Run) ModelOf(rec Record) string {
 func (r Run) Rows(scored []Scored) ([]results.QuestionRow, error) {
 	seen := map[string]Record{}
 	var rows []results.QuestionRow
-	for _, s := range scored {
+	ids := r.QuestionIDs(scored)
+	for i, s := range scored {
 		model := r.ModelOf(s.Record)
 		if model == "" {
 			return nil, fmt.Errorf("%s:%d: the record names no model; give --model-name", s.File, s.Line)
 		}
-		qid := r.QuestionID(s.Record)
+		qid := ids[i]
 		key := model + "\x00" + qid
 		if prev, dup := seen[key]; dup {
 			return nil, fmt.Errorf("%s:%d: question %s of model %s again (first at %s:%d); keep one reply per question and model",
@@ -146,6 +154,9 @@ func (r Run) Rows(scored []Scored) ([]results.QuestionRow, error) {
 		}
 		if s.HasPred {
 			meta["published_pred"] = s.Pred
+		}
+		if s.Withheld {
+			meta["withheld"] = true
 		}
 		med := base
 		med.Arm, med.DecisionRule = ArmMedteam, "answer.Parse of the published reply"
@@ -184,6 +195,7 @@ type ModelSummary struct {
 	Published, Filled    int // correct by the published scorer; its random fills
 	PublishedN           int // records with a published extraction field
 	Medteam, Abstained   int // correct by medteam's reading; its abstentions
+	Withheld             int // abstentions on a withheld reply (reason withheld)
 	Disagree             int // medteam's reading differs from the published extraction
 	FillHits             int // fills that hit the gold
 	ExtractedOnlyCorrect int // published extraction correct, fills not counted
@@ -200,6 +212,9 @@ func (r Run) Summaries(scored []Scored) []ModelSummary {
 			by[m] = ms
 		}
 		ms.N++
+		if s.Withheld {
+			ms.Withheld++
+		}
 		if s.Medteam == "" {
 			ms.Abstained++
 		} else if s.Medteam == s.Gold {
@@ -239,11 +254,12 @@ func (r Run) Summaries(scored []Scored) []ModelSummary {
 func (r Run) Items(scored []Scored) []results.ItemRow {
 	seen := map[string]bool{}
 	var items []results.ItemRow
-	for _, s := range scored {
+	ids := r.QuestionIDs(scored)
+	for i, s := range scored {
 		if strings.TrimSpace(s.Question) == "" {
 			continue
 		}
-		qid := r.QuestionID(s.Record)
+		qid := ids[i]
 		if seen[qid] {
 			continue
 		}

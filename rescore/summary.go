@@ -21,13 +21,17 @@ func WriteTable(w io.Writer, sums []ModelSummary) {
 			pub = fmt.Sprintf("%d/%d = %.2f%%", s.Published, s.PublishedN, pct(s.Published, s.PublishedN))
 		}
 		ci := stats.Wilson(s.Medteam, s.N, 0.95)
-		fmt.Fprintf(w, "| %s | %d | %s | %d (%d) | %d/%d = %.2f%% [%.1f, %.1f] | %d | %d |\n", s.Model, s.N, pub, s.Filled, s.FillHits,
-			s.Medteam, s.N, pct(s.Medteam, s.N), 100*ci.Lo, 100*ci.Hi, s.Abstained, s.Disagree)
+		abst := fmt.Sprint(s.Abstained)
+		if s.Withheld > 0 {
+			abst += fmt.Sprintf(" (%d withheld)", s.Withheld)
+		}
+		fmt.Fprintf(w, "| %s | %d | %s | %d (%d) | %d/%d = %.2f%% [%.1f, %.1f] | %s | %d |\n", s.Model, s.N, pub, s.Filled, s.FillHits,
+			s.Medteam, s.N, pct(s.Medteam, s.N), 100*ci.Lo, 100*ci.Hi, abst, s.Disagree)
 	}
 }
 
 // WriteDisagreements lists the replies where medteam's reading differs
-// from the published extraction.
+// from the published extraction (a withheld reply is not one: see Agree).
 func (r Run) WriteDisagreements(w io.Writer, scored []Scored) int {
 	n := 0
 	for _, s := range scored {
