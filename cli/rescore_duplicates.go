@@ -23,7 +23,7 @@ func rescoreDuplicateNote(d results.DatasetRef) string {
 // duplicateSummary says in one line how many content duplicates a rescore
 // kept as questions of their own, as the published count keeps them.
 func duplicateSummary(dups []rescore.Duplicate) string {
-	return fmt.Sprintf("%d content duplicate(s) kept as questions of their own, as the published count keeps them (the same stem, options and answer under another question_id; the later id is the content id, \"~\" and its question_id): listed in rescore.md",
+	return fmt.Sprintf("%d content duplicate(s) kept as questions of their own, as the published count keeps them (the same stem, options and answer under another question_id; every copy but the one of the smallest question_id has the content id, \"~\" and its question_id as its id): listed in rescore.md",
 		len(dups))
 }
 

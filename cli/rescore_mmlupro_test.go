@@ -52,7 +52,7 @@ func TestRescorePublishedMMLUPro(t *testing.T) {
 		"| mmlu-pro | gpt-4o | 818 | 590/818 (72.13%) | 62 (7) | 592/818 (72.37%) [69.2, 75.3] | 42 (35) | 53 |",
 		"**Replies read differently**",
 		"| mmlu-pro | deepseek-v2-chat | 6036 | none (filled G) | D | D | answer\\_line |",
-		"72 replies are withheld by their files",
+		"Withheld replies: 72 (the files keep them apart as a test set)",
 		"mmlu-pro (gpt4o\\_health\\_result.json): 95 content duplicate(s)",
 		"mmlu-pro (deepseek\\_health\\_result.json): 94 content duplicate(s)",
 	} {
@@ -109,6 +109,51 @@ func checkRescoreItems(t *testing.T, run string) {
 		}
 		if got.Item.Stem == "" || len(got.Item.Options) < 2 || got.Item.Gold == "" {
 			t.Errorf("/api/question?id=%s: item %+v", id, got.Item)
+		}
+	}
+}
+
+// TestRescoreDuplicatesReport: a result file with content duplicates (6036
+// and 6037; 6442 before 6441) and a withheld reply rescores (today: refused
+// at 6037 as "again"), and report.md has the published replies section —
+// the published figure as k/n (pp.pp%), medteam's reading with its interval,
+// the withheld abstention, the reply read differently — and the duplicate
+// note.
+func TestRescoreDuplicatesReport(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := runCLI(t, "rescore", "../rescore/testdata/mmlupro_duplicates.json", "--model-name", "gpt-4o", "--out", filepath.Join(dir, "rs"))
+	if code != 0 {
+		t.Fatalf("rescore: exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"| gpt-4o | 5 | 3/5 = 60.00% | 2 (0) | 4/5 = 80.00% [37.6, 96.4] | 1 (1 withheld) | 1 |", "2 content duplicate(s) kept"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	rs, err := os.ReadFile(filepath.Join(dir, "rs", "rescore.md"))
+	if err != nil || !strings.Contains(string(rs), "| ../rescore/testdata/mmlupro_duplicates.json | 6442 | 6441 | 1 |") {
+		t.Errorf("rescore.md lacks the duplicate 6442 of 6441: %v\n%s", err, rs)
+	}
+	m, err := results.ReadManifest(filepath.Join(dir, "rs", results.ManifestFile))
+	if err != nil || len(m.Datasets) != 1 || m.Datasets[0].DuplicatesKept != 2 || !m.Status.Complete() {
+		t.Errorf("manifest: %v %+v", err, m)
+	}
+	if code, _, stderr := runCLI(t, "report", filepath.Join(dir, "rs"), "--out", filepath.Join(dir, "rep")); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "rep", "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"## Published replies rescored",
+		"| mmlu-pro | gpt-4o | 5 | 3/5 (60.00%) | 2 (0) | 4/5 (80.00%) [37.6, 96.4] | 1 (1) | 1 |",
+		"| mmlu-pro | gpt-4o | 6500 | none (filled D) | B | B | answer\\_line |",
+		"Withheld replies: 1",
+		"mmlu-pro (mmlupro\\_duplicates.json): 2 content duplicate(s)",
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("report.md lacks %q", want)
 		}
 	}
 }

@@ -161,8 +161,8 @@ func (r *Report) rescoredSection() *Section {
 		"as the published figure counts; and medteam's reading of the reply (the parser every protocol uses), an abstention counted wrong, " +
 		"with its Wilson interval. Read differently: the extraction (a fill counts as none) is not medteam's reading."
 	if withheld > 0 {
-		text += fmt.Sprintf(" %d replies are withheld by their files (a test set): the published arm scores their extraction, "+
-			"the medteam arm abstains with reason `withheld` (counted wrong) and they are not compared.", withheld)
+		text += fmt.Sprintf(" Withheld replies: %d (the files keep them apart as a test set): the published arm scores their extraction, "+
+			"the medteam arm abstains with reason `withheld` (counted wrong), and they are not compared.", withheld)
 	}
 	tables := []Table{t}
 	if len(list.Rows) > 0 {
