@@ -48,7 +48,16 @@ category), the corpus of ../shared/realoutputs (model, question_id, options, gol
 mmlupro_pred, response), and a generic JSONL (id, options, gold, response). Padding options
 ("N/A") at the end of the list are dropped. A record's question id in the rows is the content id
 medteam's loader gives the question when the record keeps its stem (so the rows pair with a
-medteam run on the dataset), else "<dataset>:<published id>".`,
+medteam run on the dataset), else "<dataset>:<published id>". A question published twice under two
+question_ids with the same stem and options (MMLU-Pro health: 95 in the gpt-4o file) is kept twice,
+as the published count keeps it and as medteam's loader does: the copy of the smallest question_id
+has the content id, every other "<content id>~<question_id>"; rescore.md lists them and report.md
+notes them. A record with withheld: true (its reply kept apart, response null) is an abstention of
+arm medteam with reason "withheld"; arm published still scores its extraction.
+
+'medteam report' on the run directory has a section "Published replies rescored": per model the
+published extraction with its fill as k/n (pp.pp%), medteam's reading with its interval, the
+abstentions (of them withheld), and every reply the two read differently.`,
 		Example: `  medteam rescore ../shared/realoutputs/mmlupro_health.jsonl.gz --model gpt-4o-2024-05-13 --out runs/rescore-gpt4o
   medteam rescore health_result.json --model-name gpt-4o --out runs/rescore-gpt4o
   medteam report runs/rescore-gpt4o`,
@@ -121,9 +130,7 @@ func runRescore(f *Factory, o *RescoreOptions) error {
 		return err
 	}
 	rescore.WriteTable(f.Out, sums)
-	if dups := run.Duplicates(scored); len(dups) > 0 {
-		fmt.Fprintf(f.Out, "\n%s\n", duplicateSummary(dups))
-	}
+	writeDuplicateLine(f.Out, run.Duplicates(scored))
 	fmt.Fprintf(f.Out, "\n%d replies read differently from the published extraction: listed in %s\n", n, filepath.Join(o.Out, "rescore.md"))
 	return nil
 }

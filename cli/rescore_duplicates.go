@@ -27,6 +27,14 @@ func duplicateSummary(dups []rescore.Duplicate) string {
 		len(dups))
 }
 
+// writeDuplicateLine prints the duplicate summary after the table, when
+// there are duplicates.
+func writeDuplicateLine(w io.Writer, dups []rescore.Duplicate) {
+	if len(dups) > 0 {
+		fmt.Fprintf(w, "\n%s\n", duplicateSummary(dups))
+	}
+}
+
 // writeDuplicateNote writes rescore.md's note on the content duplicates
 // kept: how many, and each with the question it repeats.
 func writeDuplicateNote(w io.Writer, dups []rescore.Duplicate) {

@@ -193,11 +193,8 @@ func parseRecord(raw map[string]json.RawMessage) (Record, error) {
 	if _, ok := firstKey(raw, responseKeys...); !ok {
 		return rec, fmt.Errorf("no response: give response (the model's reply)")
 	}
-	if rec.Withheld, err = boolField(raw, "withheld"); err != nil {
+	if err := rec.withheld(raw); err != nil {
 		return rec, err
-	}
-	if rec.Withheld && rec.Response != "" {
-		return rec, fmt.Errorf("withheld: true but the record has a response; a withheld reply has response null")
 	}
 	if rec.Model, err = stringField(raw, "model"); err != nil {
 		return rec, err
@@ -209,6 +206,19 @@ func parseRecord(raw map[string]json.RawMessage) (Record, error) {
 		return rec, err
 	}
 	return rec, nil
+}
+
+// withheld reads the withheld mark: a reply the file keeps apart (a test
+// set) has withheld: true and no response.
+func (rec *Record) withheld(raw map[string]json.RawMessage) error {
+	var err error
+	if rec.Withheld, err = boolField(raw, "withheld"); err != nil {
+		return err
+	}
+	if rec.Withheld && rec.Response != "" {
+		return fmt.Errorf("withheld: true but the record has a response; a withheld reply has response null")
+	}
+	return nil
 }
 
 // options reads the options: a list of texts, in letter order; padding
