@@ -34,6 +34,26 @@ func needMedQA(t *testing.T) {
 	needShared(t, medqaTest)
 }
 
+// sharedDir returns the absolute path of ../shared/REL beside the
+// repository (or beside the folder of a git worktree under it), where the
+// file PROBE inside it exists; the test skips naming the path when it is
+// absent, as in a user's clone.
+func sharedDir(t *testing.T, rel, probe string) string {
+	t.Helper()
+	for _, up := range []string{"../..", "../../.."} {
+		d := filepath.Join(up, "shared", filepath.FromSlash(rel))
+		if _, err := os.Stat(filepath.Join(d, filepath.FromSlash(probe))); err == nil {
+			abs, err := filepath.Abs(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return abs
+		}
+	}
+	t.Skipf("needs ../shared/%s (../shared beside the checkout, as in CI): not present", rel)
+	return ""
+}
+
 // needShared skips a test that reads path, a real file of ../shared (beside
 // the checkout in CI, absent from a user's clone), with one line naming it.
 func needShared(t *testing.T, path string) {

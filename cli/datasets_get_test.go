@@ -17,18 +17,11 @@ import (
 	"github.com/medteam-bench/medteam/datasets"
 )
 
-// sharedDatasets is ../shared/datasets beside the repository, or beside the
-// folder of a git worktree; the test skips naming it when absent.
+// sharedDatasets is ../shared/datasets (the real dataset files); the test
+// skips naming it when absent.
 func sharedDatasets(t *testing.T) string {
 	t.Helper()
-	for _, d := range []string{"../../shared/datasets", "../../../shared/datasets"} {
-		if _, err := os.Stat(filepath.Join(d, "SHA256SUMS")); err == nil {
-			abs, _ := filepath.Abs(d)
-			return abs
-		}
-	}
-	t.Skip("needs ../shared/datasets (the real dataset files)")
-	return ""
+	return sharedDir(t, "datasets", "SHA256SUMS")
 }
 
 // fixtureEntry is a registry entry named "tiny" whose one pinned file is the

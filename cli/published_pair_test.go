@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,10 +17,7 @@ import (
 // when the models differ; 'medteam check --baseline PUBLISHED --baseline-arm
 // ARM --baseline-model MODEL RUN' gates against one published arm.
 func TestPairWithPublished(t *testing.T) {
-	const root = "../../../shared/published/medagentsbench"
-	if _, err := os.Stat(root + "/output/medqa"); err != nil {
-		t.Skip("needs ../shared/published/medagentsbench (MedAgentsBench's published outputs)")
-	}
+	root := sharedDir(t, "published/medagentsbench", "output/medqa")
 	dir := t.TempDir()
 	sim := filepath.Join(dir, "sim")
 	if code, so, se := runCLI(t, "run", "--dataset", root+"/data/medqa/test_hard.jsonl", "--dataset-name", "medqa", "--config", "full",

@@ -105,10 +105,7 @@ var mabTable1 = map[string][6]float64{
 // cost column is the publishers' (hand-computed from the files' token sums
 // at their prices, or their own cost field).
 func TestRescoreMedAgentsBenchTable1(t *testing.T) {
-	const root = "../../../shared/published/medagentsbench"
-	if _, err := os.Stat(root + "/output/medqa"); err != nil {
-		t.Skip("needs ../shared/published/medagentsbench (MedAgentsBench's published outputs)")
-	}
+	root := sharedDir(t, "published/medagentsbench", "output/medqa")
 	files, _ := filepath.Glob(root + "/output/medqa/*.json")
 	more, _ := filepath.Glob(root + "/output/mmlu-pro/*.json")
 	if files = append(files, more...); len(files) != 80 {

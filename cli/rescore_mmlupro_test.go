@@ -21,10 +21,7 @@ import (
 // and the replies read differently. The run directory keeps the questions'
 // text, which the viewer shows.
 func TestRescorePublishedMMLUPro(t *testing.T) {
-	const root = "../../../shared/published/mmlu-pro"
-	if _, err := os.Stat(filepath.Join(root, "gpt4o_health_result.json")); err != nil {
-		t.Skip("needs ../shared/published/mmlu-pro (MMLU-Pro's published health results)")
-	}
+	root := sharedDir(t, "published/mmlu-pro", "gpt4o_health_result.json")
 	dir := t.TempDir()
 	for _, tc := range []struct{ file, model, dups string }{
 		{"gpt4o_health_result.json", "gpt-4o", "95 content duplicate(s) kept"},
