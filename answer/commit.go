@@ -84,8 +84,11 @@ type Verdict struct {
 // (authoritative), else its commitments.
 func textAnswer(text string, os *Set) Verdict {
 	lines := strings.Split(text, "\n")
-	rk, m, reason := rankingFromText(lines, os)
+	rk, m, reason, listed := rankingFromText(lines, os)
 	if len(rk) > 0 {
+		if v, ok := statedOverList(text, rk, listed, os); ok {
+			return v
+		}
 		os.noteStated(text, rk[0])
 		return Verdict{Ranking: rk, Method: m}
 	}
@@ -110,6 +113,23 @@ func textAnswer(text string, os *Set) Verdict {
 		return Verdict{Reason: ReasonAmbiguous, Err: fmt.Sprintf("more than %d options are marked; not read", maxCommits)}
 	}
 	return v
+}
+
+// statedOverList reads the answer statements of a text whose ranking rk is
+// a numbered list without a RANKING label (listed): facts, or option texts
+// restated, are numbered too ("1. Growth hormone 2. Prolactin … The answer
+// is (F)."). An explicit answer statement outranks such a list: ok when
+// the statements decide (one option, or an abstention: "The answer is (H),
+// (I), (J).") and do not name the list's first item.
+func statedOverList(text string, rk []string, listed bool, os *Set) (Verdict, bool) {
+	if !listed {
+		return Verdict{}, false
+	}
+	v, ok := decide(text, statements(text, os))
+	if !ok || os.overflow || len(v.Ranking) > 0 && v.Ranking[0] == rk[0] {
+		return Verdict{}, false
+	}
+	return v, true
 }
 
 // maxCommits bounds the commitments (and the marks) of one kind that a text

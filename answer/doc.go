@@ -25,7 +25,9 @@
 // RANKING line, a list under a RANKING header, a line that is only a chain of
 // options, or a markdown table with a rank and an option column (but a list
 // of the options in their own order without a RANKING label is a
-// restatement of the question, not a ranking). Free text is read carefully
+// restatement of the question, not a ranking, and a numbered list without
+// a RANKING label yields to an explicit answer statement that names
+// another option or several: see Real replies). Free text is read carefully
 // (commit.go): only explicit commitments count, negated or excluded options
 // ("B is not indicated", "rather than B", "A and D can be excluded") are not
 // commitments, and two commitments to different options without a clear
@@ -40,9 +42,18 @@
 // model that goes on to "summarize all the answers", is read up to that
 // continuation (continuation.go); a sentence or a few sentences repeated in
 // a loop are read once; a bulleted list of options is an enumeration, not a
-// ranking (only a numbered list or a RANKING label ranks); an answer line
-// that closes the reply settles rival picks, per-option verdicts ("E is
-// correct") and options named by their text in the reasoning, but not a
+// ranking (only a numbered list or a RANKING label ranks); a numbered list
+// of facts or option texts ("1. Growth hormone 2. Prolactin …") beside an
+// explicit answer statement is no ranking when the statement names another
+// option ("The answer is (F)." → F) or several ("The answer is (H), (I),
+// (J)." → ambiguous): the statement outranks the list (a list it agrees
+// with stays the ranking); an answer statement whose sentence closes the
+// reply with a paraphrase ending in an option in parentheses ("the most
+// appropriate next step would be to perform a lumbar puncture (option
+// A).") names that option, unless the words before the option negate it,
+// set a condition, name another letter or alternatives ("or", "rather
+// than"); an answer line that closes the reply settles rival picks,
+// per-option verdicts ("E is correct") and options named by their text in the reasoning, but not a
 // rival answer statement naming another letter; "a combination of (C), (F)
 // and (I)" and "none of the options is correct" commit to no option. A reply
 // cut off at its token limit (MarkCut, finish reason "length") or in the

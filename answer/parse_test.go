@@ -446,3 +446,40 @@ func TestFirstPersonPicks(t *testing.T) {
 		}
 	}
 }
+
+// TestParseListsAndClosingMarks holds the shapes of issue 33: a numbered
+// list of facts or option texts is no ranking beside an explicit answer
+// statement naming another option (the statement outranks it); a statement
+// of several options abstains whatever list precedes it; a closing
+// sentence "… would be to give X (option B)." names B. The last rows are
+// guards: a list the statement agrees with stays the ranking, and a
+// closing mark under a condition or a negation, or before another
+// sentence, names nothing.
+func TestParseListsAndClosingMarks(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []string
+		reason     string
+	}{
+		{"list of option texts then answer", "Tetracyclines that cover Rickettsia:\n1. Tetracycline\n2. Doxycycline\n\nIn a child under eight both stain teeth, and the rash is meningococcal. The answer is (C).", []string{"C"}, ""},
+		{"answer then list of option texts", "Final answer: (D)\n\nOther drugs used for tick-borne disease:\n1. Doxycycline\n2. Tetracycline", []string{"D"}, ""},
+		{"list then several letters", "The drugs active against Rickettsia:\n1. Tetracycline\n2. Doxycycline\n\nThe answer is (B), (C), (D).", nil, ReasonAmbiguous},
+		{"lettered list then several letters", "1. (B) Doxycycline\n2. (C) Ceftriaxone\n3. (D) Azithromycin\n\nThe answer is (B), (C), (D).", nil, ReasonAmbiguous},
+		{"list then answer cut mid-sentence", "1. Tetracycline\n2. Doxycycline\n\nThe answer is (C). Ceftriaxone covers the", []string{"C"}, ""},
+		{"closing mark after weighing", "Ceftriaxone (C) misses Rickettsia, and azithromycin (D) is second line.\n\nThe best treatment would be to give doxycycline for seven days (option B).", []string{"B"}, ""},
+		{"closing mark course of action", "Tetracycline (A) stains teeth. The best course of action is to start doxycycline at once (B).", []string{"B"}, ""},
+		{"guard: list the statement agrees with", "1. Doxycycline\n2. Tetracycline\n\nThe answer is (B).", []string{"B", "A"}, ""},
+		{"guard: closing mark under a condition", "The best treatment would be to give doxycycline if the child were older (option B).", nil, ReasonNoAnswer},
+		{"guard: closing mark negated", "The best treatment is not to give doxycycline (option B).", nil, ReasonNoAnswer},
+		{"guard: closing mark with alternatives", "The best treatment would be to give doxycycline or ceftriaxone (option C).", nil, ReasonNoAnswer},
+		{"guard: closing mark names another letter", "The best treatment would be to add ceftriaxone to the drug in B (option C).", nil, ReasonNoAnswer},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := Parse(tt.text, abx4)
+			if !slices.Equal(a.Ranking, tt.want) || a.Reason != tt.reason {
+				t.Fatalf("ranking %v reason %q, want %v %q (method %s, err %q)", a.Ranking, a.Reason, tt.want, tt.reason, a.Method, a.Err)
+			}
+		})
+	}
+}

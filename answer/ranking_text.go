@@ -100,7 +100,11 @@ func rankLabel(line string) (string, bool) {
 // RANKING line names no option, reason says why: ReasonNotAnOption (only
 // letters that are not options) or ReasonAmbiguous (its first element names
 // a letter with another option's text).
-func rankingFromText(lines []string, os *Set) (best []string, m Method, reason string) {
+//
+// listed reports that best is a numbered list without a RANKING label
+// (listRun): a ranking only by its numbers, which an explicit answer
+// statement outranks (statedOverList).
+func rankingFromText(lines []string, os *Set) (best []string, m Method, reason string, listed bool) {
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
 		if len(line) > 2000 {
@@ -116,34 +120,34 @@ func rankingFromText(lines []string, os *Set) (best []string, m Method, reason s
 			}
 			switch {
 			case len(rk) > 0:
-				best, m, reason = rk, MethodRankingLine, ""
+				best, m, reason, listed = rk, MethodRankingLine, "", false
 			case os.nunknown > unknown:
-				best, m, reason = nil, MethodNone, ReasonAmbiguous
+				best, m, reason, listed = nil, MethodNone, ReasonAmbiguous, false
 			case os.nbad > bad:
-				best, m, reason = nil, MethodNone, ReasonNotAnOption
+				best, m, reason, listed = nil, MethodNone, ReasonNotAnOption, false
 			}
 			continue
 		}
 		if rk, n := rankTable(lines[i:], os); n > 0 {
 			if len(rk) > 0 {
-				best, m, reason = rk, MethodRankTable, ""
+				best, m, reason, listed = rk, MethodRankTable, "", false
 			}
 			i += n - 1
 			continue
 		}
 		if rk := chainLine(line, os); len(rk) >= 2 {
-			best, m, reason = rk, MethodRankingLine, ""
+			best, m, reason, listed = rk, MethodRankingLine, "", false
 			continue
 		}
 		if reListItem.MatchString(line) {
 			rk, n := listRun(lines[i:], os)
 			if len(rk) >= 2 {
-				best, m, reason = rk, MethodRankingLine, ""
+				best, m, reason, listed = rk, MethodRankingLine, "", true
 			}
 			i += n - 1
 		}
 	}
-	return best, m, reason
+	return best, m, reason, listed
 }
 
 // listBelow reads the items under a RANKING header: list items or lines that

@@ -17,7 +17,7 @@ var (
 	// "**Answer:** $B$", "answer would be: B", "My pick: C", "the most likely
 	// diagnosis in this patient is C", "the best next step is E", "Most
 	// likely: C", "<answer>C</answer>".
-	reAnswerMarker = regexp.MustCompile(`(?i)<(?:final[_ ]?)?answer>[ \t]*|(?:\bmost\s+likely|\bbest\s+guess|\bverdict|\b(?:final|correct|best|right|true|my|our|most\s+likely|most\s+probable|overall|single\s+best|most\s+appropriate|next\s+best|best\s+next|best\s+initial|preferred)\s+(?:answer|choice|option|selection|pick|vote|guess|(?:next\s+)?step|diagnosis|treatment|therapy|management|drug|medication|test|investigation|intervention|cause|mechanism|explanation)s?(?:\s+(?:in|for|of)(?:\s+[\w-]+){1,4}?)?|\banswers?|\bchoice)(?:\s+(?:choice|option|letter))?[ \t]*(?:\([^)\n]*\))?[ \t]*[*_]{0,2}[ \t]*(?:[:=]|->|→|[-–—]\s|\bis\b[ \t]*:?|\b(?:would|will|should|must|could|may|might)\s+be\b[ \t]*:?|\b(?:appears|seems)\s+to\s+be\b|\bremains\b[ \t]*:?)[ \t]*(?:(?:therefore|thus|then|now|likely|most\s+likely|probably|clearly|definitely|still|also|indeed|simply)\b[ \t]*[,:]?[ \t]*)?`)
+	reAnswerMarker = regexp.MustCompile(`(?i)<(?:final[_ ]?)?answer>[ \t]*|(?:\bmost\s+likely|\bbest\s+guess|\bverdict|\b(?:final|correct|best|right|true|my|our|most\s+likely|most\s+probable|overall|single\s+best|most\s+appropriate|next\s+best|best\s+next|best\s+initial|preferred)\s+(?:answer|choice|option|selection|pick|vote|guess|(?:next\s+)?step|diagnosis|treatment|therapy|management|drug|medication|test|investigation|intervention|cause|mechanism|explanation|course\s+of\s+action)s?(?:\s+(?:in|for|of)(?:\s+[\w-]+){1,4}?)?|\banswers?|\bchoice)(?:\s+(?:choice|option|letter))?[ \t]*(?:\([^)\n]*\))?[ \t]*[*_]{0,2}[ \t]*(?:[:=]|->|→|[-–—]\s|\bis\b[ \t]*:?|\b(?:would|will|should|must|could|may|might)\s+be\b[ \t]*:?|\b(?:appears|seems)\s+to\s+be\b|\bremains\b[ \t]*:?)[ \t]*(?:(?:therefore|thus|then|now|likely|most\s+likely|probably|clearly|definitely|still|also|indeed|simply)\b[ \t]*[,:]?[ \t]*)?`)
 	// The same in other languages. A label needs a colon or a verb ("ist",
 	// "es", "是"), so that "la respuesta depende" is not read; CJK labels
 	// may run straight into the letter ("答案C").
@@ -45,7 +45,7 @@ var (
 var (
 	englishCues = newCueWords(false, "answer", "choice", "option", "select", "pick", "vote", "guess", "likely", "verdict", "step",
 		"diagnos", "treatment", "therap", "management", "drug", "medication", "test", "investigation", "intervention", "cause",
-		"mechanism", "explanation")
+		"mechanism", "explanation", "course")
 	foreignCues = newCueWords(true, "antw", "respuesta", "resposta", "reponse", "risposta", "cevap")
 	answerCues  = newCueWords(true, "answer", "choice", "option", "antw", "respuesta", "resposta", "reponse", "risposta", "cevap")
 	// A revision between a commitment and the one that replaces it.
@@ -161,7 +161,11 @@ func statementAt(text string, m0, m1 int, os *Set, out []commit) []commit {
 		return out
 	}
 	c := commit{pos: m0, method: MethodAnswerLine, stmt: true}
-	if !c.readLead(text, m1, os, true) || listFollows(text, m1, os) {
+	if c.readLead(text, m1, os, true) {
+		if listFollows(text, m1, os) {
+			return out
+		}
+	} else if !c.closingMark(text, m1, os) {
 		return out
 	}
 	if reModal.MatchString(text[m0:m1]) && reCondition.MatchString(sentenceAfter(text, c.end)) {
@@ -368,4 +372,39 @@ func listFollows(text string, at int, os *Set) bool {
 		}
 	}
 	return false
+}
+
+var (
+	// reTailMark: an option in parentheses that ends a text: "… (option A).",
+	// "… (A)".
+	reTailMark = regexp.MustCompile(`\((?i:(?:option|choice|answer)[ \t]+)?([A-Z])\)[*_]*[.!]?[*_ \t\n]*$`)
+	// What a closing statement may not hold before its option mark: a
+	// sentence end, a letter (another option), alternatives or a contrast.
+	reTailEnd   = regexp.MustCompile(`[.!?;:](?:\s|$)|\n`)
+	reTailOther = regexp.MustCompile(`(?:^|[^\w'’-])[A-HJ-Z](?:$|[^\w'’-])|(?i:\b(?:or|versus|vs|than|instead|rather|except|either|both)\b)|/`)
+)
+
+// closingMark reads a statement whose lead names no option but whose
+// sentence closes the text and ends with an option in parentheses: "After
+// weighing the options, the most appropriate next step would be to perform
+// a lumbar puncture (option A)." (issue 33). The words between the marker
+// (ending at m1) and the option must be one clause that names no other
+// letter, no alternatives ("or", "rather than") and no negation or
+// condition ("not", "if", "were").
+func (c *commit) closingMark(text string, m1 int, os *Set) bool {
+	rest := text[m1:]
+	if len(rest) > maxLead {
+		return false
+	}
+	m := reTailMark.FindStringSubmatchIndex(rest)
+	if m == nil {
+		return false
+	}
+	between := rest[:m[0]]
+	if strings.TrimSpace(between) == "" || reTailEnd.MatchString(between) || reTailOther.MatchString(between) ||
+		reClauseNeg.MatchString(between) || reCondition.MatchString(between) {
+		return false
+	}
+	c.end = m1 + m[3] + 1
+	return c.name(rest[m[2]:m[3]], os)
 }

@@ -128,7 +128,10 @@ func cutAnswer(text string, os *Set) Verdict {
 // readCut is cutAnswer, with reason truncated whenever nothing is read.
 func readCut(text string, os *Set) Verdict {
 	lines := strings.Split(text, "\n")
-	if rk, m, reason := rankingFromText(lines, os); len(rk) > 0 {
+	if rk, m, reason, listed := rankingFromText(lines, os); len(rk) > 0 {
+		if v, ok := statedOverList(text, rk, listed, os); ok {
+			return v
+		}
 		return Verdict{Ranking: rk, Method: m}
 	} else if reason != "" {
 		return Verdict{Reason: reason, Err: "the RANKING line names no option of " + os.List()}

@@ -65,7 +65,7 @@ func TestPaddingOptionsDropped(t *testing.T) {
 		t.Fatalf("%+v", qs)
 	}
 	bad := strings.Replace(strings.Replace(line, `"answer": "B"`, `"answer": "C"`, 1), `"answer_index": 1`, `"answer_index": 2`, 1)
-	if _, err := LoadFile(write("bad.jsonl", bad)); err == nil || !strings.Contains(err.Error(), "not among the options") {
+	if _, err := LoadFile(write("bad.jsonl", bad)); err == nil || !strings.Contains(err.Error(), `bad.jsonl:1: field "answer": "C" is option C "N/A", a padding option`) {
 		t.Errorf("gold on a padding option: %v", err)
 	}
 }

@@ -1,7 +1,6 @@
 package datasets
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/medteam-bench/medteam/qa"
@@ -38,7 +37,6 @@ func normMMLUPro(c *fileCtx, r *record) (normalized, *ParseError) {
 	if err != nil {
 		return normalized{}, c.fail(r, "options", code, "%v", err)
 	}
-	options, dropped := dropPadding(options)
 	letter, hasLetter, err := valString(r.get("answer"))
 	if err != nil {
 		return normalized{}, c.fail(r, "answer", CodeType, "%v", err)
@@ -73,16 +71,12 @@ func normMMLUPro(c *fileCtx, r *record) (normalized, *ParseError) {
 		return n, c.fail(r, "question_id", CodeType, "%v", err)
 	}
 	n.q.SourceID = strings.TrimSpace(id)
-	return n, mmluProMeta(c, r, &n.q, dropped)
+	return n, mmluProMeta(c, r, &n.q)
 }
 
-// mmluProMeta sets the question's category and src, and the count of
-// padding options dropped (recorded with the question: the model never
-// sees them).
-func mmluProMeta(c *fileCtx, r *record, q *qa.Question, dropped int) *ParseError {
-	if dropped > 0 {
-		setMeta(q, "padding_options_dropped", strconv.Itoa(dropped))
-	}
+// mmluProMeta sets the question's category and src. Its "N/A" padding
+// options are dropped by the reader, as in every layout (dropPaddingOf).
+func mmluProMeta(c *fileCtx, r *record, q *qa.Question) *ParseError {
 	for _, k := range []string{"category", "src"} {
 		s, _, err := valString(r.get(k))
 		if err != nil {

@@ -37,6 +37,9 @@ type Stats struct {
 	// DuplicatesKept counts content duplicates kept as distinct questions
 	// because the source gives them distinct ids (see Source.Dedupe).
 	DuplicatesKept int
+	// PaddingDropped counts the padding options ("n/a" after the last real
+	// option) dropped from the valid questions read (see dropPadding).
+	PaddingDropped int
 	Problems       []*ParseError  // the first problems, in reading order
 	TotalProblems  int            // all problems found
 	Reasons        map[string]int // problem code → count, over all problems
@@ -132,7 +135,7 @@ func (st *Stats) addProblem(pe *ParseError, maxp int) {
 
 func (st *Stats) fill(r *Reader) {
 	st.Format, st.Files, st.Records, st.Filtered, st.Notes = r.format, r.files, r.records, r.filtered, r.Notes()
-	st.DuplicatesCollapsed, st.DuplicatesKept = r.collapsed, r.kept
+	st.DuplicatesCollapsed, st.DuplicatesKept, st.PaddingDropped = r.collapsed, r.kept, r.padding
 }
 
 // Load reads a whole source into memory. By default any problem refuses the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -220,17 +221,43 @@ func optionsFromList(v any) ([]qa.Option, string, error) {
 	return opts, "", nil
 }
 
-// dropPadding drops the padding options at the end of a list ("N/A": MMLU-Pro
-// pads some questions to ten options with them, and its own scripts drop them
-// before prompting), so that the model never sees them; dropped counts them.
-// At least two options stay; a padding text before a real option is kept
-// (it is then an option's text, not padding).
+// dropPadding drops the padding options at the end of a list, so that the
+// model never sees them; dropped counts them. A padding option is one whose
+// text, trimmed, is "n/a" in any case: MMLU-Pro pads some questions to ten
+// options with "N/A" (its own scripts drop them before prompting), and
+// MedAgentsBench's AfriMedQA copy pads four-option questions with option E
+// "n/a". Only trailing ones are padding: at least two options stay, and an
+// "n/a" before a real option is kept (it is then an option's text). "NA"
+// (sodium is "Na"), "None" (a real answer) and an empty text (an error of
+// its own) are not padding.
 func dropPadding(opts []qa.Option) (kept []qa.Option, dropped int) {
 	n := len(opts)
 	for n > 2 && strings.EqualFold(strings.TrimSpace(opts[n-1].Text), "n/a") {
 		n--
 	}
 	return opts[:n], len(opts) - n
+}
+
+// dropPaddingOf drops the padding options of a normalised question (every
+// layout; not a canonical row, which medteam wrote after the drop and whose
+// id is kept, nor a triage item, whose options are its scale) and records
+// how many in its meta ("padding_options_dropped"). A gold that names a
+// padding option is a CodeGold problem of the gold's field.
+func (c *fileCtx) dropPaddingOf(n *normalized, r *record) (int, *ParseError) {
+	if n.keepID || n.q.Kind == qa.KindTriage {
+		return 0, nil
+	}
+	kept, dropped := dropPadding(n.q.Options)
+	if dropped == 0 {
+		return 0, nil
+	}
+	if i := letterIndex(n.q.Options, n.q.Gold); i >= len(kept) {
+		return 0, c.fail(r, n.names.gold, CodeGold, "%q is option %s %q, a padding option (trailing \"n/a\" options are dropped: the model is never shown them); give the letter of the real answer among %s",
+			n.q.Gold, n.q.Gold, clip(n.q.Options[i].Text), letters(kept))
+	}
+	n.q.Options = kept
+	setMeta(&n.q, "padding_options_dropped", strconv.Itoa(dropped))
+	return dropped, nil
 }
 
 func letters(opts []qa.Option) string {

@@ -33,6 +33,8 @@ type Reader struct {
 	filtered  int
 	collapsed int      // exact duplicates left out
 	kept      int      // content duplicates kept under their distinct source ids
+	padding   int      // padding options dropped (see dropPadding)
+	padded    int      // questions that had padding options
 	keptPairs []string // the first few, "line 9 (id 6075) = line 2 (id 6074)"
 	dupPairs  []string // the first few, "line 9 = line 2"
 	notes     []string
@@ -103,6 +105,11 @@ func (r *Reader) Notes() []string {
 		notes = append(notes, fmt.Sprintf(
 			"%d content duplicate(s) kept as distinct questions, as the source counts them (%s): the same stem, options and answer under another source id; the later copy's id is the content id, \"~\" and its source id (--dedupe merges them)",
 			r.kept, listed(r.keptPairs, r.kept)))
+	}
+	if r.padding > 0 {
+		notes = append(notes, fmt.Sprintf(
+			"%d padding option(s) (\"n/a\") dropped from %d question(s): options after the last real one that only pad the question to a fixed number of options; the model is not shown them, and each question records its count in meta.padding_options_dropped",
+			r.padding, r.padded))
 	}
 	if r.collapsed > 0 {
 		notes = append(notes, fmt.Sprintf(
@@ -331,6 +338,10 @@ func (r *Reader) question(rec *record) (q qa.Question, ok bool, pe *ParseError) 
 	if pe != nil {
 		return qa.Question{}, false, pe
 	}
+	padded, pe := r.ctx.dropPaddingOf(&n, rec)
+	if pe != nil {
+		return qa.Question{}, false, pe
+	}
 	if !n.keepID {
 		n.q.ID = ContentID(cmp.Or(r.ctx.idDataset, n.q.Dataset), n.q.Stem, n.q.Context, n.q.Options, n.scope...)
 	}
@@ -354,6 +365,7 @@ func (r *Reader) question(rec *record) (q qa.Question, ok bool, pe *ParseError) 
 			r.keptPairs = append(r.keptPairs, strings.TrimPrefix(dup, keptPrefix))
 		}
 		n.q.ID += "~" + n.q.SourceID
+		r.countPadding(padded)
 		return n.q, true, nil
 	}
 	if dup != "" {
@@ -363,8 +375,21 @@ func (r *Reader) question(rec *record) (q qa.Question, ok bool, pe *ParseError) 
 		}
 		return qa.Question{}, false, nil
 	}
+	r.countPadding(padded)
 	return n.q, true, nil
 }
+
+// countPadding counts the padding options dropped from a question read.
+func (r *Reader) countPadding(dropped int) {
+	if dropped > 0 {
+		r.padding += dropped
+		r.padded++
+	}
+}
+
+// Padding returns how many padding options have been dropped so far, and
+// from how many questions (see dropPadding).
+func (r *Reader) Padding() (options, questions int) { return r.padding, r.padded }
 
 // endOfFile queues the problems only visible at the end of a file (see
 // formatDef.Finish).

@@ -281,7 +281,7 @@ func LoadDataset(spec string, s Spec) ([]qa.Question, results.DatasetRef, error)
 	}
 	ref := results.DatasetRef{Name: spec, Path: src.Path, Questions: len(qs), Format: string(res.Format), Files: res.Files,
 		Records: res.Valid, Skipped: res.Skipped, Notes: res.Notes, DuplicatesCollapsed: res.DuplicatesCollapsed,
-		DuplicatesKept: res.DuplicatesKept}
+		DuplicatesKept: res.DuplicatesKept, PaddingOptionsDropped: res.PaddingDropped}
 	if res.Skipped > 0 {
 		ref.SkipReasons = res.Reasons
 	}

@@ -136,6 +136,12 @@ type DatasetRef struct {
 	// because the source gives them distinct ids (MMLU-Pro; --dedupe merges
 	// them).
 	DuplicatesKept int `json:"duplicates_kept,omitempty"`
+	// PaddingOptionsDropped counts the padding options ("n/a" after a
+	// question's last real option: MMLU-Pro's "N/A", MedAgentsBench
+	// AfriMedQA's option E) dropped from the source's valid questions
+	// before sampling; the model is never shown them, and each question
+	// records its own count (meta.padding_options_dropped).
+	PaddingOptionsDropped int `json:"padding_options_dropped,omitempty"`
 	// FileSHA256 lists the SHA-256 of each file read, in name order (see
 	// DatasetSHA256); empty for the embedded sample.
 	FileSHA256 []FileHash `json:"file_sha256,omitempty"`
