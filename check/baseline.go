@@ -149,7 +149,7 @@ func Baseline(base, cand []results.QuestionRow, o BaselineOptions) BaselineSumma
 		r := NonInferior(c, o)
 		r.Arm, r.Where = k.arm, k.String()
 		if acrossModels {
-			r.Where = fmt.Sprintf("%s · %s · %s", k.dataset, modelChange(b[0].Model, cg[k][0].Model), k.arm)
+			r.Where = fmt.Sprintf("%s · %s · %s", k.dataset, modelChange(b[0].Model, cg[k][0].Model, o.Label), k.arm)
 		}
 		if lowPower(r) {
 			s.LowPower = append(s.LowPower, fmt.Sprintf("%s: power %.0f%% to detect a drop of %s%s", r.Where, 100*r.Power, Format(o.Margin), neededText(r.QuestionsNeeded)))
@@ -231,11 +231,13 @@ func NonInferior(c stats.Comparison, o BaselineOptions) Result {
 	if o.Family > 1 {
 		r.Detail += fmt.Sprintf(" (α %g split over %d checks)", o.Alpha, o.Family)
 	}
-	r.Detail += fmt.Sprintf("; power %.0f%% to detect a drop of %s at the null discordance %s", 100*r.Power, Format(o.Margin), pctText(psi0))
-	switch {
-	case lo >= -o.Margin:
+	if lo >= -o.Margin {
+		// A pass needs no power: the drop of δ is already ruled out.
 		r.Pass = true
 		return r
+	}
+	r.Detail += fmt.Sprintf("; power %.0f%% to detect a drop of %s at the null discordance %s", 100*r.Power, Format(o.Margin), pctText(psi0))
+	switch {
 	case hi < 0:
 		r.Detail += "; worse than the " + o.Label + " and not shown within the margin"
 	default:
@@ -248,9 +250,9 @@ func NonInferior(c stats.Comparison, o BaselineOptions) Result {
 	return r
 }
 
-// lowPower: a comparison that did not pass with power below PowerWarning.
-// A pass is never low-powered: its lower bound already clears the margin.
-func lowPower(r Result) bool { return !r.Pass && r.Power < PowerWarning }
+// lowPower: an inconclusive comparison with power below PowerWarning. A
+// pass or a failure is never low-powered: its bounds already decided.
+func lowPower(r Result) bool { return r.Insufficient && r.Power < PowerWarning }
 
 // nullDiscordance is the share of discordant pairs an unchanged candidate
 // would show: 2·min(B, C)/N, the observed discordance (B + C)/N less the
@@ -311,12 +313,13 @@ func pctText(x float64) string {
 	return fmt.Sprintf("%.0f%%", 100*x)
 }
 
-// modelChange names the candidate's model against the baseline's.
-func modelChange(base, cand string) string {
+// modelChange names the candidate's model against the reference's
+// (label: baseline or anchor).
+func modelChange(base, cand, label string) string {
 	if base == cand {
 		return cand
 	}
-	return cand + " vs baseline " + base
+	return cand + " vs " + label + " " + base
 }
 
 func models(rows []results.QuestionRow) map[string]bool {

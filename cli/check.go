@@ -204,7 +204,7 @@ func registerCheckFlags(fl *pflag.FlagSet, opts *CheckOptions) {
 // check validates the options.
 func (o *CheckOptions) check() error {
 	if o.Thresholds == "" && o.Baseline == "" && o.Anchor == "" {
-		return usagef("check: give --thresholds FILE, --baseline RUN (and --anchor RUN) or both")
+		return usagef("check: give --thresholds FILE, --baseline RUN or both (and --anchor RUN: a pinned run to gate against too)")
 	}
 	if o.AnchorMargin != 0 && o.Anchor == "" {
 		return usagef("--anchor-margin %g: give --anchor RUN too (the pinned run it applies to)", o.AnchorMargin)
