@@ -13,16 +13,18 @@ import (
 
 // The simulation of the baseline gate's false-alarm and detection rates
 // (issue 13). Real sim runs 400 times over are too slow for a test, so the
-// outcomes are drawn at the row level with the accuracy and the seed-to-seed
-// discordance of a real run — two `medteam run --dataset medqa --limit 500
-// --config base --model sim/default` runs with seeds 1 and 2: base 71.4% and
-// 72.4%, b/c = 33/38, discordance 14.2% — and judged by the gate's own code
-// (Baseline → stats.Compare → NonInferior).
+// outcomes are drawn at the row level with the accuracy of a real run — two
+// `medteam run --dataset medqa --limit 500 --config base --model
+// sim/default` runs with seeds 1 and 2: base 71.4% and 72.4% — and the
+// simulator's seed-to-seed discordance of base on those questions, the mean
+// over the 780 pairs of 40 seeds (TestCalibrateDiscordance, make
+// calibrate: 14.6%), and judged by the gate's own code (Baseline →
+// stats.Compare → NonInferior, then Red for the exit).
 const (
 	simQuestions   = 500
 	simAccuracy    = 0.714
-	simDiscordance = 0.142
-	simPairs       = 200
+	simDiscordance = 0.146
+	simPairs       = 400
 	simDrop        = 0.05
 )
 
@@ -97,7 +99,7 @@ func redRate(seed uint64, n int, drop, margin float64) float64 {
 // of two arms, each at 5%).
 func TestBaselineFalseAlarmAndDetection(t *testing.T) {
 	if testing.Short() || raceEnabled {
-		t.Skip("simulation: 1,200 paired comparisons (a few s; longer under -race): go test -run TestBaselineFalseAlarm ./check/")
+		t.Skip("simulation: 2,400 paired comparisons of two arms (about 15 s; longer under -race): go test -run TestBaselineFalseAlarm ./check/")
 	}
 	// α = 5% with a Monte Carlo allowance of 2 SE on simPairs pairs.
 	lim := 0.05 + 2*math.Sqrt(0.05*0.95/simPairs)
@@ -115,8 +117,8 @@ func TestBaselineFalseAlarmAndDetection(t *testing.T) {
 	det := redRate(2, simQuestions, simDrop, DefaultMargin)
 	t.Logf("detection %.1f%% of %d pairs %.0f points worse at n = %d", 100*det, simPairs, 100*simDrop, simQuestions)
 	fmt.Printf("detection rate %.1f%% (margin %.3f, n = %d)\n", 100*det, DefaultMargin, simQuestions)
-	// Power per arm at α/2 and the null discordance is 82%
-	// (NonInferiorityPower(500, 0.169, 0.05, 0.025)); either arm's failure
+	// Power per arm at α/2 and the null discordance is 84%
+	// (NonInferiorityPower(500, 0.146, 0.05, 0.025)); either arm's failure
 	// turns the gate red.
 	if det < 0.80 {
 		t.Errorf("detection rate %.1f%%, want ≥ 80%%", 100*det)

@@ -113,13 +113,9 @@ func gateIncomplete(runs []runInput, o *CheckOptions) ([]string, error) {
 	return warnings, nil
 }
 
-// NewCmdCheck builds 'medteam check'; runF as for NewCmdRun.
-func NewCmdCheck(f *Factory, runF func(context.Context, *CheckOptions) error) *cobra.Command {
-	opts := &CheckOptions{}
-	cmd := &cobra.Command{
-		Use:   "check --thresholds FILE RUN [RUN...]",
-		Short: "CI gate: check runs against thresholds and a baseline run; exit " + fmt.Sprint(exitGateFailed) + " when a check fails",
-		Long: `Checks the results of one or more runs (pooled as by 'medteam report') against a thresholds file
+// checkLong is check --help's text, ending with checkExitCodes.
+func checkLong() string {
+	return `Checks the results of one or more runs (pooled as by 'medteam report') against a thresholds file
 (see configs/thresholds.yaml: bounds on point values and on 95% interval ends, per arm, model,
 dataset or subject, and paired comparisons between arms) and/or a baseline run.
 
@@ -157,7 +153,16 @@ A run whose manifest does not record it complete (stopped or killed before every
 failed, or exported by a medteam that recorded no status) is not gated, unless --allow-incomplete
 gates the units it has.
 
-` + checkExitCodes,
+` + checkExitCodes
+}
+
+// NewCmdCheck builds 'medteam check'; runF as for NewCmdRun.
+func NewCmdCheck(f *Factory, runF func(context.Context, *CheckOptions) error) *cobra.Command {
+	opts := &CheckOptions{}
+	cmd := &cobra.Command{
+		Use:   "check --thresholds FILE RUN [RUN...]",
+		Short: "CI gate: check runs against thresholds and a baseline run; exit " + fmt.Sprint(exitGateFailed) + " when a check fails",
+		Long:  checkLong(),
 		Example: `  medteam check --thresholds configs/thresholds.yaml results/run-3f2a9c1b0d4e
   medteam check --baseline results/run-main results/run-pr --junit check.xml --markdown check.md
   medteam check --thresholds configs/thresholds.yaml --baseline results/run-main results/run-pr --json`,
@@ -206,11 +211,8 @@ func (o *CheckOptions) check() error {
 	if o.Thresholds == "" && o.Baseline == "" && o.Anchor == "" {
 		return usagef("check: give --thresholds FILE, --baseline RUN or both (and --anchor RUN: a pinned run to gate against too)")
 	}
-	if o.AnchorMargin != 0 && o.Anchor == "" {
-		return usagef("--anchor-margin %g: give --anchor RUN too (the pinned run it applies to)", o.AnchorMargin)
-	}
-	if o.AnchorMargin < 0 || o.AnchorMargin >= 1 {
-		return usagef("--anchor-margin %g: give a share of accuracy between 0 and 1, e.g. 0.05 for 5 percentage points", o.AnchorMargin)
+	if err := o.checkAnchor(); err != nil {
+		return err
 	}
 	if o.Bootstrap < 100 {
 		return usagef("--bootstrap %d: use at least 100 replicates (2000 is the default)", o.Bootstrap)
@@ -226,6 +228,17 @@ func (o *CheckOptions) check() error {
 	}
 	if o.MinCover <= 0 || o.MinCover > 1 {
 		return usagef("--min-coverage %g: give a share in (0, 1], e.g. 0.9", o.MinCover)
+	}
+	return nil
+}
+
+// checkAnchor validates --anchor-margin.
+func (o *CheckOptions) checkAnchor() error {
+	if o.AnchorMargin != 0 && o.Anchor == "" {
+		return usagef("--anchor-margin %g: give --anchor RUN too (the pinned run it applies to)", o.AnchorMargin)
+	}
+	if o.AnchorMargin < 0 || o.AnchorMargin >= 1 {
+		return usagef("--anchor-margin %g: give a share of accuracy between 0 and 1, e.g. 0.05 for 5 percentage points", o.AnchorMargin)
 	}
 	return nil
 }
@@ -361,8 +374,12 @@ func checkBaseline(runs []runInput, o *CheckOptions) ([]check.Result, []string, 
 		s := check.Baseline(ref.rows, cand, check.BaselineOptions{Margin: ref.margin, Alpha: o.Alpha, MinQuestions: o.MinQ, MinCoverage: o.MinCover,
 			Seed: o.Seed, Reps: o.Bootstrap, Family: family, Label: ref.label})
 		if len(s.Results) == 0 {
-			return nil, nil, usagef("--%s %s: no dataset × model × arm is in both the %s and the runs checked; nothing to compare (%s); --baseline-arm gates against one arm of a baseline",
-				ref.label, ref.dir, ref.label, strings.Join(s.Unmatched, "; "))
+			hint := "--baseline-arm gates against one arm of it"
+			if ref.label == "anchor" {
+				hint = "pin an anchor run of the same datasets and arms"
+			}
+			return nil, nil, usagef("--%s %s: no dataset × model × arm is in both the %s and the runs checked; nothing to compare (%s); %s",
+				ref.label, ref.dir, ref.label, strings.Join(s.Unmatched, "; "), hint)
 		}
 		if ref.label == "baseline" {
 			labelBaselineArm(s.Results, o)
