@@ -30,7 +30,7 @@ test:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 
-## calibrate: the baseline gate's false alarms and detection, and interval coverage, on real sim runs (build tag calibrate; MedMCQA under MEDTEAM_DATA; a few minutes on 2 cores; docs/ci.md has the table)
+## calibrate: the baseline gate's CI-red rate on unchanged candidates and its detection, interval coverage, and the seed-to-seed discordance, on real sim runs (build tag calibrate; MedMCQA and MedQA under MEDTEAM_DATA; 400 pairs per cell, MEDTEAM_CAL_PAIRS=20 for a quick look; docs/ci.md has the table)
 calibrate:
 	$(GO) test -tags calibrate -count=1 -timeout 60m -run 'TestCalibrate' -v ./check/
 

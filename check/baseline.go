@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/stats"
@@ -37,6 +40,15 @@ type BaselineOptions struct {
 	MinCoverage  float64 // 0 = DefaultMinCoverage
 	Seed         uint64  // bootstrap seed (the Δ bootstrap interval shown)
 	Reps         int     // bootstrap replicates; 0 = stats.DefaultReps
+	// Family is the number of baseline checks of the gate that share α
+	// (Bonferroni: each is judged at α/Family, so that an unchanged
+	// candidate turns the gate red at most α of the time however many
+	// arms, datasets or anchors are compared); 0 = the comparisons of
+	// this call (see Comparisons).
+	Family int
+	// Label names the reference in the check's name ("baseline", or
+	// "anchor" for --anchor); "" = "baseline".
+	Label string
 }
 
 func (o BaselineOptions) withDefaults() BaselineOptions {
@@ -52,7 +64,30 @@ func (o BaselineOptions) withDefaults() BaselineOptions {
 	if o.MinCoverage <= 0 {
 		o.MinCoverage = DefaultMinCoverage
 	}
+	if o.Family < 1 {
+		o.Family = 1
+	}
+	if o.Label == "" {
+		o.Label = "baseline"
+	}
 	return o
+}
+
+// level is the one-sided level of each check: α split over the family.
+func (o BaselineOptions) level() float64 { return o.Alpha / float64(o.Family) }
+
+// Comparisons is the number of dataset × model × arm comparisons Baseline
+// makes of cand against base: the size of its share of the gate's family.
+func Comparisons(base, cand []results.QuestionRow) int {
+	acrossModels := len(models(base)) == 1 && len(models(cand)) == 1
+	bg, cg := byGroup(base, acrossModels), byGroup(cand, acrossModels)
+	n := 0
+	for k := range cg {
+		if _, ok := bg[k]; ok {
+			n++
+		}
+	}
+	return n
 }
 
 // BaselineSummary counts what the baseline gate paired.
@@ -89,6 +124,9 @@ func (k gkey) String() string {
 // the same (a model change is gated against the old model's run): groups
 // are matched on dataset × arm.
 func Baseline(base, cand []results.QuestionRow, o BaselineOptions) BaselineSummary {
+	if o.Family <= 0 {
+		o.Family = Comparisons(base, cand)
+	}
 	o = o.withDefaults()
 	// One model on each side (a model change is what a CI gate is for):
 	// pair across the models; else model by model.
@@ -111,10 +149,10 @@ func Baseline(base, cand []results.QuestionRow, o BaselineOptions) BaselineSumma
 		r := NonInferior(c, o)
 		r.Arm, r.Where = k.arm, k.String()
 		if acrossModels {
-			r.Where = fmt.Sprintf("%s · %s · %s", k.dataset, modelChange(b[0].Model, cg[k][0].Model), k.arm)
+			r.Where = fmt.Sprintf("%s · %s · %s", k.dataset, modelChange(b[0].Model, cg[k][0].Model, o.Label), k.arm)
 		}
-		if r.Power < PowerWarning {
-			s.LowPower = append(s.LowPower, fmt.Sprintf("%s: power %.0f%% to detect a drop of %s", r.Where, 100*r.Power, Format(o.Margin)))
+		if lowPower(r) {
+			s.LowPower = append(s.LowPower, fmt.Sprintf("%s: power %.0f%% to detect a drop of %s%s", r.Where, 100*r.Power, Format(o.Margin), neededText(r.QuestionsNeeded)))
 		}
 		s.Results = append(s.Results, r)
 	}
@@ -128,71 +166,135 @@ func Baseline(base, cand []results.QuestionRow, o BaselineOptions) BaselineSumma
 
 // NonInferior is the decision of the baseline gate on one paired
 // comparison (reference = the baseline), a non-inferiority test with
-// margin δ = o.Margin (a share of accuracy) at one-sided level α = o.Alpha
-// on Δ = candidate − baseline accuracy, paired on (question, repeat):
+// margin δ = o.Margin (a share of accuracy) on Δ = candidate − baseline
+// accuracy, paired on (question, repeat), at the one-sided level
+// a = α/o.Family (Bonferroni over the gate's baseline checks):
 //
-//	L, U = Δ ∓ t_{1−α, G−1} · SE_CR1(Δ)     one-sided (1 − α) bounds,
+//	L, U = Δ ∓ t_{1−a, G−1} · SE_CR1(Δ)     one-sided (1 − a) bounds,
 //	                                        SE clustered by question (G questions)
 //	PASS          L ≥ −δ                  non-inferior: a drop of δ or more is ruled out
-//	FAIL          L < −δ and U < 0        not non-inferior, and worse than the baseline
-//	INSUFFICIENT  L < −δ and U ≥ 0        neither shown: the run cannot tell (exit 8)
+//	FAIL          L < −δ and U < 0        not non-inferior, and worse than the baseline (exit 7)
+//	INSUFFICIENT  L < −δ and U ≥ 0        neither shown: the run cannot tell
 //
 // and INSUFFICIENT before any of these when the pairs cover fewer than
 // o.MinQuestions questions or less than o.MinCoverage of the baseline's
 // units of the arm. A candidate whose lower bound is below −δ never
 // passes; it fails outright only when it is also shown worse, so that an
-// unchanged candidate fails with probability at most α at every run size
-// (P(U < 0 | Δ = 0) = α), and a run too small to resolve δ says so instead
-// of failing on noise (the CONSORT non-inferiority reading of an
-// interval: Piaggio et al. 2012, JAMA 308:2594, fig. 2). Power is
-// stats.NonInferiorityPower at the pairs' effective n and discordance.
+// unchanged candidate fails a check with probability at most a and the
+// gate with at most α at every run size (P(U < 0 | Δ = 0) = a per check,
+// a union bound over the family). INSUFFICIENT is inconclusive: the gate
+// passes it with a warning unless --require-evidence (the CONSORT
+// non-inferiority reading of an interval: Piaggio et al. 2012, JAMA
+// 308:2594, fig. 2).
+//
+// Power is stats.NonInferiorityPower at the pairs' effective n, the level
+// a, and the null discordance (nullDiscordance): the discordance an
+// unchanged candidate would show, not the observed one, which a real
+// difference inflates.
 func NonInferior(c stats.Comparison, o BaselineOptions) Result {
 	o = o.withDefaults()
+	a := o.level()
 	pb := c.Accuracy
 	d := pb.Delta
 	t := math.NaN()
 	if c.Questions >= 2 {
-		t = stats.TFor(1-2*o.Alpha, float64(c.Questions-1))
+		t = stats.TFor(1-2*a, float64(c.Questions-1))
 	}
 	lo, hi := d.Value-t*d.SE, d.Value+t*d.SE
+	psi0 := nullDiscordance(pb)
 	r := Result{
-		Name:     fmt.Sprintf("baseline: delta(accuracy, candidate, baseline) lower %.0f%% bound >= %s", 100*(1-o.Alpha), Format(-o.Margin)),
+		Name:     fmt.Sprintf("%s: delta(accuracy, candidate, %s) lower %s%% bound >= %s", o.Label, o.Label, levelText(a), Format(-o.Margin)),
 		Observed: lo, Bound: -o.Margin, Op: ">=",
-		Power: stats.NonInferiorityPower(pb.EffectiveN(), pb.Discordance, o.Margin, o.Alpha),
+		Power:           stats.NonInferiorityPower(pb.EffectiveN(), psi0, o.Margin, a),
+		QuestionsNeeded: questionsNeeded(pb, psi0, o.Margin, a),
 	}
 	units := c.Matched + c.RefOnly
 	coverage := math.NaN()
 	if units > 0 {
 		coverage = float64(c.Matched) / float64(units)
 	}
-	shared := fmt.Sprintf("%d shared pairs over %d questions (%s of the baseline's units; %d baseline only, %d candidate only)",
-		c.Matched, c.Questions, pctText(coverage), c.RefOnly, c.CandOnly)
+	shared := fmt.Sprintf("%d shared pairs over %d questions (%s of the %s's units; %d %s only, %d candidate only)",
+		c.Matched, c.Questions, pctText(coverage), o.Label, c.RefOnly, o.Label, c.CandOnly)
 	switch {
 	case c.Questions < o.MinQuestions || !(coverage >= o.MinCoverage):
 		r.Insufficient = true
-		r.Detail = fmt.Sprintf("insufficient evidence: %s; the gate needs %d shared questions and %s coverage (--min-questions, --min-coverage)",
-			shared, o.MinQuestions, pctText(o.MinCoverage))
+		r.Detail = fmt.Sprintf("insufficient evidence: %s; the gate needs %d shared questions and %s coverage (--min-questions, --min-coverage)%s",
+			shared, o.MinQuestions, pctText(o.MinCoverage), neededText(r.QuestionsNeeded))
 		return r
 	case math.IsNaN(lo):
 		r.Insufficient = true
 		r.Detail = "insufficient evidence: Δ has no interval on " + shared
 		return r
 	}
-	r.Detail = fmt.Sprintf("Δ %s, one-sided %.0f%% bounds [%s, %s] on %s; margin %s; power %.0f%% to detect a drop of %s",
-		signedShare(d.Value), 100*(1-o.Alpha), signedShare(lo), signedShare(hi), shared, Format(o.Margin), 100*r.Power, Format(o.Margin))
-	switch {
-	case lo >= -o.Margin:
+	r.Detail = fmt.Sprintf("Δ %s, one-sided %s%% bounds [%s, %s] on %s; margin %s",
+		signedShare(d.Value), levelText(a), signedShare(lo), signedShare(hi), shared, Format(o.Margin))
+	if o.Family > 1 {
+		r.Detail += fmt.Sprintf(" (α %g split over %d checks)", o.Alpha, o.Family)
+	}
+	if lo >= -o.Margin {
+		// A pass needs no power: the drop of δ is already ruled out.
 		r.Pass = true
+		return r
+	}
+	r.Detail += fmt.Sprintf("; power %.0f%% to detect a drop of %s at the null discordance %s", 100*r.Power, Format(o.Margin), pctText(psi0))
+	switch {
 	case hi < 0:
-		r.Detail += "; worse than the baseline and not shown within the margin"
+		r.Detail += "; worse than the " + o.Label + " and not shown within the margin"
 	default:
 		r.Insufficient = true
 		r.Detail = "insufficient evidence: neither non-inferior nor worse at this size. " + r.Detail
 	}
-	if r.Power < PowerWarning {
-		r.Detail += fmt.Sprintf(" (below %.0f%%: too few questions or too much discordance for this margin)", 100*PowerWarning)
+	if lowPower(r) {
+		r.Detail += fmt.Sprintf(" (below %.0f%%%s)", 100*PowerWarning, neededText(r.QuestionsNeeded))
 	}
 	return r
+}
+
+// lowPower: an inconclusive comparison with power below PowerWarning. A
+// pass or a failure is never low-powered: its bounds already decided.
+func lowPower(r Result) bool { return r.Insufficient && r.Power < PowerWarning }
+
+// nullDiscordance is the share of discordant pairs an unchanged candidate
+// would show: 2·min(B, C)/N, the observed discordance (B + C)/N less the
+// |C − B|/N that the difference itself made discordant. With Δ = 0 it is
+// the observed discordance up to noise; a candidate 24 points better has
+// few pairs the baseline alone got right, and its power is judged on
+// those, not on the 24 points it gained.
+func nullDiscordance(pb stats.PairedBinary) float64 {
+	if pb.N == 0 {
+		return math.NaN()
+	}
+	return 2 * float64(min(pb.B, pb.C)) / float64(pb.N)
+}
+
+// questionsNeeded is the number of questions the comparison needs for
+// PowerWarning power to detect a drop of δ at level a and null discordance
+// psi (Connor 1987, one-sided: n = ((z_{1−a}√ψ + z_{0.8}√(ψ − δ²))/δ)²
+// effective pairs, ψ = max(psi, δ)), scaled by the comparison's effective
+// pairs per question (repeats and their design effect). 0 when unknown.
+func questionsNeeded(pb stats.PairedBinary, psi, delta, a float64) int {
+	effN := pb.EffectiveN()
+	if math.IsNaN(psi) || pb.Clusters < 1 || !(effN > 0) {
+		return 0
+	}
+	psi = math.Max(psi, delta)
+	za, zb := distuv.UnitNormal.Quantile(1-a), distuv.UnitNormal.Quantile(PowerWarning)
+	n := math.Pow((za*math.Sqrt(psi)+zb*math.Sqrt(psi-delta*delta))/delta, 2)
+	return int(math.Ceil(n * float64(pb.Clusters) / effN))
+}
+
+// neededText is "; about N questions needed for 80% power", "" when unknown.
+func neededText(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d questions needed for %.0f%% power", n, 100*PowerWarning)
+}
+
+// levelText prints a one-sided confidence level 1 − a in percent: 95,
+// 97.5, 98.33.
+func levelText(a float64) string {
+	return strconv.FormatFloat(math.Round(10000*(1-a))/100, 'f', -1, 64)
 }
 
 // signedShare prints a difference of shares with a sign and 3 decimals.
@@ -211,12 +313,13 @@ func pctText(x float64) string {
 	return fmt.Sprintf("%.0f%%", 100*x)
 }
 
-// modelChange names the candidate's model against the baseline's.
-func modelChange(base, cand string) string {
+// modelChange names the candidate's model against the reference's
+// (label: baseline or anchor).
+func modelChange(base, cand, label string) string {
 	if base == cand {
 		return cand
 	}
-	return cand + " vs baseline " + base
+	return cand + " vs " + label + " " + base
 }
 
 func models(rows []results.QuestionRow) map[string]bool {

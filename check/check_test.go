@@ -251,7 +251,7 @@ func TestBaseline(t *testing.T) {
 	}
 	r := s.Results[0]
 	if r.Arm != "full" || r.Observed != 0 || r.Bound != -DefaultMargin || r.Insufficient ||
-		r.Detail != "Δ +0.000, one-sided 95% bounds [+0.000, +0.000] on 300 shared pairs over 300 questions (100% of the baseline's units; 0 baseline only, 10 candidate only); margin 0.05; power 99% to detect a drop of 0.05" {
+		r.Detail != "Δ +0.000, one-sided 95% bounds [+0.000, +0.000] on 300 shared pairs over 300 questions (100% of the baseline's units; 0 baseline only, 10 candidate only); margin 0.05" {
 		t.Errorf("unchanged result: %+v", r)
 	}
 	s = Baseline(base, worse, BaselineOptions{Seed: 1, Margin: 0.1})
@@ -353,5 +353,53 @@ func TestNonInferiorityPower(t *testing.T) {
 func TestExampleFileExists(t *testing.T) {
 	if _, err := os.Stat("../configs/thresholds.yaml"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The family's α split by hand (issue 34): Δ −0.02, SE 0.01, G = 100, δ
+// 0.03. Alone (a = 0.05): U = −0.02 + 1.660391·0.01 = −0.003396 < 0 and L
+// < −δ → FAIL. One of two checks (a = 0.025, t_{0.975, 99} = 1.984217, R:
+// qt(0.975, 99)): U = −0.02 + 0.019842 = −0.000158 < 0 → still FAIL; SE
+// 0.0101: U = −0.02 + 0.020041 = +0.000041 ≥ 0 → INSUFFICIENT, where alone
+// U = −0.003230 → FAIL. The name gives the level.
+func TestNonInferiorFamily(t *testing.T) {
+	c := stats.Comparison{Matched: 100, Questions: 100}
+	c.Accuracy = stats.PairedBinary{N: 100, Clusters: 100, B: 10, C: 8, Discordance: 0.18, Delta: stats.Estimate{Value: -0.02, SE: 0.0101}}
+	alone := NonInferior(c, BaselineOptions{Margin: 0.03})
+	two := NonInferior(c, BaselineOptions{Margin: 0.03, Family: 2})
+	if alone.Pass || alone.Insufficient || !two.Insufficient || two.Pass {
+		t.Errorf("alone %+v\ntwo %+v: want FAIL alone, INSUFFICIENT as one of two", alone, two)
+	}
+	if !strings.Contains(two.Name, "lower 97.5% bound") || !strings.Contains(two.Detail, "α 0.05 split over 2 checks") {
+		t.Errorf("name %q, detail %q", two.Name, two.Detail)
+	}
+	// Baseline splits α over the comparisons it makes (two arms).
+	base := append(rows("full", 100, func(i int) bool { return i%10 < 7 }), rows("base", 100, func(i int) bool { return i%10 < 7 })...)
+	s := Baseline(base, base, BaselineOptions{})
+	if len(s.Results) != 2 || !strings.Contains(s.Results[0].Name, "97.5%") || Comparisons(base, base) != 2 {
+		t.Errorf("two arms: %+v", s.Results)
+	}
+}
+
+// A clear pass carries no low-power warning, and the power of an undecided
+// check comes from the null discordance 2·min(B, C)/N: a candidate 24
+// points better on 50 questions (B 0, C 12) passes with no warning, where
+// the observed discordance (24%) gave "power 17%" before issue 34.
+func TestBaselinePowerNullDiscordance(t *testing.T) {
+	base := rows("full", 50, func(i int) bool { return i%50 < 25 })
+	cand := rows("full", 50, func(i int) bool { return i%50 < 37 })
+	s := Baseline(base, cand, BaselineOptions{})
+	r := s.Results[0]
+	if !r.Pass || len(s.LowPower) != 0 || strings.Contains(r.Detail, "power") {
+		t.Errorf("clear pass: %+v, low power %v", r, s.LowPower)
+	}
+	pb := stats.PairedBinary{N: 100, Clusters: 100, B: 4, C: 16, Discordance: 0.2}
+	if got := nullDiscordance(pb); math.Abs(got-0.08) > 1e-12 {
+		t.Errorf("null discordance %v, want 0.08", got)
+	}
+	// n = ((z_{0.95}·√0.08 + z_{0.8}·√(0.08 − 0.0025))/0.05)² = 195.74 → 196
+	// (Python's statistics.NormalDist).
+	if got := questionsNeeded(pb, 0.08, 0.05, 0.05); got != 196 {
+		t.Errorf("questions needed %d, want 196", got)
 	}
 }

@@ -5,7 +5,9 @@
 // before anything is evaluated (Validate) and evaluated (Evaluate); and the
 // baseline gate, a paired non-inferiority test of a candidate's accuracy
 // against a stored run with a stated margin and three verdicts — pass,
-// fail, insufficient evidence (Baseline, NonInferior). The results render as a table,
+// fail, insufficient evidence (Baseline, NonInferior; its checks share α,
+// and an undecided one passes with a warning unless the caller requires
+// evidence: Red). The results render as a table,
 // Markdown, JSON and JUnit XML.
 //
 // Evaluation is pure: the same report and thresholds give the same results.

@@ -29,6 +29,16 @@ type Result struct {
 	// Power is the baseline gate's power to detect a drop of the margin
 	// (NaN for a threshold).
 	Power float64
+	// QuestionsNeeded is the baseline gate's number of questions for 80%
+	// power at the null discordance (0 for a threshold or when unknown).
+	QuestionsNeeded int
+}
+
+// Red is whether the gate fails CI: a check failed, or, with
+// requireEvidence, a check could not be decided. Without it an
+// inconclusive check passes with a warning.
+func Red(rs []Result, requireEvidence bool) bool {
+	return Failed(rs) > 0 || (requireEvidence && Insufficient(rs) > 0)
 }
 
 // Failed counts the results that failed (not passed, not insufficient).

@@ -23,8 +23,9 @@ func status(r Result) string {
 	return "FAIL"
 }
 
-// WriteTable writes the results as an aligned table, then a summary line.
-func WriteTable(w io.Writer, rs []Result) error {
+// WriteTable writes the results as an aligned table, then a summary line
+// (requireEvidence: an inconclusive check fails the gate, see Red).
+func WriteTable(w io.Writer, rs []Result, requireEvidence bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "threshold\twhere\tobserved\tbound\tresult\tdetail")
 	for _, r := range rs {
@@ -33,30 +34,37 @@ func WriteTable(w io.Writer, rs []Result) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, Summary(rs))
+	_, err := fmt.Fprintln(w, Summary(rs, requireEvidence))
 	return err
 }
 
 // Summary is one line: how many checks passed, failed, or could not be
-// decided (insufficient evidence).
-func Summary(rs []Result) string {
+// decided (insufficient evidence). Without requireEvidence an undecided
+// check passes the gate with a warning.
+func Summary(rs []Result, requireEvidence bool) string {
 	f, in := Failed(rs), Insufficient(rs)
 	switch {
 	case f > 0 && in > 0:
 		return fmt.Sprintf("gate FAILED: %d of %d checks failed; insufficient evidence for %d more", f, len(rs), in)
 	case f > 0:
 		return fmt.Sprintf("gate FAILED: %d of %d checks failed", f, len(rs))
+	case in > 0 && requireEvidence:
+		return fmt.Sprintf("insufficient evidence: %d of %d checks could not be decided (--require-evidence); the others passed", in, len(rs))
 	case in > 0:
-		return fmt.Sprintf("insufficient evidence: %d of %d checks could not be decided; the others passed", in, len(rs))
+		return fmt.Sprintf("gate passed with a WARNING: %d of %d checks inconclusive (insufficient evidence: not shown non-inferior, not shown worse; see the questions needed), the others passed; --require-evidence fails on this (exit 8)", in, len(rs))
 	}
 	return fmt.Sprintf("gate passed: %d of %d checks", len(rs), len(rs))
 }
 
 // WriteMarkdown writes the results as a Markdown table (for CI step
 // summaries).
-func WriteMarkdown(w io.Writer, rs []Result) error {
+func WriteMarkdown(w io.Writer, rs []Result, requireEvidence bool) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## medteam check\n\n%s\n\n", Summary(rs))
+	sum := Summary(rs, requireEvidence)
+	if Insufficient(rs) > 0 && !Red(rs, requireEvidence) {
+		sum = "> [!WARNING]\n> " + sum
+	}
+	fmt.Fprintf(&b, "## medteam check\n\n%s\n\n", sum)
 	b.WriteString("| | threshold | where | observed | bound | detail |\n|---|---|---|---:|---|---|\n")
 	for _, r := range rs {
 		mark := "✅"
@@ -84,12 +92,14 @@ type jsonResult struct {
 	Pass     bool     `json:"pass"`
 	Verdict  string   `json:"verdict"` // pass, fail or insufficient
 	Power    *float64 `json:"power,omitempty"`
+	Needed   int      `json:"questions_needed,omitempty"` // for 80% power
 	Detail   string   `json:"detail"`
 }
 
 // JSONReport is what --json prints.
 type JSONReport struct {
 	Pass         bool         `json:"pass"`
+	Warning      bool         `json:"warning,omitempty"` // passed with inconclusive checks
 	Failed       int          `json:"failed"`
 	Insufficient int          `json:"insufficient"`
 	Total        int          `json:"total"`
@@ -97,12 +107,13 @@ type JSONReport struct {
 	Notes        []string     `json:"notes,omitempty"`
 }
 
-// WriteJSON writes the results and notes as one JSON document.
-func WriteJSON(w io.Writer, rs []Result, notes []string) error {
-	out := JSONReport{Pass: Failed(rs)+Insufficient(rs) == 0, Failed: Failed(rs), Insufficient: Insufficient(rs), Total: len(rs), Notes: notes, Results: []jsonResult{}}
+// WriteJSON writes the results and notes as one JSON document; pass is
+// whether the gate passes (see Red).
+func WriteJSON(w io.Writer, rs []Result, notes []string, requireEvidence bool) error {
+	out := JSONReport{Pass: !Red(rs, requireEvidence), Warning: Insufficient(rs) > 0 && !Red(rs, requireEvidence), Failed: Failed(rs), Insufficient: Insufficient(rs), Total: len(rs), Notes: notes, Results: []jsonResult{}}
 	for _, r := range rs {
 		j := jsonResult{Name: r.Name, Arm: r.Arm, Where: r.Where, Pos: r.Pos, Op: r.Op, Bound: r.Bound, Pass: r.Pass,
-			Verdict: strings.ToLower(status(r)), Detail: r.Detail}
+			Verdict: strings.ToLower(status(r)), Detail: r.Detail, Needed: r.QuestionsNeeded}
 		if r.Power != 0 && !math.IsNaN(r.Power) {
 			p := r.Power
 			j.Power = &p
@@ -173,7 +184,7 @@ func JUnit(rs []Result) JUnitSuites {
 			c.Classname = "medteam"
 		}
 		if r.Insufficient {
-			c.Skipped = &JUnitSkipped{Message: r.Detail}
+			c.Skipped = &JUnitSkipped{Message: "inconclusive, not gated: " + r.Detail}
 		}
 		if !r.Pass && !r.Insufficient {
 			msg := fmt.Sprintf("observed %s, bound %s %s", Format(r.Observed), r.Op, Format(r.Bound))
@@ -189,7 +200,9 @@ func JUnit(rs []Result) JUnitSuites {
 }
 
 // WriteJUnit writes the results as JUnit XML.
-func WriteJUnit(w io.Writer, rs []Result) error {
+// requireEvidence is accepted for the writers' common signature: an
+// undecided check is a skipped case either way.
+func WriteJUnit(w io.Writer, rs []Result, _ bool) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ func sampleResults() []Result {
 // structs and checks the required attributes and the counts.
 func TestJUnitStructure(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteJUnit(&b, sampleResults()); err != nil {
+	if err := WriteJUnit(&b, sampleResults(), false); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(b.String(), `<?xml version="1.0" encoding="UTF-8"?>`) {
@@ -76,7 +76,7 @@ func TestJUnitSchema(t *testing.T) {
 	for name, rs := range map[string][]Result{"mixed": sampleResults(), "empty": nil, "passing": sampleResults()[:1]} {
 		path := filepath.Join(t.TempDir(), name+".xml")
 		var b bytes.Buffer
-		if err := WriteJUnit(&b, rs); err != nil {
+		if err := WriteJUnit(&b, rs, false); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
@@ -92,7 +92,7 @@ func TestJUnitSchema(t *testing.T) {
 func TestTableMarkdownJSON(t *testing.T) {
 	rs := sampleResults()
 	var tb bytes.Buffer
-	if err := WriteTable(&tb, rs); err != nil {
+	if err := WriteTable(&tb, rs, false); err != nil {
 		t.Fatal(err)
 	}
 	want := `threshold                where                       observed  bound    result  detail
@@ -105,14 +105,14 @@ gate FAILED: 2 of 3 checks failed
 		t.Errorf("table:\n%s\nwant:\n%s", tb.String(), want)
 	}
 	var md bytes.Buffer
-	if err := WriteMarkdown(&md, rs); err != nil {
+	if err := WriteMarkdown(&md, rs, false); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(md.String(), "| ❌ | `calls_per_q value <= 10` | medqa · sim/default · full | 17.05 | <= 10 | 17.05 |\n") {
 		t.Errorf("markdown:\n%s", md.String())
 	}
 	var js bytes.Buffer
-	if err := WriteJSON(&js, rs, []string{"a note"}); err != nil {
+	if err := WriteJSON(&js, rs, []string{"a note"}, false); err != nil {
 		t.Fatal(err)
 	}
 	var back JSONReport

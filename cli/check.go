@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/medteam-bench/medteam/check"
 	"github.com/medteam-bench/medteam/report"
+	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/stats"
 )
 
@@ -37,7 +39,30 @@ type CheckOptions struct {
 	// BaselineArm and BaselineModel choose one arm of the baseline to gate
 	// every arm checked against (a published method; "" = arm by arm).
 	BaselineArm, BaselineModel string
+	// RequireEvidence fails the gate (exit exitNoEvidence) on an
+	// inconclusive baseline check instead of passing it with a warning.
+	RequireEvidence bool
+	// Anchor is a pinned run the candidate is also gated against (beside a
+	// chained --baseline), with AnchorMargin (0 = Margin).
+	Anchor       string
+	AnchorMargin float64
 }
+
+// checkExitCodes is the one list of 'medteam check”s exit codes: check
+// --help prints it, and README.md, docs/commands.md and docs/ci.md carry it
+// word for word (TestCheckExitCodesDocumented).
+const checkExitCodes = `Exit codes of medteam check (a CI step fails on any non-zero code):
+  0  every check passed, or a baseline check was inconclusive (insufficient evidence:
+     too few shared questions, or an interval that shows neither non-inferiority nor
+     a drop); an inconclusive check passes with a WARNING in the table, the Markdown
+     and the JUnit file (a skipped case with the questions needed for 80% power)
+  2  a bad flag or thresholds file; the message names the flag or file:line
+  7  a check failed: a threshold did not hold, or the candidate is shown worse than
+     the baseline (or --anchor) and not within the margin
+  8  only with --require-evidence: nothing failed, but a baseline check was
+     inconclusive
+  9  a run checked is not complete (stopped, killed or failed): nothing was gated;
+     --allow-incomplete gates the units it has`
 
 // gateFailedError is a gate with failed checks: exit exitGateFailed.
 type gateFailedError struct{ failed, total int }
@@ -88,13 +113,9 @@ func gateIncomplete(runs []runInput, o *CheckOptions) ([]string, error) {
 	return warnings, nil
 }
 
-// NewCmdCheck builds 'medteam check'; runF as for NewCmdRun.
-func NewCmdCheck(f *Factory, runF func(context.Context, *CheckOptions) error) *cobra.Command {
-	opts := &CheckOptions{}
-	cmd := &cobra.Command{
-		Use:   "check --thresholds FILE RUN [RUN...]",
-		Short: "CI gate: check runs against thresholds and a baseline run; exit " + fmt.Sprint(exitGateFailed) + " when a check fails",
-		Long: `Checks the results of one or more runs (pooled as by 'medteam report') against a thresholds file
+// checkLong is check --help's text, ending with checkExitCodes.
+func checkLong() string {
+	return `Checks the results of one or more runs (pooled as by 'medteam report') against a thresholds file
 (see configs/thresholds.yaml: bounds on point values and on 95% interval ends, per arm, model,
 dataset or subject, and paired comparisons between arms) and/or a baseline run.
 
@@ -107,25 +128,41 @@ several arms is an error naming them.
 
 --baseline RUN is a paired non-inferiority test: for each dataset × model × arm present in both,
 the candidate's rows are paired with the baseline's on (question id, repeat), and Δ = candidate −
-baseline accuracy gets one-sided (1 − α) bounds L and U from its question-clustered standard error
-(t with questions − 1 degrees of freedom). With the margin δ:
+baseline accuracy gets one-sided (1 − a) bounds L and U from its question-clustered standard error
+(t with questions − 1 degrees of freedom), a = α / (the number of baseline and anchor checks):
+the gate's baseline checks share α (Bonferroni), so that an unchanged candidate turns the gate
+red at most α of the time however many arms are compared. With the margin δ:
   PASS          L ≥ −δ              a drop of δ or more is ruled out
   FAIL          L < −δ and U < 0    worse than the baseline, not shown within the margin (exit ` + fmt.Sprint(exitGateFailed) + `)
-  INSUFFICIENT  L < −δ and U ≥ 0    the run cannot tell (exit ` + fmt.Sprint(exitNoEvidence) + `)
+  INSUFFICIENT  L < −δ and U ≥ 0    inconclusive: passes with a warning (exit ` + fmt.Sprint(exitNoEvidence) + ` with --require-evidence)
 and INSUFFICIENT before that when the pairs cover fewer than --min-questions questions or less
-than --min-coverage of the baseline's (question, repeat) units of the arm. An unchanged candidate
-fails at most α of the time at any run size. The gate prints its power to detect a drop of δ at
-this size and discordance and warns below 80%. Every accuracy figure of the gate, δ included, is a
-share of accuracy (0–1): --margin 0.05 is 5 percentage points (see docs/ci.md for the calibration).
+than --min-coverage of the baseline's (question, repeat) units of the arm. An inconclusive check
+gives its power to detect a drop of δ (at the discordance an unchanged candidate would show) and
+the questions needed for 80%; a pass gives none. Every accuracy figure of the gate, δ included, is
+a share of accuracy (0–1): --margin 0.05 is 5 percentage points (see docs/ci.md for the
+calibration).
+
+--anchor RUN gates the candidate against a pinned run too (each check its own row, named
+"anchor: …"), with --anchor-margin (default: --margin): a baseline chained from run to run can
+drift down by drops each within the margin; the anchor bounds the total drift.
 
 Prints a table (threshold, where, observed, bound, result) or, with --json, a JSON document; writes
 --junit (one test case per check, classname = the arm) and --markdown (for CI step summaries).
-Exits 0 when every check passes, ` + fmt.Sprint(exitGateFailed) + ` when one fails, ` + fmt.Sprint(exitNoEvidence) + ` when none fails but one is
-INSUFFICIENT (insufficient evidence).
 
 A run whose manifest does not record it complete (stopped or killed before every unit was done,
-failed, or exported by a medteam that recorded no status) is not gated: check exits ` + fmt.Sprint(exitIncomplete) + `
-before evaluating anything, unless --allow-incomplete gates the units it has.`,
+failed, or exported by a medteam that recorded no status) is not gated, unless --allow-incomplete
+gates the units it has.
+
+` + checkExitCodes
+}
+
+// NewCmdCheck builds 'medteam check'; runF as for NewCmdRun.
+func NewCmdCheck(f *Factory, runF func(context.Context, *CheckOptions) error) *cobra.Command {
+	opts := &CheckOptions{}
+	cmd := &cobra.Command{
+		Use:   "check --thresholds FILE RUN [RUN...]",
+		Short: "CI gate: check runs against thresholds and a baseline run; exit " + fmt.Sprint(exitGateFailed) + " when a check fails",
+		Long:  checkLong(),
 		Example: `  medteam check --thresholds configs/thresholds.yaml results/run-3f2a9c1b0d4e
   medteam check --baseline results/run-main results/run-pr --junit check.xml --markdown check.md
   medteam check --thresholds configs/thresholds.yaml --baseline results/run-main results/run-pr --json`,
@@ -163,13 +200,19 @@ func registerCheckFlags(fl *pflag.FlagSet, opts *CheckOptions) {
 	fl.StringVar(&opts.Prices, "prices", "", "price table (YAML, see configs/prices.yaml) for cost_per_q")
 	fl.Uint64Var(&opts.Seed, "seed", 1, "bootstrap seed: the same seed gives the same intervals")
 	fl.IntVar(&opts.Bootstrap, "bootstrap", stats.DefaultReps, "bootstrap replicates")
+	fl.BoolVar(&opts.RequireEvidence, "require-evidence", false, "--baseline: fail (exit "+fmt.Sprint(exitNoEvidence)+") when a baseline check is inconclusive, instead of passing it with a warning")
+	fl.StringVar(&opts.Anchor, "anchor", "", "a pinned run to gate the candidate against too, beside a chained --baseline (bounds the drift of sub-margin drops)")
+	fl.Float64Var(&opts.AnchorMargin, "anchor-margin", 0, "--anchor's margin, a share of accuracy (default: --margin)")
 	fl.BoolVar(&opts.AllowIncomplete, "allow-incomplete", false, "gate runs that are not complete (stopped, killed or failed) on the units they have, instead of exiting "+fmt.Sprint(exitIncomplete))
 }
 
 // check validates the options.
 func (o *CheckOptions) check() error {
-	if o.Thresholds == "" && o.Baseline == "" {
-		return usagef("check: give --thresholds FILE, --baseline RUN or both")
+	if o.Thresholds == "" && o.Baseline == "" && o.Anchor == "" {
+		return usagef("check: give --thresholds FILE, --baseline RUN or both (and --anchor RUN: a pinned run to gate against too)")
+	}
+	if err := o.checkAnchor(); err != nil {
+		return err
 	}
 	if o.Bootstrap < 100 {
 		return usagef("--bootstrap %d: use at least 100 replicates (2000 is the default)", o.Bootstrap)
@@ -185,6 +228,17 @@ func (o *CheckOptions) check() error {
 	}
 	if o.MinCover <= 0 || o.MinCover > 1 {
 		return usagef("--min-coverage %g: give a share in (0, 1], e.g. 0.9", o.MinCover)
+	}
+	return nil
+}
+
+// checkAnchor validates --anchor-margin.
+func (o *CheckOptions) checkAnchor() error {
+	if o.AnchorMargin != 0 && o.Anchor == "" {
+		return usagef("--anchor-margin %g: give --anchor RUN too (the pinned run it applies to)", o.AnchorMargin)
+	}
+	if o.AnchorMargin < 0 || o.AnchorMargin >= 1 {
+		return usagef("--anchor-margin %g: give a share of accuracy between 0 and 1, e.g. 0.05 for 5 percentage points", o.AnchorMargin)
 	}
 	return nil
 }
@@ -217,7 +271,7 @@ func runCheck(f *Factory, o *CheckOptions) error {
 			return err
 		}
 	}
-	if o.Baseline != "" {
+	if o.Baseline != "" || o.Anchor != "" {
 		brs, bnotes, err := checkBaseline(runs, o)
 		if err != nil {
 			return err
@@ -230,7 +284,7 @@ func runCheck(f *Factory, o *CheckOptions) error {
 	if n := check.Failed(rs); n > 0 {
 		return gateFailedError{failed: n, total: len(rs)}
 	}
-	if n := check.Insufficient(rs); n > 0 {
+	if n := check.Insufficient(rs); n > 0 && o.RequireEvidence {
 		return insufficientError{undecided: n, total: len(rs)}
 	}
 	return nil
@@ -278,12 +332,9 @@ func checkThresholds(runs []runInput, th []check.Threshold, o *CheckOptions) ([]
 	return check.Evaluate(r, th), notes, nil
 }
 
-// checkBaseline pairs the runs' rows (pooled) with the baseline run's.
+// checkBaseline pairs the runs' rows (pooled) with the baseline run's and
+// with the anchor's; their checks share α.
 func checkBaseline(runs []runInput, o *CheckOptions) ([]check.Result, []string, error) {
-	base, err := loadRuns([]string{o.Baseline}, runDirOf(o.Baseline))
-	if err != nil {
-		return nil, nil, err
-	}
 	in := make([]report.RunRows, len(runs))
 	for i, r := range runs {
 		in[i] = report.RunRows{Info: r.info, Rows: r.rows}
@@ -292,16 +343,57 @@ func checkBaseline(runs []runInput, o *CheckOptions) ([]check.Result, []string, 
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
-	baseRows, armNotes, err := baselineArm(base[0].rows, cand, o)
-	if err != nil {
-		return nil, nil, err
+	var baseRows, anchorRows []results.QuestionRow
+	var notes []string
+	if o.Baseline != "" {
+		base, err := loadRuns([]string{o.Baseline}, runDirOf(o.Baseline))
+		if err != nil {
+			return nil, nil, err
+		}
+		if baseRows, notes, err = baselineArm(base[0].rows, cand, o); err != nil {
+			return nil, nil, err
+		}
 	}
-	s := check.Baseline(baseRows, cand, check.BaselineOptions{Margin: o.Margin, Alpha: o.Alpha, MinQuestions: o.MinQ, MinCoverage: o.MinCover,
-		Seed: o.Seed, Reps: o.Bootstrap})
-	notes := []string{fmt.Sprintf("baseline %s: %d shared (question, repeat) pairs, %d in the baseline only, %d in the candidate only; margin δ = %s of accuracy, one-sided α = %g",
-		o.Baseline, s.Shared, s.BaseOnly, s.CandOnly, check.Format(o.Margin), o.Alpha)}
-	notes = append(notes, armNotes...)
-	labelBaselineArm(s.Results, o)
+	if o.Anchor != "" {
+		anchor, err := loadRuns([]string{o.Anchor}, runDirOf(o.Anchor))
+		if err != nil {
+			return nil, nil, err
+		}
+		anchorRows = anchor[0].rows
+	}
+	family := check.Comparisons(baseRows, cand) + check.Comparisons(anchorRows, cand)
+	var rs []check.Result
+	for _, ref := range []struct {
+		label, dir string
+		rows       []results.QuestionRow
+		margin     float64
+	}{{"baseline", o.Baseline, baseRows, o.Margin}, {"anchor", o.Anchor, anchorRows, cmp.Or(o.AnchorMargin, o.Margin)}} {
+		if ref.dir == "" {
+			continue
+		}
+		s := check.Baseline(ref.rows, cand, check.BaselineOptions{Margin: ref.margin, Alpha: o.Alpha, MinQuestions: o.MinQ, MinCoverage: o.MinCover,
+			Seed: o.Seed, Reps: o.Bootstrap, Family: family, Label: ref.label})
+		if len(s.Results) == 0 {
+			hint := "--baseline-arm gates against one arm of it"
+			if ref.label == "anchor" {
+				hint = "pin an anchor run of the same datasets and arms"
+			}
+			return nil, nil, usagef("--%s %s: no dataset × model × arm is in both the %s and the runs checked; nothing to compare (%s); %s",
+				ref.label, ref.dir, ref.label, strings.Join(s.Unmatched, "; "), hint)
+		}
+		if ref.label == "baseline" {
+			labelBaselineArm(s.Results, o)
+		}
+		rs = append(rs, s.Results...)
+		notes = append(notes, refNotes(ref.label, ref.dir, ref.margin, family, s, o)...)
+	}
+	return rs, notes, nil
+}
+
+// refNotes are the notes of one reference run's comparisons.
+func refNotes(label, dir string, margin float64, family int, s check.BaselineSummary, o *CheckOptions) []string {
+	notes := []string{fmt.Sprintf("%s %s: %d shared (question, repeat) pairs, %d in the %s only, %d in the candidate only; margin δ = %s of accuracy, one-sided α = %g over %d baseline checks (%g each)",
+		label, dir, s.Shared, s.BaseOnly, label, s.CandOnly, check.Format(margin), o.Alpha, family, o.Alpha/float64(family))}
 	for _, w := range s.BySource {
 		notes = append(notes, "paired on source id (the question ids differ: another layout of the dataset; the source ids and gold answers match): "+w)
 	}
@@ -309,36 +401,33 @@ func checkBaseline(runs []runInput, o *CheckOptions) ([]check.Result, []string, 
 		notes = append(notes, fmt.Sprintf("warning: low power (below %.0f%%) — %s", 100*check.PowerWarning, lp))
 	}
 	for _, u := range s.Unmatched {
-		notes = append(notes, "not compared with the baseline: "+u)
+		notes = append(notes, "not compared with the "+label+": "+u)
 	}
-	if len(s.Results) == 0 {
-		return nil, nil, usagef("--baseline %s: no dataset × model × arm is in both the baseline and the runs checked; nothing to compare (%s); --baseline-arm gates against one arm of it", o.Baseline, strings.Join(s.Unmatched, "; "))
-	}
-	return s.Results, notes, nil
+	return notes
 }
 
 // writeCheck prints the table (or JSON) and writes --junit and --markdown.
 func writeCheck(w io.Writer, rs []check.Result, notes []string, o *CheckOptions) error {
 	if o.JSON {
-		if err := check.WriteJSON(w, rs, notes); err != nil {
+		if err := check.WriteJSON(w, rs, notes, o.RequireEvidence); err != nil {
 			return err
 		}
 	} else {
 		for _, n := range notes {
 			fmt.Fprintf(w, "note: %s\n", n)
 		}
-		if err := check.WriteTable(w, rs); err != nil {
+		if err := check.WriteTable(w, rs, o.RequireEvidence); err != nil {
 			return err
 		}
 	}
 	for _, out := range []struct {
 		path  string
-		write func(io.Writer, []check.Result) error
+		write func(io.Writer, []check.Result, bool) error
 	}{{o.JUnit, check.WriteJUnit}, {o.Markdown, check.WriteMarkdown}} {
 		if out.path == "" {
 			continue
 		}
-		if err := writeFileWith(out.path, func(w io.Writer) error { return out.write(w, rs) }); err != nil {
+		if err := writeFileWith(out.path, func(w io.Writer) error { return out.write(w, rs, o.RequireEvidence) }); err != nil {
 			return err
 		}
 	}

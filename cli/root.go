@@ -29,7 +29,7 @@ const (
 	exitUnavailable ExitCode = 5   // the endpoint stayed unreachable longer than --max-outage; rerun to resume
 	exitBusy        ExitCode = 6   // another process is working in the run directory
 	exitGateFailed  ExitCode = 7   // medteam check (or run --check): a threshold or the baseline gate failed
-	exitNoEvidence  ExitCode = 8   // medteam check: insufficient evidence — the baseline gate could not decide (too few shared questions or units, or an inconclusive interval); nothing failed
+	exitNoEvidence  ExitCode = 8   // medteam check --require-evidence: insufficient evidence — the baseline gate could not decide (too few shared questions or units, or an inconclusive interval); nothing failed (without the flag: exit 0 with a warning)
 	exitIncomplete  ExitCode = 9   // medteam check: a run checked is not complete (stopped, killed or failed); --allow-incomplete gates it anyway
 	exitInterrupted ExitCode = 130 // stopped by SIGINT/SIGTERM after a clean flush; rerun to resume
 	exitKilled      ExitCode = 131 // second signal: exited at once; rerun to resume
