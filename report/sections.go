@@ -215,7 +215,7 @@ func (r *Report) comparisonSection() *Section {
 	if len(r.Comparisons) == 0 {
 		return nil
 	}
-	t := Table{Header: r.lead("dataset", "model", "arm", "pairs", "accuracy ref → arm", "Δ (pp)", "95% CI (bootstrap)",
+	t := Table{Header: r.lead("dataset", "model", "arm", "pairs", "accuracy ref → arm", "Δ (pp)", "95% CI (bootstrap, unadjusted)",
 		"McNemar p", "Holm p", "MDE", "b / c", "Δ calls/q [95% CI]", "Δ tokens/q [95% CI]", "note")}
 	for _, c := range r.Comparisons {
 		t.Rows = append(t.Rows, r.lead(c.Dataset, c.Model, comparisonCells(c.Candidate, c)...))
@@ -224,7 +224,10 @@ func (r *Report) comparisonSection() *Section {
 		"Δ = arm − %s in percentage points; its interval is a paired bootstrap that resamples questions (%d replicates, seed %d). "+
 		"p is the clustered McNemar test on the discordant pairs b (%s right, arm wrong) and c (%s wrong, arm right): "+
 		"Durkalski et al.'s (2003) statistic with its exact sign-flip distribution over questions, the exact McNemar test with one repeat. "+
-		"Holm p adjusts it over every arm compared on the dataset × model, arms of equivalent configuration counted once (see note). "+
+		"Holm p adjusts it over every arm compared on the dataset × model, arms of equivalent configuration counted once (see note); "+
+		"the intervals are unadjusted (each holds at 95%% on its own, not jointly over the arms). "+
+		"With no discordant pair (b = c = 0) every paired difference is 0 and the bootstrap interval would be [0, 0]: "+
+		"the interval is then Newcombe's (1998) paired interval on the question-clustered effective sample size, marked \"no discordant pairs\". "+
 		"MDE is the minimum detectable |Δ| at α = 0.05 (two-sided) and 80%% power for these pairs' size and discordance (the design effect of repeats included): "+
 		"a |Δ| below it is not evidence of no effect; \"none\" means no difference reaches that power at this size and discordance. "+
 		"Δ calls and Δ tokens per question row with bootstrap intervals.",
@@ -239,7 +242,7 @@ func comparisonCells(name string, c stats.Comparison) []string {
 	if c.IdenticalTo != "" {
 		note = "same configuration as " + c.IdenticalTo
 	}
-	return []string{name, fmt.Sprint(c.Matched), pct(pb.RefRate) + " → " + pct(pb.CandRate), pp(pb.Delta.Value), ivPP(pb.Delta.Boot),
+	return []string{name, fmt.Sprint(c.Matched), pct(pb.RefRate) + " → " + pct(pb.CandRate), pp(pb.Delta.Value), deltaCI(pb),
 		pval(pb.McNemarP), pval(c.HolmP), mdeCell(c), fmt.Sprintf("%d / %d", pb.B, pb.C),
 		estNum(c.Calls, 2), estNum(c.Tokens, 0), note}
 }
@@ -258,7 +261,7 @@ func (r *Report) modelSection() *Section {
 	if len(r.ModelComparisons) == 0 {
 		return nil
 	}
-	h := []string{"dataset", "arm", "model", "pairs", "accuracy ref → model", "Δ (pp)", "95% CI (bootstrap)",
+	h := []string{"dataset", "arm", "model", "pairs", "accuracy ref → model", "Δ (pp)", "95% CI (bootstrap, unadjusted)",
 		"McNemar p", "Holm p", "MDE", "b / c", "Δ calls/q [95% CI]", "Δ tokens/q [95% CI]", "note"}
 	t := Table{Header: h}
 	for _, c := range r.ModelComparisons {

@@ -149,16 +149,16 @@ func (r *Report) componentSection() *Section {
 	if len(r.Components) == 0 {
 		return nil
 	}
-	t := Table{Header: r.lead("dataset", "model", "component", "without → with", "pairs", "Δ (pp)", "95% CI (bootstrap)",
+	t := Table{Header: r.lead("dataset", "model", "component", "without → with", "pairs", "Δ (pp)", "95% CI (bootstrap, unadjusted)",
 		"McNemar p", "Holm p", "MDE", "b / c", "Δ calls/q [95% CI]")}
 	for _, e := range r.Components {
 		c := e.Comparison
 		t.Rows = append(t.Rows, r.lead(c.Dataset, c.Model, e.Component, c.Reference+" → "+c.Candidate, fmt.Sprint(c.Matched),
-			pp(c.Accuracy.Delta.Value), ivPP(c.Accuracy.Delta.Boot), pval(c.Accuracy.McNemarP), pval(c.HolmP), mdeCell(c),
+			pp(c.Accuracy.Delta.Value), deltaCI(c.Accuracy), pval(c.Accuracy.McNemarP), pval(c.HolmP), mdeCell(c),
 			fmt.Sprintf("%d / %d", c.Accuracy.B, c.Accuracy.C), estNum(c.Calls, 2)))
 	}
 	text := "Every pair of arms that differ in exactly one component (smm, l, to, t, mm) with all else equal: that component's paired effect " +
-		"(with − without), as in the comparisons; Holm p adjusts over the component effects of the dataset × model. " +
+		"(with − without), as in the comparisons; Holm p adjusts over the component effects of the dataset × model; the intervals are unadjusted. " +
 		"An effect holds where the other components are as in the pair: it is not a main effect unless the components do not interact."
 	return &Section{ID: SecComponents, Heading: "Component effects", Text: text, Tables: []Table{t}}
 }

@@ -328,6 +328,8 @@ func triageCompare(ref []results.QuestionRow, ri []int, cand []results.QuestionR
 	tc := &TriageComparison{Safe: binaryCounts(rs, cs, cl), Under: binaryCounts(ru, cu, cl), SafeHolmP: math.NaN(), UnderHolmP: math.NaN()}
 	tc.Safe.Clusters, tc.Safe.Delta = g, est[0]
 	tc.Under.Clusters, tc.Under.Delta = g, est[1]
+	tc.Safe = pairedNoDiscordant(tc.Safe, rs, cl, g, opt.Level)
+	tc.Under = pairedNoDiscordant(tc.Under, ru, cl, g, opt.Level)
 	return tc
 }
 
