@@ -175,7 +175,7 @@ func (r *Report) headlineSection() Section {
 	for _, g := range r.Groups {
 		row := []string{g.Key.Arm, fmt.Sprint(g.Rows), pctCI(g.Correct, g.Rows, g.AccuracyCI)}
 		if rep {
-			row = append(row, fnum(100*g.ClusteredSE, 1), fnum(g.DesignEffect, 2))
+			row = append(row, fnum(100*g.ClusteredSE, 1), deffCell(g))
 		}
 		row = append(row, pctKN(g.Answered, g.Rows), pctKN(g.Correct, g.Answered),
 			fnum(g.Calls.Mean, 2), fnum(g.Tokens.Mean, 0), costCell(g.Cost))
@@ -188,8 +188,31 @@ func (r *Report) headlineSection() Section {
 	if rep {
 		text += " With repeats, the clustered SE is the question-clustered (CR1) standard error of accuracy and deff its variance over that of as many independent rows: " +
 			"repeats of a question are not independent draws, the question is the unit."
+		if r.hasDeffBound() {
+			text += fmt.Sprintf(" A deff marked \"bound\" is not estimated: with fewer than %d questions (or every row alike) the variance ratio is noise, "+
+				"so deff is the conservative bound rows per question (each question's repeats counted as one draw).", stats.MinDeffClusters)
+		}
 	}
 	return Section{ID: SecHeadline, Heading: "Headline", Text: text, Tables: []Table{t}}
+}
+
+// deffCell is a group's design effect, "(bound)" when it is the
+// conservative rows-per-question bound rather than an estimate.
+func deffCell(g stats.Group) string {
+	if g.DeffBound {
+		return fnum(g.DesignEffect, 2) + " (bound)"
+	}
+	return fnum(g.DesignEffect, 2)
+}
+
+// hasDeffBound is true when some group's deff is the bound.
+func (r *Report) hasDeffBound() bool {
+	for _, g := range r.Groups {
+		if g.DeffBound {
+			return true
+		}
+	}
+	return false
 }
 
 // costCell is a group's cost per question row.

@@ -59,8 +59,11 @@ type Group struct {
 	// Correct / Rows (ClusteredWilson): Wilson's with one row per question.
 	AccuracyCI Interval
 	// DesignEffect is ClusteredWilson's design effect of Accuracy (1 with
-	// one row per question).
+	// one row per question); DeffBound is true when it is the
+	// conservative bound rows per question, not an estimate (below
+	// MinDeffClusters questions: Proportion.DeffBound).
 	DesignEffect float64
+	DeffBound    bool
 	// ClusteredSE is the question-clustered standard error of Accuracy
 	// (ClusteredMean); NaN unless some question has more than one row.
 	ClusteredSE       float64
@@ -111,6 +114,7 @@ func aggregateGroup(rows []results.QuestionRow, g group, opt AggregateOptions) G
 	s.Questions, s.Repeats = nq, maxRun(cl)
 	acc := clusteredProportion(y, cl, nq, lvl)
 	s.Accuracy, s.AccuracyCI, s.DesignEffect = ratio(s.Correct, s.Rows), acc.CI, acc.DesignEffect
+	s.DeffBound = acc.DeffBound
 	s.Coverage = ratio(s.Answered, s.Rows)
 	s.SelectiveAccuracy, s.SelectiveCI = ratio(s.Correct, s.Answered), proportionIdx(rows, ans, isCorrect, lvl).CI
 	s.ClusteredSE = math.NaN()
