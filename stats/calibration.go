@@ -41,7 +41,7 @@ type Calibration struct {
 	// coverage a simulation test measures.
 	ECEDebiased   float64
 	ECEDebiasedCI Interval
-	Bins           []ReliabilityBin
+	Bins          []ReliabilityBin
 }
 
 // Calibrate measures the calibration of confidences conf[i] ∈ [0, 1] against
