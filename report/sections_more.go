@@ -76,7 +76,7 @@ func (r *Report) errorSection() *Section {
 
 // calibrationSection is ECE, Brier, AURC and the reliability bins.
 func (r *Report) calibrationSection() *Section {
-	t := Table{Header: r.lead("dataset", "model", "arm", "rated", "no confidence", "ECE [95% CI]", "Brier [95% CI]", "AURC", "reliability: mean confidence → accuracy (n) per bin")}
+	t := Table{Header: r.lead("dataset", "model", "arm", "rated", "no confidence", "ECE debiased [95% CI]", "plug-in ECE", "Brier [95% CI]", "AURC", "reliability: mean confidence → accuracy (n) per bin")}
 	any := false
 	for _, g := range r.Groups {
 		c := g.Calibration
@@ -86,13 +86,17 @@ func (r *Report) calibrationSection() *Section {
 			bins[i] = fmt.Sprintf("%s → %s (%d)", fnum(b.Confidence, 2), fnum(b.Accuracy, 2), b.N)
 		}
 		t.Rows = append(t.Rows, r.lead(g.Key.Dataset, g.Key.Model, g.Key.Arm, fmt.Sprint(c.N), fmt.Sprint(c.NoConfidence),
-			fnum(c.ECE, 3)+" "+ivNum(c.ECECI, 3), fnum(c.Brier, 3)+" "+ivNum(c.BrierCI, 3), fnum(g.RiskCoverage.AURC, 3), strings.Join(bins, "; ")))
+			fnum(c.ECEDebiased, 3)+" "+ivNum(c.ECEDebiasedCI, 3), fnum(c.ECE, 3), fnum(c.Brier, 3)+" "+ivNum(c.BrierCI, 3), fnum(g.RiskCoverage.AURC, 3), strings.Join(bins, "; ")))
 	}
 	if !any {
 		return nil
 	}
 	text := fmt.Sprintf("The team's stated confidence (mean final-round confidence of the agents) against correctness, over answered rows. "+
-		"ECE over %d equal-mass bins (equal confidences share a bin, so there may be fewer), with the percentile interval of the question bootstrap (bins fixed at the sample's edges); "+
+		"Over %d equal-mass bins (equal confidences share a bin, so there may be fewer): the plug-in ECE (mean |accuracy − confidence| over the bins) is biased up — "+
+		"a perfectly calibrated model gets about 0.03–0.05 at 500 questions — so the estimate is the debiased ECE of Kumar, Liang & Ma (2019): "+
+		"the squared ℓ2 error with each bin's sampling variance (question-clustered) subtracted, reported as √max(0, ·) — a root-mean-square gap, "+
+		"so it can exceed the plug-in (a mean absolute gap) when the gaps differ between bins — "+
+		"with a bias-corrected question-bootstrap interval (bins fixed at the sample's edges) whose lower end is 0 when calibration cannot be told from perfect; "+
 		"Brier = mean (confidence − correct)², with a question-clustered t interval; intervals over fewer than 2 questions are —. "+
 		"AURC = mean selective risk over the coverage levels when answering only the most confident rows first (lower is better).", r.Bins)
 	return &Section{ID: SecCalibration, Heading: "Calibration", Text: text, Tables: []Table{t}}
