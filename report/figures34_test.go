@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/medteam-bench/medteam/stats"
 )
 
@@ -33,5 +35,56 @@ func TestIntervalCellsSayWhatTheyAre(t *testing.T) {
 		if got := deffCell(tc.g); got != tc.want {
 			t.Errorf("deffCell(%+v) = %q, want %q", tc.g.DesignEffect, got, tc.want)
 		}
+	}
+}
+
+// TestSummaryParquetSpend: summary.parquet carries the actual spend (billed
+// tokens at the rates paid) beside the list cost, the billed tokens, the
+// debiased ECE and the design effect, so that a notebook reads the money
+// paid. By hand: every row lists 1000 prompt + 100 completion tokens and
+// bills half its rows (cache hits and shared calls bill nothing); list
+// rates 1 and 2 USD per million, paid (batch) rates half that.
+func TestSummaryParquetSpend(t *testing.T) {
+	rows := synthRows(presetArms()[:2], 40, 1, 9, "m")
+	for i := range rows {
+		rows[i].PromptTokens, rows[i].CompletionTokens = 1000, 100
+		rows[i].PaidPromptTokens, rows[i].PaidCompletionTokens = 0, 0
+		if i%2 == 0 {
+			rows[i].PaidPromptTokens, rows[i].PaidCompletionTokens = 1000, 100
+		}
+	}
+	r, err := Build(rows, Options{Reps: 50, Prices: Prices{"m": {Prompt: 1, Completion: 2}}, PaidPrices: Prices{"m": {Prompt: 0.5, Completion: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, path, err := WriteFiles(t.TempDir(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := parquet.ReadFile[SummaryRow](path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := 0
+	for _, s := range got {
+		if s.Kind != KindGroup {
+			continue
+		}
+		groups++
+		list := float64(*s.N) * 1200 / 1e6
+		spent := float64(*s.N/2) * 600 / 1e6
+		switch {
+		case s.CostTotal == nil || !near(*s.CostTotal, list, 1e-12):
+			t.Errorf("%s: cost_total %v, want %v", s.Arm, s.CostTotal, list)
+		case s.CostSpent == nil || !near(*s.CostSpent, spent, 1e-12) || s.CostSpentPerQuestion == nil || !near(*s.CostSpentPerQuestion, spent/float64(*s.N), 1e-12):
+			t.Errorf("%s: cost_spent %v (per question %v), want %v", s.Arm, s.CostSpent, s.CostSpentPerQuestion, spent)
+		case s.PaidTokens == nil || *s.PaidTokens != *s.N/2*1100:
+			t.Errorf("%s: paid_tokens %v, want %d", s.Arm, s.PaidTokens, *s.N/2*1100)
+		case s.DesignEffect == nil || *s.DesignEffect != 1 || s.DesignEffectBound:
+			t.Errorf("%s: design_effect %v bound %v, want 1 false (one row per question)", s.Arm, s.DesignEffect, s.DesignEffectBound)
+		}
+	}
+	if groups != 2 {
+		t.Errorf("%d group rows, want 2", groups)
 	}
 }

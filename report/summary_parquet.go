@@ -152,6 +152,28 @@ type SummaryRow struct {
 	DeltaUnderHi *float64 `parquet:"delta_under_triage_hi,optional"`
 	PUnder       *float64 `parquet:"p_under_triage,optional"`
 	PHolmUnder   *float64 `parquet:"p_holm_under_triage,optional"`
+
+	// Columns added after the above (issue 34; additive, so the schema
+	// version stays 1: readers of the earlier columns are unaffected).
+	// Kind group and subject: the actual spend beside the list cost
+	// (stats.Cost.Spent: billed tokens only — no cache hits, no calls
+	// shared from another arm — at the rates paid, batch rates for
+	// provider batches), the billed tokens, the debiased ECE with its
+	// interval (stats.Calibration.ECEDebiased), and the accuracy's design
+	// effect with design_effect_bound true when it is the conservative
+	// rows-per-question bound (fewer than stats.MinDeffClusters questions),
+	// not an estimate. Kind comparison and component: no_discordant is
+	// true when b = c = 0 and the delta interval is Newcombe's paired
+	// interval (stats.NewcombePaired), not the bootstrap's.
+	CostSpent            *float64 `parquet:"cost_spent,optional"`
+	CostSpentPerQuestion *float64 `parquet:"cost_spent_per_question,optional"`
+	PaidTokens           *int64   `parquet:"paid_tokens,optional"`
+	ECEDebiased          *float64 `parquet:"ece_debiased,optional"`
+	ECEDebiasedLo        *float64 `parquet:"ece_debiased_lo,optional"`
+	ECEDebiasedHi        *float64 `parquet:"ece_debiased_hi,optional"`
+	DesignEffect         *float64 `parquet:"design_effect,optional"`
+	DesignEffectBound    bool     `parquet:"design_effect_bound"`
+	NoDiscordant         bool     `parquet:"no_discordant"`
 }
 
 // f is x as a nullable column: nil for NaN and ±Inf.

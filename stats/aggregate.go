@@ -38,6 +38,9 @@ type Cost struct {
 	// paid by the unit that sent it first, so an arm's Spent depends on
 	// scheduling; the total over arms is what the run cost.
 	Spent float64
+	// PaidTokens are the prompt and completion tokens billed (the rows'
+	// paid_* columns), over every row priced or not.
+	PaidTokens int64
 }
 
 // Group is the summary of one arm × model × dataset (× subject). Every
@@ -171,6 +174,7 @@ func costOf(rows []results.QuestionRow, idx []int, price, paid PriceFunc) *Cost 
 	c := &Cost{}
 	for _, i := range idx {
 		r := &rows[i]
+		c.PaidTokens += r.PaidPromptTokens + r.PaidCompletionTokens
 		if usd, ok := rowCostUSD(r); ok {
 			c.Total, c.Spent = c.Total+usd, c.Spent+usd
 			continue
