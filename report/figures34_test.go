@@ -88,3 +88,31 @@ func TestSummaryParquetSpend(t *testing.T) {
 		t.Errorf("%d group rows, want 2", groups)
 	}
 }
+
+// TestFactorialTableCellDiffs: the factorial table says what 2β is and
+// prints each component's mean on − off cell difference beside it (— for
+// the intercept and the interactions); its interval is labelled unadjusted.
+func TestFactorialTableCellDiffs(t *testing.T) {
+	r, err := Build(synthRows(factorialArms(), 40, 1, 9, "sim/default"), Options{Reps: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := r.factorialSection()
+	if s == nil || len(s.Tables) != 1 {
+		t.Fatalf("no factorial table: %+v", s)
+	}
+	tb := s.Tables[0]
+	if got := tb.Header[len(tb.Header)-1]; got != "mean on − off cell diff. (pp)" || tb.Header[3] != "95% CI (unadjusted)" {
+		t.Errorf("header %q", tb.Header)
+	}
+	for _, row := range tb.Rows {
+		last := row[len(row)-1]
+		component := !strings.Contains(row[0], ":") && row[0] != "(intercept)"
+		if component == (last == dash) {
+			t.Errorf("%s: cell difference %q", row[0], last)
+		}
+	}
+	if !strings.Contains(s.Text, "2β is a component's effect at the design centre") {
+		t.Errorf("the text does not say what 2β is: %s", s.Text)
+	}
+}

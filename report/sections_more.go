@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -190,8 +191,12 @@ func (r *Report) factorialSection() *Section {
 	}
 	intro := "Linear probability model P(correct) = β₀ + Σ βⱼ xⱼ + Σ γⱼₖ xⱼ xₖ over the five components, **effect-coded: xⱼ = +1 when component j is on, −1 when off**, " +
 		"by OLS over the 24 valid cells with question-clustered (CR1) standard errors and t intervals with G − 1 degrees of freedom. " +
-		"The table gives effects = 2 × coefficient in percentage points: a main effect is the mean difference on − off averaged over the other components' levels, " +
-		"an interaction jk half the difference between j's effect with k on and with k off; Holm p adjusts p over the effects. " +
+		"The table gives effects = 2 × coefficient in percentage points. With 24 of the 32 cells (monitoring needs leadership) the design is not balanced, " +
+		"so **2β is a component's effect at the design centre** (every other component's x at 0, between off and on, interactions included), " +
+		"not the mean on − off cell difference; that difference — the mean accuracy of the cells with the component on minus that of the cells with it off, " +
+		"each cell weighted equally — is printed beside it: the two agree in a full 2⁵ design and for components balanced against the others, " +
+		"and differ for l and mm (the 8 cells with l off all have mm off). " +
+		"An interaction jk is half the difference between j's effect with k on and with k off; Holm p adjusts p over the effects, the intervals are unadjusted. " +
 		"The intercept is the model's mean accuracy over the cells. Fitted only when a dataset × model's arms cover the 24 valid combinations with all else equal."
 	s.Text = intro + "\n\n" + strings.Join(text, "\n")
 	return s
@@ -199,13 +204,17 @@ func (r *Report) factorialSection() *Section {
 
 // factorialTable is one fit's coefficients.
 func factorialTable(f FactorialFit) Table {
-	t := Table{Caption: f.Dataset + " · " + f.Model, Header: []string{"term", "effect (pp)", "SE (pp)", "95% CI", "p", "Holm p"}}
-	for _, c := range f.Fit.Effects {
+	t := Table{Caption: f.Dataset + " · " + f.Model, Header: []string{"term", "effect 2β (pp)", "SE (pp)", "95% CI (unadjusted)", "p", "Holm p", "mean on − off cell diff. (pp)"}}
+	for i, c := range f.Fit.Effects {
 		est, ci := pp(c.Estimate), ivPP(c.CI)
 		if c.Name == "(intercept)" {
 			est, ci = pct(c.Estimate), ivPct(c.CI)
 		}
-		t.Rows = append(t.Rows, []string{c.Name, est, fnum(100*c.SE, 1), ci, pval(c.P), pval(c.HolmP)})
+		cell := dash
+		if i < len(f.Fit.CellDiffs) && !math.IsNaN(f.Fit.CellDiffs[i]) {
+			cell = pp(f.Fit.CellDiffs[i])
+		}
+		t.Rows = append(t.Rows, []string{c.Name, est, fnum(100*c.SE, 1), ci, pval(c.P), pval(c.HolmP), cell})
 	}
 	return t
 }

@@ -164,7 +164,11 @@ type SummaryRow struct {
 	// rows-per-question bound (fewer than stats.MinDeffClusters questions),
 	// not an estimate. Kind comparison and component: no_discordant is
 	// true when b = c = 0 and the delta interval is Newcombe's paired
-	// interval (stats.NewcombePaired), not the bootstrap's.
+	// interval (stats.NewcombePaired), not the bootstrap's. Kind
+	// factorial: mean_cell_diff is a component's mean on − off cell
+	// difference (stats.LPM.CellDiffs; null for the intercept and the
+	// interactions), which the effect 2β (estimate) equals only in a full
+	// 2⁵ design.
 	CostSpent            *float64 `parquet:"cost_spent,optional"`
 	CostSpentPerQuestion *float64 `parquet:"cost_spent_per_question,optional"`
 	PaidTokens           *int64   `parquet:"paid_tokens,optional"`
@@ -174,6 +178,7 @@ type SummaryRow struct {
 	DesignEffect         *float64 `parquet:"design_effect,optional"`
 	DesignEffectBound    bool     `parquet:"design_effect_bound"`
 	NoDiscordant         bool     `parquet:"no_discordant"`
+	MeanCellDiff         *float64 `parquet:"mean_cell_diff,optional"`
 }
 
 // f is x as a nullable column: nil for NaN and ±Inf.

@@ -97,8 +97,11 @@ func triageColumns(s SummaryRow, t *stats.Triage) SummaryRow {
 // 2β of the ±1-coded model, the intercept as fitted) with the Holm p.
 func factorialRows(base SummaryRow, fit FactorialFit) []SummaryRow {
 	out := make([]SummaryRow, 0, len(fit.Fit.Effects))
-	for _, c := range fit.Fit.Effects {
+	for i, c := range fit.Fit.Effects {
 		s := base
+		if i < len(fit.Fit.CellDiffs) {
+			s.MeanCellDiff = f(fit.Fit.CellDiffs[i])
+		}
 		s.Dataset, s.Model, s.Term = fit.Dataset, fit.Model, c.Name
 		s.N, s.Clusters = n(fit.Fit.N), n(fit.Fit.Clusters)
 		s.Estimate, s.EstimateSE, s.EstimateLo, s.EstimateHi, s.P = f(c.Estimate), f(c.SE), f(c.CI.Lo), f(c.CI.Hi), f(c.P)
