@@ -194,8 +194,8 @@ func (r *Report) factorialSection() *Section {
 		"The table gives effects = 2 × coefficient in percentage points. With 24 of the 32 cells (monitoring needs leadership) the design is not balanced, " +
 		"so **2β is a component's effect at the design centre** (every other component's x at 0, between off and on, interactions included), " +
 		"not the mean on − off cell difference; that difference — the mean accuracy of the cells with the component on minus that of the cells with it off, " +
-		"each cell weighted equally — is printed beside it: the two agree in a full 2⁵ design and for components balanced against the others, " +
-		"and differ for l and mm (the 8 cells with l off all have mm off). " +
+		"each cell weighted equally — is printed beside it: the two agree in a full 2⁵ design; here they differ for l and mm (the 8 cells with l off all have mm off) " +
+		"and for any component that interacts with l or mm. " +
 		"An interaction jk is half the difference between j's effect with k on and with k off; Holm p adjusts p over the effects, the intervals are unadjusted. " +
 		"The intercept is the model's mean accuracy over the cells. Fitted only when a dataset × model's arms cover the 24 valid combinations with all else equal."
 	s.Text = intro + "\n\n" + strings.Join(text, "\n")

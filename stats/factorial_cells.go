@@ -14,7 +14,9 @@ import (
 // the 24 valid cells it need not: the effect-coded 2β_j is j's effect at
 // the design centre (every other x_k = 0, interactions included), while
 // the cells with leadership off all have monitoring off, so the mean
-// on − off difference of l mixes in the effect of mm.
+// on − off difference of l mixes in the effect of mm, and that of any
+// component interacting with l or mm weighs those interactions at the
+// cells' mix of l and mm, not at the centre.
 func cellDiffs(rows []results.QuestionRow, idx []int, fit OLSFit) []float64 {
 	type cell struct{ k, n float64 }
 	cells := map[[5]bool]*cell{}
