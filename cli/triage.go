@@ -219,11 +219,18 @@ func writeTriageScore(w io.Writer, files int, t stats.Triage) error {
 	return writeTriageMetrics(w, t)
 }
 
+// allAlike is true when every row of r is a hit or every row a miss (the
+// design effect is then the bound at any number of cases).
+func allAlike(r stats.Rate) bool { return r.K == 0 || r.K == r.N }
+
 // writeTriageMetrics prints the rates with their intervals, kappa, the
 // recall per level and the confusion matrix.
 func writeTriageMetrics(w io.Writer, t stats.Triage) error {
 	if t.Repeats > 1 {
 		fmt.Fprintf(w, "up to %d rows per case: the intervals and the clustered SE treat a case's rows as one draw\n", t.Repeats)
+	}
+	if t.Accuracy.DeffBound && !allAlike(t.Accuracy) {
+		fmt.Fprintf(w, "fewer than %d cases: the design effect is not estimated; the intervals use its conservative bound, rows per case (each case's rows as one draw)\n", stats.MinDeffClusters)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "metric\trate\tk/n\t95% CI (Wilson, clustered)\tclustered SE (pp)")

@@ -62,6 +62,12 @@ func TestTriageScoreInputs(t *testing.T) {
 		{[]string{"--levels", "sc", good}, exitUsage, "at least two level codes"},
 		{[]string{"--levels", "sc,SC", good}, exitUsage, "distinct level codes"},
 		{[]string{filepath.Join(dir, "nope.jsonl")}, exitUsage, "nope.jsonl"},
+		// 2 cases × 2 rows: too few cases to estimate the design effect; the note says the bound is used.
+		{[]string{write("few.jsonl", `{"case_id": "a", "true_urgency": "em", "llm_output": "em"}`+"\n"+
+			`{"case_id": "a", "true_urgency": "em", "llm_output": "ne"}`+"\n"+
+			`{"case_id": "b", "true_urgency": "sc", "llm_output": "sc"}`+"\n"+
+			`{"case_id": "b", "true_urgency": "sc", "llm_output": "sc"}`+"\n")}, 0,
+			"fewer than 10 cases: the design effect is not estimated; the intervals use its conservative bound, rows per case"},
 	}
 	for _, tc := range tests {
 		code, so, se := runCLI(t, append([]string{"triage", "score"}, tc.args...)...)

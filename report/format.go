@@ -62,6 +62,17 @@ func ivPP(iv stats.Interval) string {
 	return "[" + pp(iv.Lo) + ", " + pp(iv.Hi) + "]"
 }
 
+// deltaCI is a paired accuracy difference's interval in points: the
+// bootstrap interval, or with no discordant pair (where that interval is
+// [0, 0]) Newcombe's paired interval on the clustered effective sample
+// size, said so.
+func deltaCI(pb stats.PairedBinary) string {
+	if pb.NoDiscordant && pb.Delta.Boot.Defined() {
+		return ivPP(pb.Delta.Boot) + " no discordant pairs (Newcombe)"
+	}
+	return ivPP(pb.Delta.Boot)
+}
+
 // estNum is a difference of a count with its bootstrap interval ("[—]"
 // when the interval is undefined: fewer than 2 questions).
 func estNum(e stats.Estimate, prec int) string {

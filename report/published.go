@@ -114,7 +114,7 @@ func (r *Report) publishedSection() *Section {
 	for _, g := range r.Groups {
 		cost[g.Key] = costCell(g.Cost)
 	}
-	t := Table{Header: []string{"dataset", "arm (model)", "published arm (model)", "pairs", "accuracy published → arm", "Δ (pp)", "95% CI (bootstrap)",
+	t := Table{Header: []string{"dataset", "arm (model)", "published arm (model)", "pairs", "accuracy published → arm", "Δ (pp)", "95% CI (bootstrap, unadjusted)",
 		"McNemar p", "Holm p", "b / c", "cost/q published", "cost/q arm", "note"}}
 	across := 0
 	for _, c := range r.Published {
@@ -124,14 +124,14 @@ func (r *Report) publishedSection() *Section {
 			note, across = AcrossModelsNote, across+1
 		}
 		t.Rows = append(t.Rows, []string{c.Dataset, c.Arm + " (" + c.Model + ")", c.PubArm + " (" + c.PubModel + ")", fmt.Sprint(c.Matched),
-			pct(pb.RefRate) + " → " + pct(pb.CandRate), pp(pb.Delta.Value), ivPP(pb.Delta.Boot), pval(pb.McNemarP), pval(c.HolmP),
+			pct(pb.RefRate) + " → " + pct(pb.CandRate), pp(pb.Delta.Value), deltaCI(pb), pval(pb.McNemarP), pval(c.HolmP),
 			fmt.Sprintf("%d / %d", pb.B, pb.C), cost[stats.GroupKey{Dataset: c.Dataset, Model: c.PubModel, Arm: c.PubArm}],
 			cost[stats.GroupKey{Dataset: c.Dataset, Model: c.Model, Arm: c.Arm}], note})
 	}
 	text := "Each arm of the medteam runs against each arm of the published runs (rows rescored by `medteam rescore`: the publishers' methods) " +
 		"on the same dataset, paired on question × repeat (the question ids medteam's loader gives the published question file). " +
 		"Δ = arm − published arm in percentage points with its paired bootstrap interval; p is the clustered McNemar test (b: published right, arm wrong; c: the reverse); " +
-		"Holm p adjusts over the published arms one arm is compared with. Cost per question at the price table (`--prices`), a published record's own cost where it has one."
+		"Holm p adjusts over the published arms one arm is compared with; the intervals are unadjusted. Cost per question at the price table (`--prices`), a published record's own cost where it has one."
 	if across > 0 {
 		text += fmt.Sprintf(" %d of these comparisons are **across models** (the arm's model is not the published arm's): "+
 			"they compare systems — a model with a protocol — not protocols; a difference may be the model's.", across)

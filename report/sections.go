@@ -175,7 +175,7 @@ func (r *Report) headlineSection() Section {
 	for _, g := range r.Groups {
 		row := []string{g.Key.Arm, fmt.Sprint(g.Rows), pctCI(g.Correct, g.Rows, g.AccuracyCI)}
 		if rep {
-			row = append(row, fnum(100*g.ClusteredSE, 1), fnum(g.DesignEffect, 2))
+			row = append(row, fnum(100*g.ClusteredSE, 1), deffCell(g))
 		}
 		row = append(row, pctKN(g.Answered, g.Rows), pctKN(g.Correct, g.Answered),
 			fnum(g.Calls.Mean, 2), fnum(g.Tokens.Mean, 0), costCell(g.Cost))
@@ -188,8 +188,31 @@ func (r *Report) headlineSection() Section {
 	if rep {
 		text += " With repeats, the clustered SE is the question-clustered (CR1) standard error of accuracy and deff its variance over that of as many independent rows: " +
 			"repeats of a question are not independent draws, the question is the unit."
+		if r.hasDeffBound() {
+			text += fmt.Sprintf(" A deff marked \"bound\" is not estimated: with fewer than %d questions (or every row alike) the variance ratio is noise, "+
+				"so deff is the conservative bound rows per question (each question's repeats counted as one draw).", stats.MinDeffClusters)
+		}
 	}
 	return Section{ID: SecHeadline, Heading: "Headline", Text: text, Tables: []Table{t}}
+}
+
+// deffCell is a group's design effect, "(bound)" when it is the
+// conservative rows-per-question bound rather than an estimate.
+func deffCell(g stats.Group) string {
+	if g.DeffBound {
+		return fnum(g.DesignEffect, 2) + " (bound)"
+	}
+	return fnum(g.DesignEffect, 2)
+}
+
+// hasDeffBound is true when some group's deff is the bound.
+func (r *Report) hasDeffBound() bool {
+	for _, g := range r.Groups {
+		if g.DeffBound {
+			return true
+		}
+	}
+	return false
 }
 
 // costCell is a group's cost per question row.
@@ -215,7 +238,7 @@ func (r *Report) comparisonSection() *Section {
 	if len(r.Comparisons) == 0 {
 		return nil
 	}
-	t := Table{Header: r.lead("dataset", "model", "arm", "pairs", "accuracy ref → arm", "Δ (pp)", "95% CI (bootstrap)",
+	t := Table{Header: r.lead("dataset", "model", "arm", "pairs", "accuracy ref → arm", "Δ (pp)", "95% CI (bootstrap, unadjusted)",
 		"McNemar p", "Holm p", "MDE", "b / c", "Δ calls/q [95% CI]", "Δ tokens/q [95% CI]", "note")}
 	for _, c := range r.Comparisons {
 		t.Rows = append(t.Rows, r.lead(c.Dataset, c.Model, comparisonCells(c.Candidate, c)...))
@@ -224,7 +247,10 @@ func (r *Report) comparisonSection() *Section {
 		"Δ = arm − %s in percentage points; its interval is a paired bootstrap that resamples questions (%d replicates, seed %d). "+
 		"p is the clustered McNemar test on the discordant pairs b (%s right, arm wrong) and c (%s wrong, arm right): "+
 		"Durkalski et al.'s (2003) statistic with its exact sign-flip distribution over questions, the exact McNemar test with one repeat. "+
-		"Holm p adjusts it over every arm compared on the dataset × model, arms of equivalent configuration counted once (see note). "+
+		"Holm p adjusts it over every arm compared on the dataset × model, arms of equivalent configuration counted once (see note); "+
+		"the intervals are unadjusted (each holds at 95%% on its own, not jointly over the arms). "+
+		"With no discordant pair (b = c = 0) every paired difference is 0 and the bootstrap interval would be [0, 0]: "+
+		"the interval is then Newcombe's (1998) paired interval on the question-clustered effective sample size, marked \"no discordant pairs\". "+
 		"MDE is the minimum detectable |Δ| at α = 0.05 (two-sided) and 80%% power for these pairs' size and discordance (the design effect of repeats included): "+
 		"a |Δ| below it is not evidence of no effect; \"none\" means no difference reaches that power at this size and discordance. "+
 		"Δ calls and Δ tokens per question row with bootstrap intervals.",
@@ -239,7 +265,7 @@ func comparisonCells(name string, c stats.Comparison) []string {
 	if c.IdenticalTo != "" {
 		note = "same configuration as " + c.IdenticalTo
 	}
-	return []string{name, fmt.Sprint(c.Matched), pct(pb.RefRate) + " → " + pct(pb.CandRate), pp(pb.Delta.Value), ivPP(pb.Delta.Boot),
+	return []string{name, fmt.Sprint(c.Matched), pct(pb.RefRate) + " → " + pct(pb.CandRate), pp(pb.Delta.Value), deltaCI(pb),
 		pval(pb.McNemarP), pval(c.HolmP), mdeCell(c), fmt.Sprintf("%d / %d", pb.B, pb.C),
 		estNum(c.Calls, 2), estNum(c.Tokens, 0), note}
 }
@@ -258,7 +284,7 @@ func (r *Report) modelSection() *Section {
 	if len(r.ModelComparisons) == 0 {
 		return nil
 	}
-	h := []string{"dataset", "arm", "model", "pairs", "accuracy ref → model", "Δ (pp)", "95% CI (bootstrap)",
+	h := []string{"dataset", "arm", "model", "pairs", "accuracy ref → model", "Δ (pp)", "95% CI (bootstrap, unadjusted)",
 		"McNemar p", "Holm p", "MDE", "b / c", "Δ calls/q [95% CI]", "Δ tokens/q [95% CI]", "note"}
 	t := Table{Header: h}
 	for _, c := range r.ModelComparisons {

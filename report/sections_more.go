@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -76,7 +77,7 @@ func (r *Report) errorSection() *Section {
 
 // calibrationSection is ECE, Brier, AURC and the reliability bins.
 func (r *Report) calibrationSection() *Section {
-	t := Table{Header: r.lead("dataset", "model", "arm", "rated", "no confidence", "ECE [95% CI]", "Brier [95% CI]", "AURC", "reliability: mean confidence → accuracy (n) per bin")}
+	t := Table{Header: r.lead("dataset", "model", "arm", "rated", "no confidence", "ECE debiased [95% CI]", "plug-in ECE", "Brier [95% CI]", "AURC", "reliability: mean confidence → accuracy (n) per bin")}
 	any := false
 	for _, g := range r.Groups {
 		c := g.Calibration
@@ -86,13 +87,17 @@ func (r *Report) calibrationSection() *Section {
 			bins[i] = fmt.Sprintf("%s → %s (%d)", fnum(b.Confidence, 2), fnum(b.Accuracy, 2), b.N)
 		}
 		t.Rows = append(t.Rows, r.lead(g.Key.Dataset, g.Key.Model, g.Key.Arm, fmt.Sprint(c.N), fmt.Sprint(c.NoConfidence),
-			fnum(c.ECE, 3)+" "+ivNum(c.ECECI, 3), fnum(c.Brier, 3)+" "+ivNum(c.BrierCI, 3), fnum(g.RiskCoverage.AURC, 3), strings.Join(bins, "; ")))
+			fnum(c.ECEDebiased, 3)+" "+ivNum(c.ECEDebiasedCI, 3), fnum(c.ECE, 3), fnum(c.Brier, 3)+" "+ivNum(c.BrierCI, 3), fnum(g.RiskCoverage.AURC, 3), strings.Join(bins, "; ")))
 	}
 	if !any {
 		return nil
 	}
 	text := fmt.Sprintf("The team's stated confidence (mean final-round confidence of the agents) against correctness, over answered rows. "+
-		"ECE over %d equal-mass bins (equal confidences share a bin, so there may be fewer), with the percentile interval of the question bootstrap (bins fixed at the sample's edges); "+
+		"Over %d equal-mass bins (equal confidences share a bin, so there may be fewer): the plug-in ECE (mean |accuracy − confidence| over the bins) is biased up — "+
+		"a perfectly calibrated model gets about 0.03–0.05 at 500 questions — so the estimate is the debiased ECE of Kumar, Liang & Ma (2019): "+
+		"the squared ℓ2 error with each bin's sampling variance (question-clustered) subtracted, reported as √max(0, ·) — a root-mean-square gap, "+
+		"so it can exceed the plug-in (a mean absolute gap) when the gaps differ between bins — "+
+		"with a bias-corrected question-bootstrap interval (bins fixed at the sample's edges) whose lower end is 0 when calibration cannot be told from perfect; "+
 		"Brier = mean (confidence − correct)², with a question-clustered t interval; intervals over fewer than 2 questions are —. "+
 		"AURC = mean selective risk over the coverage levels when answering only the most confident rows first (lower is better).", r.Bins)
 	return &Section{ID: SecCalibration, Heading: "Calibration", Text: text, Tables: []Table{t}}
@@ -149,16 +154,16 @@ func (r *Report) componentSection() *Section {
 	if len(r.Components) == 0 {
 		return nil
 	}
-	t := Table{Header: r.lead("dataset", "model", "component", "without → with", "pairs", "Δ (pp)", "95% CI (bootstrap)",
+	t := Table{Header: r.lead("dataset", "model", "component", "without → with", "pairs", "Δ (pp)", "95% CI (bootstrap, unadjusted)",
 		"McNemar p", "Holm p", "MDE", "b / c", "Δ calls/q [95% CI]")}
 	for _, e := range r.Components {
 		c := e.Comparison
 		t.Rows = append(t.Rows, r.lead(c.Dataset, c.Model, e.Component, c.Reference+" → "+c.Candidate, fmt.Sprint(c.Matched),
-			pp(c.Accuracy.Delta.Value), ivPP(c.Accuracy.Delta.Boot), pval(c.Accuracy.McNemarP), pval(c.HolmP), mdeCell(c),
+			pp(c.Accuracy.Delta.Value), deltaCI(c.Accuracy), pval(c.Accuracy.McNemarP), pval(c.HolmP), mdeCell(c),
 			fmt.Sprintf("%d / %d", c.Accuracy.B, c.Accuracy.C), estNum(c.Calls, 2)))
 	}
 	text := "Every pair of arms that differ in exactly one component (smm, l, to, t, mm) with all else equal: that component's paired effect " +
-		"(with − without), as in the comparisons; Holm p adjusts over the component effects of the dataset × model. " +
+		"(with − without), as in the comparisons; Holm p adjusts over the component effects of the dataset × model; the intervals are unadjusted. " +
 		"An effect holds where the other components are as in the pair: it is not a main effect unless the components do not interact."
 	return &Section{ID: SecComponents, Heading: "Component effects", Text: text, Tables: []Table{t}}
 }
@@ -186,8 +191,12 @@ func (r *Report) factorialSection() *Section {
 	}
 	intro := "Linear probability model P(correct) = β₀ + Σ βⱼ xⱼ + Σ γⱼₖ xⱼ xₖ over the five components, **effect-coded: xⱼ = +1 when component j is on, −1 when off**, " +
 		"by OLS over the 24 valid cells with question-clustered (CR1) standard errors and t intervals with G − 1 degrees of freedom. " +
-		"The table gives effects = 2 × coefficient in percentage points: a main effect is the mean difference on − off averaged over the other components' levels, " +
-		"an interaction jk half the difference between j's effect with k on and with k off; Holm p adjusts p over the effects. " +
+		"The table gives effects = 2 × coefficient in percentage points. With 24 of the 32 cells (monitoring needs leadership) the design is not balanced, " +
+		"so **2β is a component's effect at the design centre** (every other component's x at 0, between off and on, interactions included), " +
+		"not the mean on − off cell difference; that difference — the mean accuracy of the cells with the component on minus that of the cells with it off, " +
+		"each cell weighted equally — is printed beside it: the two agree in a full 2⁵ design; here they differ for l and mm (the 8 cells with l off all have mm off) " +
+		"and for any component that interacts with l or mm. " +
+		"An interaction jk is half the difference between j's effect with k on and with k off; Holm p adjusts p over the effects, the intervals are unadjusted. " +
 		"The intercept is the model's mean accuracy over the cells. Fitted only when a dataset × model's arms cover the 24 valid combinations with all else equal."
 	s.Text = intro + "\n\n" + strings.Join(text, "\n")
 	return s
@@ -195,13 +204,17 @@ func (r *Report) factorialSection() *Section {
 
 // factorialTable is one fit's coefficients.
 func factorialTable(f FactorialFit) Table {
-	t := Table{Caption: f.Dataset + " · " + f.Model, Header: []string{"term", "effect (pp)", "SE (pp)", "95% CI", "p", "Holm p"}}
-	for _, c := range f.Fit.Effects {
+	t := Table{Caption: f.Dataset + " · " + f.Model, Header: []string{"term", "effect 2β (pp)", "SE (pp)", "95% CI (unadjusted)", "p", "Holm p", "mean on − off cell diff. (pp)"}}
+	for i, c := range f.Fit.Effects {
 		est, ci := pp(c.Estimate), ivPP(c.CI)
 		if c.Name == "(intercept)" {
 			est, ci = pct(c.Estimate), ivPct(c.CI)
 		}
-		t.Rows = append(t.Rows, []string{c.Name, est, fnum(100*c.SE, 1), ci, pval(c.P), pval(c.HolmP)})
+		cell := dash
+		if i < len(f.Fit.CellDiffs) && !math.IsNaN(f.Fit.CellDiffs[i]) {
+			cell = pp(f.Fit.CellDiffs[i])
+		}
+		t.Rows = append(t.Rows, []string{c.Name, est, fnum(100*c.SE, 1), ci, pval(c.P), pval(c.HolmP), cell})
 	}
 	return t
 }

@@ -152,6 +152,33 @@ type SummaryRow struct {
 	DeltaUnderHi *float64 `parquet:"delta_under_triage_hi,optional"`
 	PUnder       *float64 `parquet:"p_under_triage,optional"`
 	PHolmUnder   *float64 `parquet:"p_holm_under_triage,optional"`
+
+	// Columns added after the above (issue 34; additive, so the schema
+	// version stays 1: readers of the earlier columns are unaffected).
+	// Kind group and subject: the actual spend beside the list cost
+	// (stats.Cost.Spent: billed tokens only — no cache hits, no calls
+	// shared from another arm — at the rates paid, batch rates for
+	// provider batches), the billed tokens, the debiased ECE with its
+	// interval (stats.Calibration.ECEDebiased), and the accuracy's design
+	// effect with design_effect_bound true when it is the conservative
+	// rows-per-question bound (fewer than stats.MinDeffClusters questions),
+	// not an estimate. Kind comparison and component: no_discordant is
+	// true when b = c = 0 and the delta interval is Newcombe's paired
+	// interval (stats.NewcombePaired), not the bootstrap's. Kind
+	// factorial: mean_cell_diff is a component's mean on − off cell
+	// difference (stats.LPM.CellDiffs; null for the intercept and the
+	// interactions), which the effect 2β (estimate) equals only in a full
+	// 2⁵ design.
+	CostSpent            *float64 `parquet:"cost_spent,optional"`
+	CostSpentPerQuestion *float64 `parquet:"cost_spent_per_question,optional"`
+	PaidTokens           *int64   `parquet:"paid_tokens,optional"`
+	ECEDebiased          *float64 `parquet:"ece_debiased,optional"`
+	ECEDebiasedLo        *float64 `parquet:"ece_debiased_lo,optional"`
+	ECEDebiasedHi        *float64 `parquet:"ece_debiased_hi,optional"`
+	DesignEffect         *float64 `parquet:"design_effect,optional"`
+	DesignEffectBound    bool     `parquet:"design_effect_bound"`
+	NoDiscordant         bool     `parquet:"no_discordant"`
+	MeanCellDiff         *float64 `parquet:"mean_cell_diff,optional"`
 }
 
 // f is x as a nullable column: nil for NaN and ±Inf.

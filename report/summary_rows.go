@@ -35,7 +35,13 @@ func groupRow(s SummaryRow, g stats.Group) SummaryRow {
 	s.WallMSMean, s.WallMSP50, s.WallMSP95 = f(g.WallMS.Mean), f(g.WallMS.P50), f(g.WallMS.P95)
 	if c := g.Cost; c != nil && (c.Priced || c.Total != 0) {
 		s.CostTotal, s.CostPerQuestion, s.CostUnpricedRows = f(c.Total), f(c.PerQuestion), n(c.Unpriced)
+		s.CostSpent, s.CostSpentPerQuestion = f(c.Spent), f(c.Spent/float64(max(g.Rows, 1)))
 	}
+	if c := g.Cost; c != nil {
+		s.PaidTokens = n(c.PaidTokens)
+	}
+	s.ECEDebiased, s.ECEDebiasedLo, s.ECEDebiasedHi = f(g.Calibration.ECEDebiased), f(g.Calibration.ECEDebiasedCI.Lo), f(g.Calibration.ECEDebiasedCI.Hi)
+	s.DesignEffect, s.DesignEffectBound = f(g.DesignEffect), g.DeffBound
 	s.CalibrationN, s.ECE, s.Brier, s.AURC = n(g.Calibration.N), f(g.Calibration.ECE), f(g.Calibration.Brier), f(g.RiskCoverage.AURC)
 	if rs := g.Convergence.ByRound; len(rs) > 0 {
 		s.AgreementInitial, s.AgreementFinal = f(rs[0].Mean), f(rs[len(rs)-1].Mean)
@@ -58,6 +64,7 @@ func comparisonRow(s SummaryRow, c stats.Comparison) SummaryRow {
 	s.DeltaLo, s.DeltaHi = f(pb.Delta.Boot.Lo), f(pb.Delta.Boot.Hi)
 	s.DeltaWaldLo, s.DeltaWaldHi = f(pb.Delta.Wald.Lo), f(pb.Delta.Wald.Hi)
 	s.B, s.C, s.Discordance = n(pb.B), n(pb.C), f(pb.Discordance)
+	s.NoDiscordant = pb.NoDiscordant
 	s.P, s.PHolm, s.MDE, s.IdenticalTo = f(pb.McNemarP), f(c.HolmP), f(c.MDD), c.IdenticalTo
 	s.DeltaCalls, s.DeltaCallsLo, s.DeltaCallsHi = f(c.Calls.Value), f(c.Calls.Boot.Lo), f(c.Calls.Boot.Hi)
 	s.DeltaTokens, s.DeltaTokensLo, s.DeltaTokensHi = f(c.Tokens.Value), f(c.Tokens.Boot.Lo), f(c.Tokens.Boot.Hi)
@@ -90,8 +97,11 @@ func triageColumns(s SummaryRow, t *stats.Triage) SummaryRow {
 // 2β of the ±1-coded model, the intercept as fitted) with the Holm p.
 func factorialRows(base SummaryRow, fit FactorialFit) []SummaryRow {
 	out := make([]SummaryRow, 0, len(fit.Fit.Effects))
-	for _, c := range fit.Fit.Effects {
+	for i, c := range fit.Fit.Effects {
 		s := base
+		if i < len(fit.Fit.CellDiffs) {
+			s.MeanCellDiff = f(fit.Fit.CellDiffs[i])
+		}
 		s.Dataset, s.Model, s.Term = fit.Dataset, fit.Model, c.Name
 		s.N, s.Clusters = n(fit.Fit.N), n(fit.Fit.Clusters)
 		s.Estimate, s.EstimateSE, s.EstimateLo, s.EstimateHi, s.P = f(c.Estimate), f(c.SE), f(c.CI.Lo), f(c.CI.Hi), f(c.P)

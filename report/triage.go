@@ -48,7 +48,7 @@ func (r *Report) triageSection() *Section {
 	}
 	if r.hasTriageComparisons() {
 		s.Text += fmt.Sprintf("\n\nThe paired comparisons with `%s` are as for accuracy (bootstrap over questions, clustered McNemar on the discordant pairs, "+
-			"Holm over the arms of the dataset × model): a negative Δ under-triage is fewer unsafe errors.", r.Reference)
+			"Holm over the arms of the dataset × model; the intervals are unadjusted): a negative Δ under-triage is fewer unsafe errors.", r.Reference)
 	}
 	s.Text += "\n\nThe table's point estimates from `questions.parquet` alone:\n\n```sql\n" + strings.TrimRight(r.TriageSQL, "\n") + "\n```"
 	return s
@@ -104,8 +104,8 @@ func (r *Report) triageComparisonTable() *Table {
 	if !r.hasTriageComparisons() {
 		return nil
 	}
-	t := Table{Caption: "Paired with " + r.Reference, Header: r.lead("dataset", "model", "arm", "pairs", "safe ref → arm", "Δ safe (pp) [95% CI]", "McNemar p", "Holm p",
-		"under-triage ref → arm", "Δ under (pp) [95% CI]", "McNemar p", "Holm p", "note")}
+	t := Table{Caption: "Paired with " + r.Reference, Header: r.lead("dataset", "model", "arm", "pairs", "safe ref → arm", "Δ safe (pp) [95% CI, unadjusted]", "McNemar p", "Holm p",
+		"under-triage ref → arm", "Δ under (pp) [95% CI, unadjusted]", "McNemar p", "Holm p", "note")}
 	for _, c := range r.Comparisons {
 		tc := c.Triage
 		if tc == nil {
@@ -116,8 +116,8 @@ func (r *Report) triageComparisonTable() *Table {
 			note = "same configuration as " + c.IdenticalTo
 		}
 		t.Rows = append(t.Rows, r.lead(c.Dataset, c.Model, c.Candidate, fmt.Sprint(tc.Safe.N),
-			pct(tc.Safe.RefRate)+" → "+pct(tc.Safe.CandRate), pp(tc.Safe.Delta.Value)+" "+ivPP(tc.Safe.Delta.Boot), pval(tc.Safe.McNemarP), pval(tc.SafeHolmP),
-			pct(tc.Under.RefRate)+" → "+pct(tc.Under.CandRate), pp(tc.Under.Delta.Value)+" "+ivPP(tc.Under.Delta.Boot), pval(tc.Under.McNemarP), pval(tc.UnderHolmP),
+			pct(tc.Safe.RefRate)+" → "+pct(tc.Safe.CandRate), pp(tc.Safe.Delta.Value)+" "+deltaCI(tc.Safe), pval(tc.Safe.McNemarP), pval(tc.SafeHolmP),
+			pct(tc.Under.RefRate)+" → "+pct(tc.Under.CandRate), pp(tc.Under.Delta.Value)+" "+deltaCI(tc.Under), pval(tc.Under.McNemarP), pval(tc.UnderHolmP),
 			note))
 	}
 	return &t

@@ -38,6 +38,9 @@ type Cost struct {
 	// paid by the unit that sent it first, so an arm's Spent depends on
 	// scheduling; the total over arms is what the run cost.
 	Spent float64
+	// PaidTokens are the prompt and completion tokens billed (the rows'
+	// paid_* columns), over every row priced or not.
+	PaidTokens int64
 }
 
 // Group is the summary of one arm × model × dataset (× subject). Every
@@ -59,8 +62,11 @@ type Group struct {
 	// Correct / Rows (ClusteredWilson): Wilson's with one row per question.
 	AccuracyCI Interval
 	// DesignEffect is ClusteredWilson's design effect of Accuracy (1 with
-	// one row per question).
+	// one row per question); DeffBound is true when it is the
+	// conservative bound rows per question, not an estimate (below
+	// MinDeffClusters questions: Proportion.DeffBound).
 	DesignEffect float64
+	DeffBound    bool
 	// ClusteredSE is the question-clustered standard error of Accuracy
 	// (ClusteredMean); NaN unless some question has more than one row.
 	ClusteredSE       float64
@@ -111,6 +117,7 @@ func aggregateGroup(rows []results.QuestionRow, g group, opt AggregateOptions) G
 	s.Questions, s.Repeats = nq, maxRun(cl)
 	acc := clusteredProportion(y, cl, nq, lvl)
 	s.Accuracy, s.AccuracyCI, s.DesignEffect = ratio(s.Correct, s.Rows), acc.CI, acc.DesignEffect
+	s.DeffBound = acc.DeffBound
 	s.Coverage = ratio(s.Answered, s.Rows)
 	s.SelectiveAccuracy, s.SelectiveCI = ratio(s.Correct, s.Answered), proportionIdx(rows, ans, isCorrect, lvl).CI
 	s.ClusteredSE = math.NaN()
@@ -167,6 +174,7 @@ func costOf(rows []results.QuestionRow, idx []int, price, paid PriceFunc) *Cost 
 	c := &Cost{}
 	for _, i := range idx {
 		r := &rows[i]
+		c.PaidTokens += r.PaidPromptTokens + r.PaidCompletionTokens
 		if usd, ok := rowCostUSD(r); ok {
 			c.Total, c.Spent = c.Total+usd, c.Spent+usd
 			continue

@@ -35,8 +35,10 @@ func handRows() []results.QuestionRow {
 // Clustered SE: y = (1,0 | 0,0 | 1), ȳ = 0.4, residual sums 0.2, −0.8, 0.6,
 // Σe² = 1.04, Var = (3/2)·1.04/25 = 0.0624. Design effect: the rows taken
 // as independent have Var = p̂(1 − p̂)/(N − 1) = 0.24/4 = 0.06, deff = 0.0624
-// / 0.06 = 1.04 (within [1, N/G = 5/3]), so the accuracy interval is
-// Wilson's at p̂ = 0.4 and n = 5/1.04 = 4.8077. Selective accuracy: the
+// / 0.06 = 1.04 (within [1, N/G = 5/3]) — but 3 questions are below
+// MinDeffClusters, so deff is the bound N/G = 5/3 and the accuracy interval
+// is Wilson's at p̂ = 0.4 and n = 3 (likewise the selective one at n = 2).
+// Selective accuracy: the
 // answered rows q1/0 (1), q1/1 (0), q3/0 (1): p̂ = 2/3, residual sums −1/3,
 // 1/3, Var_CR1 = 2·(2/9)/9 = 0.0494 < Var_iid = (2/9)/2 = 0.111: deff is
 // limited to 1 and the interval is Wilson(2, 3). Calls 2,4,4,5,6: mean 4.2,
@@ -56,8 +58,9 @@ func TestAggregateHand(t *testing.T) {
 		g.Correct != 2 || g.Answered != 3 || g.Abstained != 1 || g.Errors != 1 || g.ErrorClasses["timeout"] != 1 {
 		t.Errorf("counts: %+v", g)
 	}
-	if g.Accuracy != 0.4 || !near(g.DesignEffect, 1.04, 1e-12) || !nearIv(g.AccuracyCI, wilsonP(0.4, 5/1.04, ZFor(0)), 1e-12) || !near(g.Coverage, 0.6, 1e-15) ||
-		!near(g.SelectiveAccuracy, 2.0/3, 1e-15) || g.SelectiveCI != Wilson(2, 3, 0) {
+	// 3 questions (2 answered) are below MinDeffClusters: deff is the bound rows per question.
+	if g.Accuracy != 0.4 || !near(g.DesignEffect, 5.0/3, 1e-12) || !g.DeffBound || !nearIv(g.AccuracyCI, wilsonP(0.4, 3, ZFor(0)), 1e-12) || !near(g.Coverage, 0.6, 1e-15) ||
+		!near(g.SelectiveAccuracy, 2.0/3, 1e-15) || !nearIv(g.SelectiveCI, wilsonP(2.0/3, 2, ZFor(0)), 1e-12) {
 		t.Errorf("rates: %+v", g)
 	}
 	if !near(g.ClusteredSE, math.Sqrt(0.0624), 1e-12) {

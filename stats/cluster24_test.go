@@ -44,8 +44,15 @@ func TestClusteredWilsonOneRepeatIsWilson(t *testing.T) {
 // gave a √3-times narrower interval).
 func TestClusteredWilsonKnown(t *testing.T) {
 	p := ClusteredWilson([]bool{true, false, false, false, true}, []string{"q1", "q1", "q2", "q2", "q3"}, 0)
-	if !near(p.DesignEffect, 1.04, 1e-12) || !near(p.CI.Lo, 0.114919, 5e-6) || !near(p.CI.Hi, 0.773909, 5e-6) {
-		t.Errorf("hand rows: %+v, want deff 1.04, [0.114919, 0.773909]", p)
+	if d := estimatedDeff(p.Value, p.SE, p.N, p.Clusters); !near(d, 1.04, 1e-12) {
+		t.Errorf("hand rows: estimated deff %v, want 1.04", d)
+	}
+	if iv := wilsonP(0.4, 4.8077, ZFor(0)); !near(iv.Lo, 0.114919, 5e-6) || !near(iv.Hi, 0.773909, 5e-6) {
+		t.Errorf("hand rows: Wilson on n_eff 4.8077 = %v, want [0.114919, 0.773909]", iv)
+	}
+	// 3 questions are below MinDeffClusters: deff is the bound 5/3, flagged.
+	if !near(p.DesignEffect, 5.0/3, 1e-12) || !p.DeffBound || !nearIv(p.CI, wilsonP(0.4, 3, ZFor(0)), 1e-12) {
+		t.Errorf("hand rows: %+v, want deff 5/3 (bound), Wilson on n = 3", p)
 	}
 	rng := rand.New(rand.NewPCG(24, 2))
 	var y, y3 []bool

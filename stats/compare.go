@@ -210,6 +210,7 @@ func compareIdx(ref []results.QuestionRow, ri []int, cand []results.QuestionRow,
 	est := pairedEstimates(d, cl, g, opt)
 	c.Accuracy = binaryCounts(rc, cc, cl)
 	c.Accuracy.Clusters, c.Accuracy.Delta = g, est[0]
+	c.Accuracy = pairedNoDiscordant(c.Accuracy, rc, cl, g, opt.Level)
 	c.Calls, c.Tokens = est[1], est[2]
 	c.MDD = comparisonMDD(c.Accuracy, d[0])
 	c.Triage = triageCompare(ref, p.ref, cand, p.cand, cl, g, opt)

@@ -24,6 +24,11 @@ type LPM struct {
 	// with k off (Box, Hunter & Hunter 2005, Statistics for
 	// Experimenters, §5.5).
 	Effects []Coef
+	// CellDiffs are, in Effects' order, each component's mean on − off
+	// difference over the design cells (cellDiffs; NaN for the intercept
+	// and interactions): what 2β is often taken for, and equals only in a
+	// full 2⁵ design.
+	CellDiffs []float64
 }
 
 // FactorialTerms are the LPM's columns in priority order: "(intercept)",
@@ -80,7 +85,7 @@ func FactorialLPM(rows []results.QuestionRow, lvl float64) ([]LPM, error) {
 			errs = append(errs, fmt.Errorf("%s · %s: %w", f.dataset, f.model, err))
 			continue
 		}
-		out = append(out, LPM{Dataset: f.dataset, Model: f.model, Arms: len(arms), OLSFit: fit, Effects: effectsOf(fit)})
+		out = append(out, LPM{Dataset: f.dataset, Model: f.model, Arms: len(arms), OLSFit: fit, Effects: effectsOf(fit), CellDiffs: cellDiffs(rows, idx, fit)})
 	}
 	return out, errors.Join(errs...)
 }

@@ -24,6 +24,11 @@ type PairedBinary struct {
 	// McNemar p (McNemarExact(B, C)) when no question holds more than one
 	// discordant pair, as with one repeat.
 	McNemarP float64
+	// NoDiscordant is true when the arms agree on every pair (B = C = 0):
+	// Delta's intervals are then Newcombe's paired interval on the clustered
+	// effective sample size (NewcombePaired), not the [0, 0] of differences
+	// that are all 0, and Delta.SE is 0.
+	NoDiscordant bool
 }
 
 // ComparePaired compares paired 0/1 outcomes: ref[i] and cand[i] are the
@@ -38,8 +43,9 @@ type PairedBinary struct {
 // §11.1), Var = ((B + C) − (C − B)²/N)/N², times N/(N − 1). The bootstrap
 // interval resamples questions (BootstrapMeans). McNemarP is the clustered
 // McNemar test (McNemarClustered), the exact McNemar test with one repeat.
-// With fewer than 2 questions the intervals are undefined (NaN), never of
-// zero width. It panics when the slices differ in length.
+// Without a discordant pair the intervals are NewcombePaired's (see
+// NoDiscordant). With fewer than 2 questions the intervals are undefined
+// (NaN), never of zero width. It panics when the slices differ in length.
 func ComparePaired(ref, cand []bool, cluster []int, opt Bootstrap) PairedBinary {
 	if len(ref) != len(cand) || len(ref) != len(cluster) {
 		panic("stats: ComparePaired: slices differ in length")
@@ -52,7 +58,7 @@ func ComparePaired(ref, cand []bool, cluster []int, opt Bootstrap) PairedBinary 
 	pb := binaryCounts(ref, cand, idx)
 	pb.Clusters = g
 	pb.Delta = pairedEstimates([][]float64{d}, idx, g, opt)[0]
-	return pb
+	return pairedNoDiscordant(pb, ref, idx, g, opt.Level)
 }
 
 // PairedDiff is the paired difference of a numeric per-item quantity (calls,

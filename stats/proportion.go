@@ -55,7 +55,21 @@ type Proportion struct {
 	// SE is the CR1 question-clustered standard error of Value
 	// (ClusteredMean); NaN with fewer than 2 questions.
 	SE float64
+	// DeffBound is true when DesignEffect is the conservative bound N/G
+	// (the mean number of rows per question) because the data cannot
+	// estimate it — fewer than MinDeffClusters questions, or every row
+	// alike — and N > G (with one row per question the bound is 1, exact).
+	DeffBound bool
 }
+
+// MinDeffClusters is the fewest questions from which ClusteredWilson
+// estimates a design effect. Its CR1 variance rests on G − 1 degrees of
+// freedom: the relative standard error of a variance estimate is about
+// √(2/(G − 1)), 100% at 3 questions, 47% at 10 — and CR1 is biased down
+// with few clusters (Cameron & Miller 2015, J. Human Resources 50:317–372,
+// §VI) — so below 10 questions an estimate of 1.00 (as 2 questions gave)
+// is noise, and deff is the bound N/G instead.
+const MinDeffClusters = 10
 
 // ClusteredWilson is the Wilson interval of the share of true outcomes
 // y[i] with the sample size replaced by the effective sample size of a
@@ -78,7 +92,9 @@ type Proportion struct {
 // above N/G (every question's rows identical: the effective sample is the
 // G questions). When the data cannot estimate it — fewer than 2 questions,
 // or every row alike (p̂ = 0 or 1) — deff is N/G, the most conservative
-// value, so that one question with one row keeps its Wilson interval.
+// value, so that one question with one row keeps its Wilson interval; so
+// it is below MinDeffClusters questions, too few to estimate a variance
+// ratio (DeffBound says so).
 // Undefined (NaN) when there is no row. It panics when the slices differ
 // in length.
 func ClusteredWilson[K comparable](y []bool, cluster []K, lvl float64) Proportion {
@@ -110,6 +126,7 @@ func clusteredProportion(y []float64, idx []int, g int, lvl float64) Proportion 
 	_, pr.SE = clusteredSE(y, idx, g)
 	pr.Value = p
 	pr.DesignEffect = designEffect(p, pr.SE, n, g)
+	pr.DeffBound = n > g && deffUnestimable(p, pr.SE, n, g)
 	pr.EffectiveN = float64(n) / pr.DesignEffect
 	pr.CI = wilsonP(p, pr.EffectiveN, ZFor(lvl))
 	return pr
@@ -119,9 +136,22 @@ func clusteredProportion(y []float64, idx []int, g int, lvl float64) Proportion 
 // g clusters with CR1 standard error se.
 func designEffect(p, se float64, n, g int) float64 {
 	worst := float64(n) / float64(max(g, 1))
-	if g < 2 || n < 2 || p == 0 || p == 1 || math.IsNaN(se) {
+	if deffUnestimable(p, se, n, g) {
 		return worst
 	}
+	return estimatedDeff(p, se, n, g)
+}
+
+// estimatedDeff is the variance ratio V_CR1 / V_iid limited to [1, N/G]
+// (designEffect's estimate when the data can give one).
+func estimatedDeff(p, se float64, n, g int) float64 {
+	worst := float64(n) / float64(max(g, 1))
 	iid := p * (1 - p) / float64(n-1)
 	return math.Min(worst, math.Max(1, se*se/iid))
+}
+
+// deffUnestimable is true when designEffect takes its bound N/G: fewer than
+// MinDeffClusters questions, under 2 rows, every row alike, or no SE.
+func deffUnestimable(p, se float64, n, g int) bool {
+	return g < MinDeffClusters || n < 2 || p == 0 || p == 1 || math.IsNaN(se)
 }

@@ -33,6 +33,10 @@ type Rate struct {
 	// ClusteredSE is the CR1 question-clustered standard error of the rate
 	// (ClusteredMean of the 0/1 outcomes); NaN unless there are repeats.
 	ClusteredSE float64
+	// DeffBound is true when CI's design effect is the conservative bound
+	// rows per cluster, not an estimate (Proportion.DeffBound: fewer than
+	// MinDeffClusters clusters, or every row alike, with repeats).
+	DeffBound bool
 }
 
 // Triage is the triage summary of a set of outcomes (TriageMetrics).
@@ -137,7 +141,7 @@ func rateOf(obs []TriageObs, idx []int, g, repeats int, hit func(TriageObs) bool
 		y[i] = b2f(hit(o))
 	}
 	p := clusteredProportion(y, idx, g, lvl)
-	r := Rate{K: p.K, N: p.N, Value: ratio(p.K, p.N), CI: p.CI, ClusteredSE: math.NaN()}
+	r := Rate{K: p.K, N: p.N, Value: ratio(p.K, p.N), CI: p.CI, ClusteredSE: math.NaN(), DeffBound: p.DeffBound}
 	if repeats > 1 {
 		r.ClusteredSE = p.SE
 	}
@@ -328,6 +332,8 @@ func triageCompare(ref []results.QuestionRow, ri []int, cand []results.QuestionR
 	tc := &TriageComparison{Safe: binaryCounts(rs, cs, cl), Under: binaryCounts(ru, cu, cl), SafeHolmP: math.NaN(), UnderHolmP: math.NaN()}
 	tc.Safe.Clusters, tc.Safe.Delta = g, est[0]
 	tc.Under.Clusters, tc.Under.Delta = g, est[1]
+	tc.Safe = pairedNoDiscordant(tc.Safe, rs, cl, g, opt.Level)
+	tc.Under = pairedNoDiscordant(tc.Under, ru, cl, g, opt.Level)
 	return tc
 }
 
