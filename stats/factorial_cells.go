@@ -1,7 +1,9 @@
 package stats
 
 import (
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/medteam-bench/medteam/results"
 )
@@ -30,6 +32,9 @@ func cellDiffs(rows []results.QuestionRow, idx []int, fit OLSFit) []float64 {
 		c.k += b2f(isCorrect(&rows[i]))
 		c.n++
 	}
+	// Cells in a fixed order: float sums in map order differ in their last
+	// bits from run to run.
+	keys := slices.SortedFunc(maps.Keys(cells), func(a, b [5]bool) int { return cellCode(a) - cellCode(b) })
 	pos := map[string]int{}
 	for j, name := range ComponentNames() {
 		pos[name] = j
@@ -42,7 +47,8 @@ func cellDiffs(rows []results.QuestionRow, idx []int, fit OLSFit) []float64 {
 			continue
 		}
 		var on, off, non, noff float64
-		for fl, ce := range cells {
+		for _, fl := range keys {
+			ce := cells[fl]
 			if fl[j] {
 				on, non = on+ce.k/ce.n, non+1
 			} else {
@@ -52,4 +58,16 @@ func cellDiffs(rows []results.QuestionRow, idx []int, fit OLSFit) []float64 {
 		out[t] = on/non - off/noff // NaN when a side has no cell
 	}
 	return out
+}
+
+// cellCode numbers a component combination (bit j set when component j is
+// on), for a fixed order of cells.
+func cellCode(fl [5]bool) int {
+	c := 0
+	for j, on := range fl {
+		if on {
+			c |= 1 << j
+		}
+	}
+	return c
 }
