@@ -188,7 +188,7 @@ func Baseline(base, cand []results.QuestionRow, o BaselineOptions) BaselineSumma
 // 308:2594, fig. 2).
 //
 // Power is stats.NonInferiorityPower at the pairs' effective n, the level
-// a, and the null discordance (nullDiscordance): the discordance an
+// a, and the null discordance (stats.PairedBinary.NullDiscordance): the discordance an
 // unchanged candidate would show, not the observed one, which a real
 // difference inflates.
 func NonInferior(c stats.Comparison, o BaselineOptions) Result {
@@ -201,7 +201,7 @@ func NonInferior(c stats.Comparison, o BaselineOptions) Result {
 		t = stats.TFor(1-2*a, float64(c.Questions-1))
 	}
 	lo, hi := d.Value-t*d.SE, d.Value+t*d.SE
-	psi0 := nullDiscordance(pb)
+	psi0 := pb.NullDiscordance()
 	r := Result{
 		Name:     fmt.Sprintf("%s: delta(accuracy, candidate, %s) lower %s%% bound >= %s", o.Label, o.Label, levelText(a), Format(-o.Margin)),
 		Observed: lo, Bound: -o.Margin, Op: ">=",
@@ -253,19 +253,6 @@ func NonInferior(c stats.Comparison, o BaselineOptions) Result {
 // lowPower: an inconclusive comparison with power below PowerWarning. A
 // pass or a failure is never low-powered: its bounds already decided.
 func lowPower(r Result) bool { return r.Insufficient && r.Power < PowerWarning }
-
-// nullDiscordance is the share of discordant pairs an unchanged candidate
-// would show: 2·min(B, C)/N, the observed discordance (B + C)/N less the
-// |C − B|/N that the difference itself made discordant. With Δ = 0 it is
-// the observed discordance up to noise; a candidate 24 points better has
-// few pairs the baseline alone got right, and its power is judged on
-// those, not on the 24 points it gained.
-func nullDiscordance(pb stats.PairedBinary) float64 {
-	if pb.N == 0 {
-		return math.NaN()
-	}
-	return 2 * float64(min(pb.B, pb.C)) / float64(pb.N)
-}
 
 // questionsNeeded is the number of questions the comparison needs for
 // PowerWarning power to detect a drop of δ at level a and null discordance

@@ -394,7 +394,7 @@ func TestBaselinePowerNullDiscordance(t *testing.T) {
 		t.Errorf("clear pass: %+v, low power %v", r, s.LowPower)
 	}
 	pb := stats.PairedBinary{N: 100, Clusters: 100, B: 4, C: 16, Discordance: 0.2}
-	if got := nullDiscordance(pb); math.Abs(got-0.08) > 1e-12 {
+	if got := pb.NullDiscordance(); math.Abs(got-0.08) > 1e-12 {
 		t.Errorf("null discordance %v, want 0.08", got)
 	}
 	// n = ((z_{0.95}·√0.08 + z_{0.8}·√(0.08 − 0.0025))/0.05)² = 195.74 → 196

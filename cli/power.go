@@ -35,10 +35,11 @@ test (two-sided, --alpha) at the given --power: the number of pairs needed to de
 --delta in accuracy when a share of the pairs is discordant (one arm right, the other wrong), by
 Connor's (1987) normal approximation.
 
-The discordance comes from a run (--run: each arm against the reference arm, as in the report,
-with the run's design effect of repeats; the minimum detectable difference (MDE) for the run's own
+The discordance comes from a run (--run: each arm against the reference arm, as in the report, at
+its null discordance 2·min(b, c)/pairs — what an unchanged arm would show, as the baseline gate
+plans — with the run's design effect of repeats; the minimum detectable difference (MDE) for the run's own
 size is printed too) or is stated (--discordance; --pairs N adds the MDE for N pairs). The
-discordance bounds what can be detected: no size detects a difference larger than it.`,
+discordance bounds what can be detected: no size detects a difference larger than a stated discordance.`,
 		Example: `  medteam power --delta 0.03 --discordance 0.2
   medteam power --delta 0.03 --discordance 0.2 --pairs 1273
   medteam power --delta 0.03 --run results/run-3f2a9c1b0d4e
@@ -132,7 +133,7 @@ func writePowerTable(w io.Writer, r *report.Report, rows []report.PowerRow) erro
 	if len(r.Datasets) > 1 || len(r.Models) > 1 {
 		lead = "dataset\tmodel\t"
 	}
-	fmt.Fprintf(tw, "%sarm vs %s\tpairs\tquestions\tdiscordance\tdesign effect\tMDE (this n)\tpairs needed\tquestions needed\n", lead, r.Reference)
+	fmt.Fprintf(tw, "%sarm vs %s\tpairs\tquestions\tnull discordance\tdesign effect\tMDE (this n)\tpairs needed\tquestions needed\n", lead, r.Reference)
 	for _, p := range rows {
 		if lead != "" {
 			fmt.Fprintf(tw, "%s\t%s\t", p.Dataset, p.Model)
@@ -146,7 +147,7 @@ func writePowerTable(w io.Writer, r *report.Report, rows []report.PowerRow) erro
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "pairs needed are effective pairs; questions needed include this run's repeats and their design effect; none: no size reaches the power at this discordance.")
+	fmt.Fprintln(w, "pairs needed are effective pairs; questions needed include this run's repeats and their design effect; the discordance under a difference δ is taken as at least δ; none: too few pairs.")
 	return nil
 }
 

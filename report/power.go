@@ -7,18 +7,24 @@ import (
 )
 
 // PowerRow plans the power of one comparison (a candidate arm against the
-// reference on one dataset × model) from its observed discordance.
+// reference on one dataset × model) at its null discordance, the
+// convention of the baseline gate (stats.PairedBinary.NullDiscordance).
 type PowerRow struct {
 	Dataset, Model, Reference, Candidate string
-	Pairs, Questions                     int     // matched (question, repeat) pairs; distinct questions
-	Discordance                          float64 // share of pairs on which the arms disagree in correctness
+	Pairs, Questions                     int // matched (question, repeat) pairs; distinct questions
+	// Discordance is the null discordance 2·min(B, C)/Pairs: the share of
+	// pairs on which the arms would disagree were they equally accurate
+	// (the observed (B + C)/Pairs less what the difference itself made
+	// discordant).
+	Discordance float64
 	// Deff is the design effect of repeats on the paired differences:
 	// SE²_CR1 / (s²/Pairs), taken as 1 when below 1 (and without repeats);
 	// NaN when no pair is discordant.
 	Deff float64
 	// MDE is the minimum detectable |Δaccuracy| at Alpha and Power for
-	// Pairs/Deff effective pairs and the observed discordance
-	// (stats.MinDetectableDiff); NaN when none is detectable.
+	// Pairs/Deff effective pairs at the null discordance, the discordance
+	// under the alternative being at least the difference
+	// (stats.MinDetectableDiffNull); NaN when none is detectable.
 	MDE          float64
 	Alpha, Power float64
 	Needed       []Needed // one per planned difference
@@ -27,11 +33,11 @@ type PowerRow struct {
 // Needed is the size a comparison needs to detect a difference.
 type Needed struct {
 	Delta float64 // the difference, as a proportion
-	// Pairs is the effective pairs needed (stats.PairsNeeded at the observed
-	// discordance); Questions is the questions needed with this run's
+	// Pairs is the effective pairs needed (stats.PairsNeededNull at the
+	// null discordance); Questions is the questions needed with this run's
 	// repeats and design effect: ⌈Pairs·Deff·Questions/Pairs_observed⌉.
 	Pairs, Questions int
-	OK               bool // false when no size reaches the power (Δ above the discordance, or no discordance)
+	OK               bool // false when no size reaches the power (no pair, or past stats.MaxPairs)
 }
 
 // powerRows plans every comparison at the default α and power.
@@ -47,10 +53,10 @@ func PowerFor(cs []stats.Comparison, deltas []float64, alpha, power float64) []P
 	for _, c := range cs {
 		pb := c.Accuracy
 		p := PowerRow{Dataset: c.Dataset, Model: c.Model, Reference: c.Reference, Candidate: c.Candidate,
-			Pairs: pb.N, Questions: pb.Clusters, Discordance: pb.Discordance, Deff: deffOf(pb), Alpha: alpha, Power: power}
+			Pairs: pb.N, Questions: pb.Clusters, Discordance: pb.NullDiscordance(), Deff: deffOf(pb), Alpha: alpha, Power: power}
 		p.MDE = math.NaN()
 		if !math.IsNaN(p.Deff) {
-			p.MDE = stats.MinDetectableDiff(float64(p.Pairs)/p.Deff, p.Discordance, alpha, power)
+			p.MDE = stats.MinDetectableDiffNull(float64(p.Pairs)/p.Deff, p.Discordance, alpha, power)
 		}
 		for _, d := range deltas {
 			p.Needed = append(p.Needed, p.need(d))
@@ -66,7 +72,7 @@ func (p PowerRow) need(d float64) Needed {
 	if math.IsNaN(p.Deff) {
 		return n
 	}
-	n.Pairs, n.OK = stats.PairsNeeded(d, p.Discordance, p.Alpha, p.Power)
+	n.Pairs, n.OK = stats.PairsNeededNull(d, p.Discordance, p.Alpha, p.Power)
 	if n.OK {
 		perQ := float64(p.Pairs) / float64(max(p.Questions, 1))
 		n.Questions = int(math.Ceil(float64(n.Pairs) * p.Deff / perQ))

@@ -114,7 +114,7 @@ type Report struct {
 	// model.
 	Factorial []FactorialFit
 	// Power plans, per comparison, the pairs needed for each of
-	// PowerDeltas at the observed discordance.
+	// PowerDeltas at the null discordance (the gate's convention).
 	Power       []PowerRow
 	PowerDeltas []float64
 	// Notes are things a reader must know (relabelled arms, unmatched

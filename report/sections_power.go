@@ -92,7 +92,7 @@ func (r *Report) powerSection() *Section {
 	if len(r.Power) == 0 {
 		return nil
 	}
-	h := []string{"arm", "pairs", "questions", "discordance", "design effect", "MDE"}
+	h := []string{"arm", "pairs", "questions", "null discordance", "design effect", "MDE"}
 	for _, d := range r.PowerDeltas {
 		h = append(h, fmt.Sprintf("questions for %s pp", fnum(100*d, 1)))
 	}
@@ -108,9 +108,10 @@ func (r *Report) powerSection() *Section {
 		}
 		t.Rows = append(t.Rows, r.lead(p.Dataset, p.Model, row...))
 	}
-	text := fmt.Sprintf("For each comparison with `%s`: the share of pairs on which the two arms disagree (discordance), the design effect of repeats, "+
-		"the minimum detectable difference (MDE) at α = 0.05 two-sided and 80%% power for the run's size, and the questions needed to detect a "+
-		"difference of the size shown at the observed discordance (McNemar, Connor 1987); none: no size reaches the power, because the difference "+
-		"exceeds the discordance or the pairs are too few. `medteam power --delta D --run RUN` plans other sizes.", r.Reference)
+	text := fmt.Sprintf("For each comparison with `%s`: the null discordance 2·min(b, c)/pairs — the share of pairs on which the two arms "+
+		"would disagree were they equally accurate, the observed discordance less what the difference itself made discordant; the convention "+
+		"of `medteam check --baseline` — the design effect of repeats, the minimum detectable difference (MDE) at α = 0.05 two-sided and 80%% "+
+		"power for the run's size, and the questions needed to detect a difference of the size shown (McNemar, Connor 1987; the discordance "+
+		"under a difference δ taken as at least δ); none: too few pairs. `medteam power --delta D --run RUN` plans other sizes.", r.Reference)
 	return &Section{ID: SecPower, Heading: "Power", Text: text, Tables: []Table{t}}
 }

@@ -28,7 +28,7 @@ type Comparison struct {
 	Calls    Estimate // Δ calls per question (candidate − reference)
 	Tokens   Estimate // Δ prompt + completion tokens per question
 	// MDD is the minimum detectable |Δaccuracy| at α = 0.05 two-sided and
-	// 80% power (MinDetectableDiff) for the observed discordance and an
+	// 80% power (MinDetectableDiffNull) at the null discordance and an
 	// effective n = Matched / max(1, deff), deff = SE²_CR1 / (s²/Matched)
 	// of the paired differences (the design effect of repeats). NaN when no
 	// pair is discordant.
@@ -233,7 +233,7 @@ func comparisonMDD(pb PairedBinary, d []float64) float64 {
 	if deff := pb.Delta.SE * pb.Delta.SE / iid; deff > 1 {
 		n /= deff
 	}
-	return MinDetectableDiff(n, pb.Discordance, DefaultAlpha, DefaultPower)
+	return MinDetectableDiffNull(n, pb.NullDiscordance(), DefaultAlpha, DefaultPower)
 }
 
 // PairedMetric is the paired difference (candidate − reference) of any

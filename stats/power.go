@@ -117,3 +117,68 @@ func (pb PairedBinary) EffectiveN() float64 {
 	deff := math.Min(n/float64(pb.Clusters), math.Max(1, pb.Delta.SE*pb.Delta.SE/(s2/n)))
 	return n / deff
 }
+
+// NullDiscordance is the share of discordant pairs an unchanged candidate
+// would show: 2·min(B, C)/N, the observed discordance (B + C)/N less the
+// |C − B|/N that the difference itself made discordant. With Δ = 0 it is
+// the observed discordance up to noise; a candidate 24 points better has
+// few pairs the reference alone got right, and power is judged on those,
+// not on the 24 points it gained. Every power figure of medteam (the
+// report's MDE and Power section, `medteam power --run`, the baseline
+// gate) plans at it; NaN without pairs.
+func (pb PairedBinary) NullDiscordance() float64 {
+	if pb.N == 0 {
+		return math.NaN()
+	}
+	return 2 * float64(min(pb.B, pb.C)) / float64(pb.N)
+}
+
+// PairsNeededNull is PairsNeeded at the discordance a difference delta
+// would show over a null discordance psi0: ψ = max(psi0, |δ|), as the
+// baseline gate plans (a difference of δ makes at least a share δ of the
+// pairs discordant). ok is false only where PairsNeeded's is for that ψ.
+func PairsNeededNull(delta, psi0, alpha, power float64) (int, bool) {
+	if math.IsNaN(psi0) {
+		return 0, false
+	}
+	return PairsNeeded(delta, math.Max(psi0, math.Abs(delta)), alpha, power)
+}
+
+// MinDetectableDiffNull is the smallest |δ| that n pairs detect (two-sided
+// McNemar at alpha, the given power) when the discordance under the
+// alternative is ψ = max(psi0, δ): MinDetectableDiff(n, psi0) where that
+// root lies within psi0, else the δ > psi0 at which Connor's power
+// equation with ψ = δ reaches the power, found by bisection (the power
+// rises with δ there). NaN when n < z²_{1−α/2} or psi0 is NaN, or when no
+// δ < 1 reaches the power.
+func MinDetectableDiffNull(n, psi0, alpha, power float64) float64 {
+	if math.IsNaN(psi0) || !(alpha > 0 && alpha < 1 && power > 0 && power < 1) {
+		return math.NaN()
+	}
+	if d := MinDetectableDiff(n, psi0, alpha, power); !math.IsNaN(d) {
+		return d
+	}
+	za, zb := powerZ(alpha, power)
+	if n < za*za {
+		return math.NaN()
+	}
+	// g(δ) = (δ√n − z_a√δ)/√(δ − δ²) − z_b with ψ = δ: negative near 0 and
+	// +∞ as δ → 1.
+	g := func(d float64) float64 { return (d*math.Sqrt(n)-za*math.Sqrt(d))/math.Sqrt(d-d*d) - zb }
+	lo, hi := math.Max(psi0, 1e-12), 1-1e-12
+	if g(lo) >= 0 {
+		return lo
+	}
+	if g(hi) < 0 {
+		return math.NaN()
+	}
+	for range 100 {
+		mid := (lo + hi) / 2
+		if g(mid) >= 0 {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
+}
