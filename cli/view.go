@@ -83,11 +83,15 @@ func runView(ctx context.Context, f *Factory, opts *ViewOptions) error {
 	for _, p := range opts.Runs {
 		r, err := view.OpenRun(p)
 		if err != nil {
+			for _, o := range runs {
+				_ = o.Close()
+			}
 			return usagef("view: %v", err)
 		}
 		runs = append(runs, r)
 	}
 	d := view.NewData(runs)
+	defer d.Close()
 	if opts.Export != "" {
 		n, err := view.Export(d, opts.Export)
 		if err != nil {

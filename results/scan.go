@@ -11,37 +11,29 @@ import (
 	"github.com/parquet-go/parquet-go"
 )
 
-// openChecked opens path as a parquet file of this package's schema
-// version, with ReadFile's checks; the caller closes the returned file.
-func openChecked(path string) (f *os.File, pf *parquet.File, err error) {
-	f, err = os.Open(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("results: read %s: %w", path, err)
-	}
+// checked opens the open file f (named name in errors) as a parquet file
+// of this package's schema version, with ReadFile's checks.
+func checked(name string, f *os.File) (pf *parquet.File, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("results: read %s: %v", path, r)
-		}
-		if err != nil {
-			_ = f.Close()
-			f, pf = nil, nil
+			pf, err = nil, fmt.Errorf("results: read %s: %v", name, r)
 		}
 	}()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, nil, fmt.Errorf("results: read %s: %w", path, err)
+		return nil, fmt.Errorf("results: read %s: %w", name, err)
 	}
 	if err := checkFooter(f, st.Size()); err != nil {
-		return nil, nil, fmt.Errorf("results: read %s: %w", path, err)
+		return nil, fmt.Errorf("results: read %s: %w", name, err)
 	}
 	pf, err = parquet.OpenFile(f, st.Size())
 	if err != nil {
-		return nil, nil, fmt.Errorf("results: read %s: %w", path, err)
+		return nil, fmt.Errorf("results: read %s: %w", name, err)
 	}
 	if v, ok := pf.Lookup(SchemaVersionKey); ok && v != strconv.Itoa(SchemaVersion) {
-		return nil, nil, fmt.Errorf("results: read %s: schema version %s, this build reads version %d", path, v, SchemaVersion)
+		return nil, fmt.Errorf("results: read %s: schema version %s, this build reads version %d", name, v, SchemaVersion)
 	}
-	return f, pf, nil
+	return pf, nil
 }
 
 // ScanFile calls fn with every row of the parquet file at path, in file
@@ -50,12 +42,23 @@ func openChecked(path string) (f *os.File, pf *parquet.File, err error) {
 // struct with only the key fields of CallRow reads an index of
 // calls.parquet without its texts). An error from fn stops the scan and is
 // returned as is.
-func ScanFile[T any](path string, fn func(i int64, row *T) error) (err error) {
-	f, pf, err := openChecked(path)
+func ScanFile[T any](path string, fn func(i int64, row *T) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("results: read %s: %w", path, err)
+	}
+	defer f.Close()
+	return ScanOpen(path, f, fn)
+}
+
+// ScanOpen is ScanFile on a file already open (named path in errors): a
+// reader that keeps the handle keeps reading the file it opened even when
+// another file is renamed over its path.
+func ScanOpen[T any](path string, f *os.File, fn func(i int64, row *T) error) (err error) {
+	pf, err := checked(path, f)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
 	var cbErr error
 	defer func() {
 		if r := recover(); r != nil {
@@ -91,15 +94,29 @@ func ScanFile[T any](path string, fn func(i int64, row *T) error) (err error) {
 // are given (in any order, each at most once), returning them in ascending
 // index order. It seeks to each run of consecutive indices, so reading one
 // question's calls out of a large calls.parquet touches only their pages.
-func ReadRowsAt[T any](path string, idx []int64) (rows []T, err error) {
+func ReadRowsAt[T any](path string, idx []int64) ([]T, error) {
 	if len(idx) == 0 {
 		return nil, nil
 	}
-	f, pf, err := openChecked(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("results: read %s: %w", path, err)
+	}
+	defer f.Close()
+	return ReadRowsAtOpen[T](path, f, idx)
+}
+
+// ReadRowsAtOpen is ReadRowsAt on a file already open (named path in
+// errors); see ScanOpen. Concurrent calls on one handle are safe (reads
+// are positioned).
+func ReadRowsAtOpen[T any](path string, f *os.File, idx []int64) (rows []T, err error) {
+	if len(idx) == 0 {
+		return nil, nil
+	}
+	pf, err := checked(path, f)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	defer func() {
 		if r := recover(); r != nil {
 			rows, err = nil, fmt.Errorf("results: read %s: %v", path, r)

@@ -2,6 +2,7 @@ package results
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -61,5 +62,45 @@ func TestScanFileAndReadRowsAt(t *testing.T) {
 	}
 	if err := ScanFile(filepath.Join(t.TempDir(), "missing"), func(int64, *key) error { return nil }); err == nil {
 		t.Error("missing file scanned")
+	}
+}
+
+// TestOpenHandleOutlivesRename: ScanOpen and ReadRowsAtOpen read the file
+// the handle opened even after WriteCalls renames another over its path.
+func TestOpenHandleOutlivesRename(t *testing.T) {
+	path := filepath.Join(t.TempDir(), CallsFile)
+	write := func(prefix string) {
+		var rows []CallRow
+		for i := 0; i < 20; i++ {
+			rows = append(rows, CallRow{SchemaVersion: SchemaVersion, QuestionID: prefix + strconv.Itoa(i)})
+		}
+		if err := WriteCalls(path, rows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("old")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	write("new")
+	got, err := ReadRowsAtOpen[CallRow](path, f, []int64{7})
+	if err != nil || len(got) != 1 || got[0].QuestionID != "old7" {
+		t.Fatalf("ReadRowsAtOpen after rename: %+v %v, want old7", got, err)
+	}
+	type key struct {
+		QuestionID string `parquet:"question_id"`
+	}
+	if err := ScanOpen(path, f, func(i int64, k *key) error {
+		if want := "old" + strconv.Itoa(int(i)); k.QuestionID != want {
+			t.Errorf("ScanOpen row %d: %s, want %s", i, k.QuestionID, want)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadRowsAt[CallRow](path, []int64{7}); err != nil || got[0].QuestionID != "new7" {
+		t.Fatalf("ReadRowsAt by path: %+v %v, want new7", got, err)
 	}
 }

@@ -1,7 +1,9 @@
 package view
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -76,9 +78,23 @@ type Run struct {
 	// nil when the run kept none.
 	Items map[string]*results.ItemRow
 
+	// callsFile is calls.parquet as opened with questions.parquet (nil: no
+	// such file then). Every read goes through this handle, so a run
+	// rewritten while it is viewed (a new file renamed over the path) is
+	// never read at the old file's offsets: the viewer keeps its snapshot.
+	callsFile *os.File
+
 	once  sync.Once
 	calls *callIndex
 	err   error
+}
+
+// Close releases the run's open calls.parquet.
+func (r *Run) Close() error {
+	if r.callsFile == nil {
+		return nil
+	}
+	return r.callsFile.Close()
 }
 
 // callKey is the part of a calls.parquet row the index reads: no texts.
@@ -107,18 +123,21 @@ const transcriptProbe = 64
 
 // index builds (once) the call index of the run.
 func (r *Run) index() (*callIndex, error) {
-	r.once.Do(func() { r.calls, r.err = buildIndex(filepath.Join(r.Dir, results.CallsFile)) })
+	r.once.Do(func() { r.calls, r.err = buildIndex(r.callsPath(), r.callsFile) })
 	return r.calls, r.err
 }
 
-func buildIndex(path string) (*callIndex, error) {
+func (r *Run) callsPath() string { return filepath.Join(r.Dir, results.CallsFile) }
+
+// buildIndex indexes the open calls.parquet f (nil: the run has none).
+func buildIndex(path string, f *os.File) (*callIndex, error) {
 	ix := &callIndex{rows: map[string][]int64{}, phases: map[string][]string{}}
-	if _, err := os.Stat(path); os.IsNotExist(err) {
+	if f == nil {
 		return ix, nil
 	}
 	ix.present = true
 	var n int64
-	err := results.ScanFile(path, func(i int64, c *callKey) error {
+	err := results.ScanOpen(path, f, func(i int64, c *callKey) error {
 		k := unitKey(c.Arm, c.QuestionID, c.Repeat)
 		ix.rows[k] = append(ix.rows[k], i)
 		if !slices.Contains(ix.phases[k], c.Phase) {
@@ -134,7 +153,7 @@ func buildIndex(path string) (*callIndex, error) {
 	for i := range probe {
 		probe[i] = int64(i)
 	}
-	rows, err := results.ReadRowsAt[results.CallRow](path, probe)
+	rows, err := results.ReadRowsAtOpen[results.CallRow](path, f, probe)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +173,7 @@ func (r *Run) callsOf(arm, q string, rep int32) ([]results.CallRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := results.ReadRowsAt[results.CallRow](filepath.Join(r.Dir, results.CallsFile), ix.rows[unitKey(arm, q, rep)])
+	rows, err := results.ReadRowsAtOpen[results.CallRow](r.callsPath(), r.callsFile, ix.rows[unitKey(arm, q, rep)])
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +187,8 @@ func (r *Run) callsOf(arm, q string, rep int32) ([]results.CallRow, error) {
 }
 
 // OpenRun reads a run directory's questions.parquet (a path to the file
-// itself is accepted too). calls.parquet is read later, on demand.
+// itself is accepted too) and opens its calls.parquet, read later on
+// demand from that handle; Close releases it.
 func OpenRun(path string) (*Run, error) {
 	dir := path
 	if st, err := os.Stat(path); err == nil && !st.IsDir() {
@@ -178,22 +198,45 @@ func OpenRun(path string) (*Run, error) {
 	if _, err := os.Stat(qp); err != nil {
 		return nil, fmt.Errorf("%s: no %s (give a run directory of medteam run; 'medteam export %s' writes it from the journal)", path, results.QuestionsFile, dir)
 	}
+	cf, err := openCalls(filepath.Join(dir, results.CallsFile))
+	if err != nil {
+		return nil, err
+	}
 	rows, err := results.ReadQuestions(qp)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		var items []results.ItemRow
+		var ok bool
+		if items, ok, err = results.ReadItems(dir); err == nil {
+			return newRun(dir, cf, rows, items, ok), nil
+		}
 	}
-	items, ok, err := results.ReadItems(dir)
-	if err != nil {
-		return nil, err
+	if cf != nil {
+		_ = cf.Close()
 	}
-	r := &Run{Name: filepath.Base(filepath.Clean(dir)), Dir: dir, Rows: rows}
+	return nil, err
+}
+
+// openCalls opens calls.parquet; nil without error when there is none.
+func openCalls(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w (check the file's permissions)", path, err)
+	}
+	return f, nil
+}
+
+func newRun(dir string, cf *os.File, rows []results.QuestionRow, items []results.ItemRow, ok bool) *Run {
+	r := &Run{Name: filepath.Base(filepath.Clean(dir)), Dir: dir, Rows: rows, callsFile: cf}
 	if ok {
 		r.Items = make(map[string]*results.ItemRow, len(items))
 		for i := range items {
 			r.Items[items[i].Key()] = &items[i]
 		}
 	}
-	return r, nil
+	return r
 }
 
 // Data is what the viewer shows: the runs, the arm columns and the grid.
@@ -493,6 +536,15 @@ func (d *Data) Question(id int, arms []int) (*Question, error) {
 		q.Arms = append(q.Arms, ad)
 	}
 	return q, nil
+}
+
+// Close releases every run's open calls.parquet.
+func (d *Data) Close() error {
+	var errs []error
+	for _, r := range d.Runs {
+		errs = append(errs, r.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // Transcripts reports, once every run is indexed, which runs kept no texts.
