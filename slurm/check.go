@@ -11,14 +11,20 @@ import (
 // would end that line and start a shell command, and an #SBATCH directive
 // value is read by sbatch up to the first blank and through its own quote
 // rules, so it may hold neither blanks nor quotes nor backslashes. The error
-// names the flag or value that carries it. Args need no check: each is
-// written as one single-quoted shell word.
+// names the flag or value that carries it. Args are written as
+// single-quoted shell words, but a template may print {{.Args}} raw (in a
+// comment, say), so they may not hold control characters either.
 func (j Job) Check() error {
 	for _, v := range []struct{ what, val string }{
 		{"the run directory (--out, --run-name)", j.RunDir}, {"the job name (from the run directory)", j.Name},
 		{"the working directory", j.Workdir}, {"--medteam", j.Medteam},
 	} {
 		if err := noControl(v.what, v.val); err != nil {
+			return err
+		}
+	}
+	for _, a := range j.Args {
+		if err := noControl(fmt.Sprintf("the task flag %q", a), a); err != nil {
 			return err
 		}
 	}

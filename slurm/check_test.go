@@ -12,7 +12,8 @@ func TestJobCheck(t *testing.T) {
 		want string // "" = accepted
 	}{
 		{"ordinary", func(*Job) {}, ""},
-		{"hostile args are quoted, not refused", func(j *Job) { j.Args = []string{"$(touch PWNED)", "a\nb"} }, ""},
+		{"hostile args are quoted, not refused", func(j *Job) { j.Args = []string{"$(touch PWNED)", "a b;`c`'\""} }, ""},
+		{"newline in a task flag", func(j *Job) { j.Args = []string{"--model=x\ntouch PWNED"} }, "task flag"},
 		{"shell syntax in a directive is inert", func(j *Job) { j.Options = []string{"--comment=$(touch${IFS}PWNED);`x`"} }, ""},
 		{"newline in --slurm-opt", func(j *Job) { j.Options = []string{"--partition=gpu\ntouch PWNED"} }, "--slurm-opt"},
 		{"carriage return in --slurm-opt", func(j *Job) { j.Options = []string{"--partition=gpu\r"} }, "--slurm-opt"},
