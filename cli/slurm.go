@@ -140,6 +140,9 @@ func runSlurmSubmit(ctx context.Context, f *Factory, o *SlurmSubmitOptions) erro
 	if err != nil {
 		return err
 	}
+	if err := job.Check(); err != nil {
+		return usageError{err}
+	}
 	dir := job.RunDir
 	array, merge, err := slurmScripts(job, o.Template)
 	if err != nil {
@@ -186,6 +189,9 @@ func (o *SlurmSubmitOptions) validate() error {
 	}
 	if o.Grace < 30*time.Second {
 		return usagef("--grace %s: give at least 30s (questions in flight get %s after SIGTERM, then the journal commits)", o.Grace, graceDefault)
+	}
+	if err := (slurm.Job{Options: o.SlurmOpts, Merge: o.MergeOpts}).Check(); err != nil {
+		return usageError{err}
 	}
 	return noSecretsInScripts(o.Args)
 }

@@ -135,6 +135,11 @@ func TestSlurmSubmitUsage(t *testing.T) {
 		{[]string{"--shards", "2", "--template", "/nonexistent.tmpl", "--dry-run"}, "--template"},
 		{[]string{"--shards", "2", "--api-key", "sk-secret", "--dry-run"}, "OPENAI_API_KEY"},
 		{[]string{"--shards", "2", "--base-url", "http://u:pw@127.0.0.1:1/v1", "--dry-run"}, "carries credentials"},
+		{[]string{"--shards", "2", "--slurm-opt", "--partition=gpu\ntouch PWNED", "--dry-run"}, "--slurm-opt"},
+		{[]string{"--shards", "2", "--slurm-opt", "--partition=gpu\r", "--dry-run"}, "--slurm-opt"},
+		{[]string{"--shards", "2", "--merge-opt", "--time=10\x00", "--dry-run"}, "--merge-opt"},
+		{[]string{"--shards", "2", "--merge-opt", "--comment=two words", "--dry-run"}, "--merge-opt"},
+		{[]string{"--shards", "2", "--out", "/tmp/dir with space", "--dry-run"}, "the run directory"},
 	} {
 		o := parseSubmit(t, c.args...)
 		o.Slurm = &fakeSlurm{}

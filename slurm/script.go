@@ -134,9 +134,11 @@ exec {{.MergeCmd}}
 `
 
 // Render executes the script template text with fields f; name says where
-// the template came from, for errors.
+// the template came from, for errors. Templates get the function q, which
+// quotes a value as one shell word ({{q .LogDir}}); .Workdir, .ShardDir,
+// .ShardCmd and .MergeCmd are already shell words, the other fields are raw.
 func Render(name, text string, f Fields) (string, error) {
-	t, err := template.New(name).Option("missingkey=error").Parse(text)
+	t, err := template.New(name).Option("missingkey=error").Funcs(template.FuncMap{"q": Quote}).Parse(text)
 	if err != nil {
 		return "", fmt.Errorf("script template %s: %w", name, err)
 	}

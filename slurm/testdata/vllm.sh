@@ -13,13 +13,13 @@
 set -eu
 cd '/home/u/it'\''s here'
 MODEL=${MEDTEAM_VLLM_MODEL:-Qwen/Qwen2.5-7B-Instruct}
-vllm serve "$MODEL" --served-model-name bench --host 127.0.0.1 --port 8000 --seed 0 \
-  >"/shared/results/run-abc/slurm/vllm-$SLURM_ARRAY_TASK_ID.log" 2>&1 &
+LOG=/shared/results/run-abc/slurm/vllm-$SLURM_ARRAY_TASK_ID.log
+vllm serve "$MODEL" --served-model-name bench --host 127.0.0.1 --port 8000 --seed 0 >"$LOG" 2>&1 &
 VLLM=$!
 trap 'kill $VLLM 2>/dev/null' EXIT
 for _ in $(seq 600); do
   curl -sf http://127.0.0.1:8000/v1/models >/dev/null && break
-  kill -0 $VLLM 2>/dev/null || { echo "vLLM exited; see /shared/results/run-abc/slurm/vllm-$SLURM_ARRAY_TASK_ID.log" >&2; exit 1; }
+  kill -0 $VLLM 2>/dev/null || { echo "vLLM exited; see $LOG" >&2; exit 1; }
   sleep 1
 done
 # Slurm's SIGTERM (--signal=B:TERM@90) reaches this shell: pass it on to medteam.
