@@ -89,3 +89,67 @@ func TestDatasetsCommands(t *testing.T) {
 		t.Fatalf("list: %d %s", code, so)
 	}
 }
+
+// TestMergeRefusesIncompleteShardSets: a merge lacking a shard is incomplete
+// (planned: the whole plan's units) and check exits 9; shards of different
+// splits and a shard given twice are refused; a shard directory that holds
+// nothing names the missing shard.
+func TestMergeRefusesIncompleteShardSets(t *testing.T) {
+	out := t.TempDir()
+	plan := []string{"run", "--dataset", medqaSample, "--limit", "30", "--config", "base,c2", "--out", out}
+	for _, s := range []struct{ shard, name string }{{"1/2", "h1"}, {"2/2", "h2"}, {"2/3", "t2"}} {
+		if code, so, se := runCLI(t, append(plan, "--shard", s.shard, "--run-name", s.name)...); code != 0 {
+			t.Fatalf("shard %s: %d %s %s", s.shard, code, so, se)
+		}
+	}
+	dir := func(n string) string { return filepath.Join(out, n) }
+	os.MkdirAll(dir("empty"), 0o755)
+	cases := []struct {
+		name   string
+		shards []string
+		code   ExitCode
+		want   []string
+	}{
+		{"one shard of two", []string{"h1"}, 0, []string{"shard 2/2", "40 of 60"}},
+		{"different splits", []string{"h1", "t2"}, exitUsage, []string{"2/3", "1/2", "2 and 3 shards"}},
+		{"a shard twice", []string{"h1", "h1"}, exitUsage, []string{"shard 1/2 is given twice"}},
+		{"a shard wrote nothing", []string{"h1", "empty"}, exitUsage, []string{"empty holds no run", "shard 2/2"}},
+		{"whole", []string{"h1", "h2"}, 0, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			merged := filepath.Join(out, "m-"+strings.ReplaceAll(c.name, " ", "-"))
+			args := []string{"merge", "--out", merged}
+			for _, s := range c.shards {
+				args = append(args, dir(s))
+			}
+			code, so, se := runCLI(t, args...)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d\n%s%s", code, c.code, so, se)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(se, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, se)
+				}
+			}
+			if code != 0 {
+				return
+			}
+			m, err := results.ReadManifest(filepath.Join(merged, results.ManifestFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole := len(c.shards) == 2
+			if m.Status.Planned != 60 || m.Status.Complete() != whole {
+				t.Fatalf("status %+v, want planned 60, complete %v", m.Status, whole)
+			}
+			wantCheck := exitIncomplete
+			if whole {
+				wantCheck = 0
+			}
+			if code, so, se := runCLI(t, "check", merged, "--baseline", merged); code != wantCheck {
+				t.Fatalf("check: exit %d, want %d\n%s%s", code, wantCheck, so, se)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -16,15 +17,26 @@ type Merged struct {
 	Dir                    string
 	Shards, Units, Dups    int
 	QuestionRows, CallRows int64
+	// Planned is the whole plan's units; Missing the shards ("i/n") not
+	// given, which leave the merge incomplete.
+	Planned int
+	Missing []string
 }
 
 // Merge joins the run directories of the shards of one plan into the run
 // directory out ("" = run-<plan hash> beside the first shard), in the order
 // of the whole plan, and writes its parquet files and manifest. Directories
 // of different plans are refused with an *InputError; a unit present in
-// several shards is taken once. argv is the scrubbed command line.
+// several shards is taken once, but shards of different splits (--shard
+// i/n with different n), a shard given twice and a directory without a
+// journal are refused. Shards not given make the merge incomplete (Missing),
+// planned at the whole plan's units. argv is the scrubbed command line.
 func Merge(out string, dirs []string, argv []string) (Merged, error) {
-	body, hash, doc, err := commonPlan(dirs)
+	body, hash, doc, shards, err := commonPlan(dirs)
+	if err != nil {
+		return Merged{}, err
+	}
+	missing, err := checkShards(shards)
 	if err != nil {
 		return Merged{}, err
 	}
@@ -36,7 +48,7 @@ func Merge(out string, dirs []string, argv []string) (Merged, error) {
 		return Merged{}, err
 	}
 	defer dst.Close()
-	res := Merged{Dir: out, Shards: len(dirs)}
+	res := Merged{Dir: out, Shards: len(dirs), Missing: missing, Planned: mergedPlanned(doc, shards, len(missing))}
 	questions, err := copyUnits(dst, dirs, filepath.Base(out), &res)
 	if err != nil {
 		return res, err
@@ -51,7 +63,7 @@ func Merge(out string, dirs []string, argv []string) (Merged, error) {
 	if err != nil {
 		return res, err
 	}
-	m := Manifest{Argv: argv, Start: time.Now().UTC(), Doc: doc, Incomplete: !shardsComplete(dirs)}
+	m := Manifest{Argv: argv, Start: time.Now().UTC(), Doc: doc, Planned: res.Planned, Incomplete: len(missing) > 0 || !shardsComplete(dirs)}
 	return res, m.Write(out, rows, int(res.CallRows))
 }
 
@@ -68,32 +80,50 @@ func shardsComplete(dirs []string) bool {
 }
 
 // commonPlan reads the plan of every shard and checks they are one plan; it
-// returns the unsharded document, its hash and its decoded form.
-func commonPlan(dirs []string) ([]byte, string, Doc, error) {
+// returns the unsharded document, its hash, its decoded form and the
+// shard each directory holds.
+func commonPlan(dirs []string) ([]byte, string, Doc, []shardOf, error) {
 	var body []byte
-	var hash string
+	var hash, first string
 	var doc Doc
-	for i, dir := range dirs {
+	var shards []shardOf
+	empty, emptyErr := "", error(nil)
+	for _, dir := range dirs {
 		j, err := journal.OpenExisting(dir)
 		if err != nil {
-			return nil, "", doc, Inputf("merge: %s: %v", dir, err)
+			if empty == "" {
+				empty, emptyErr = dir, err
+			}
+			continue
 		}
 		b, _, err := j.PlanBody()
 		j.Close()
 		if err != nil {
-			return nil, "", doc, fmt.Errorf("merge: %s: %w", dir, err)
+			return nil, "", doc, nil, fmt.Errorf("merge: %s: %w", dir, err)
 		}
 		ub, h, d, err := Unshard(b)
+		var sd Doc
+		if err == nil {
+			err = json.Unmarshal(b, &sd)
+		}
 		if err != nil {
-			return nil, "", doc, fmt.Errorf("merge: %s: the recorded plan does not decode: %w", dir, err)
+			return nil, "", doc, nil, fmt.Errorf("merge: %s: the recorded plan does not decode: %w", dir, err)
 		}
-		if i == 0 {
-			body, hash, doc = ub, h, d
+		if first == "" {
+			body, hash, doc, first = ub, h, d, dir
 		} else if h != hash {
-			return nil, "", doc, Inputf("merge: %s belongs to a different plan than %s (plan %.12s vs %.12s); only shards of one plan can be merged", dir, dirs[0], h, hash)
+			return nil, "", doc, nil, Inputf("merge: %s belongs to a different plan than %s (plan %.12s vs %.12s); only shards of one plan can be merged", dir, first, h, hash)
 		}
+		s, err := readShard(dir, sd)
+		if err != nil {
+			return nil, "", doc, nil, err
+		}
+		shards = append(shards, s)
 	}
-	return body, hash, doc, nil
+	if empty != "" {
+		return nil, "", doc, nil, noJournal(empty, emptyErr, shards)
+	}
+	return body, hash, doc, shards, nil
 }
 
 // copyUnits copies every unit of the shards not yet in dst into it, under
