@@ -67,8 +67,8 @@ func checkExportRefusals(t *testing.T, run, exp string) {
 	if err := os.Symlink(victim, grid); err != nil {
 		t.Skipf("no symbolic links here: %v", err)
 	}
-	if code, _, se := runCLI(t, "view", "--export", exp, "--force", run); code == exitOK || !strings.Contains(se, "symbolic link") {
-		t.Errorf("export over a link: exit %d %q; want a refusal naming the link", code, se)
+	if code, _, se := runCLI(t, "view", "--export", exp, "--force", run); code != exitUsage || !strings.Contains(se, grid) || !strings.Contains(se, "symbolic link") {
+		t.Errorf("export over a link: exit %d %q; want exit 2 naming the link", code, se)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "keep" {
 		t.Errorf("the export wrote through the link: victim holds %.80q", b)

@@ -130,7 +130,21 @@ func CheckExportDir(dir string, force bool) error {
 	if len(entries) > 0 && !force {
 		return fmt.Errorf("view --export %s: the directory is not empty (%d entries, e.g. %s); give a new or empty one, or --force to replace the files of the export in it", dir, len(entries), entries[0].Name())
 	}
-	return nil
+	return linkInside(dir)
+}
+
+// linkInside refuses a symbolic link anywhere in dir (WalkDir does not
+// follow them), so that a forced export stops before writing anything.
+func linkInside(dir string) error {
+	return fs.WalkDir(os.DirFS(dir), ".", func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("view --export %s: %w", dir, err)
+		}
+		if e.Type()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("view --export %s: %s is a symbolic link, and the export never writes through one; remove it or give a new directory", dir, filepath.Join(dir, p))
+		}
+		return nil
+	})
 }
 
 // mkdirNoLink makes dir/rel and every folder on the way, refusing any of
