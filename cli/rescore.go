@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/medteam-bench/medteam/escape"
 	"github.com/medteam-bench/medteam/rescore"
 	"github.com/medteam-bench/medteam/results"
 )
@@ -129,7 +130,7 @@ func runRescore(f *Factory, o *RescoreOptions) error {
 	if err := writeRescoreManifest(o, run, rows, run.Duplicates(scored), start); err != nil {
 		return err
 	}
-	rescore.WriteTable(f.Out, sums)
+	rescore.WriteTable(f.Out, sums, escape.Terminal)
 	writeDuplicateLine(f.Out, run.Duplicates(scored))
 	fmt.Fprintf(f.Out, "\n%d replies read differently from the published extraction: listed in %s\n", n, filepath.Join(o.Out, "rescore.md"))
 	return nil
@@ -168,7 +169,7 @@ func readRescoreRecords(o *RescoreOptions) ([]rescore.Record, error) {
 func writeRescoreMD(o *RescoreOptions, run rescore.Run, sums []rescore.ModelSummary, scored []rescore.Scored) (int, error) {
 	var md strings.Builder
 	fmt.Fprintf(&md, "# Rescore of %s\n\n", strings.Join(o.Files, ", "))
-	rescore.WriteTable(&md, sums)
+	rescore.WriteTable(&md, sums, escape.Markdown)
 	writeDuplicateNote(&md, run.Duplicates(scored))
 	md.WriteString("\n## Replies read differently\n\n")
 	n := run.WriteDisagreements(&md, scored)

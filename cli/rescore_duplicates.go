@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/medteam-bench/medteam/escape"
 	"github.com/medteam-bench/medteam/rescore"
 	"github.com/medteam-bench/medteam/results"
 )
@@ -45,7 +46,7 @@ func writeDuplicateNote(w io.Writer, dups []rescore.Duplicate) {
 	fmt.Fprintln(w, "| file | question_id | same question as | records |")
 	fmt.Fprintln(w, "|---|---|---|---:|")
 	for _, d := range dups {
-		fmt.Fprintf(w, "| %s | %s | %s | %d |\n", d.File, d.ID, d.Of, d.Records)
+		fmt.Fprintf(w, "| %s | %s | %s | %d |\n", escape.Markdown(d.File), escape.Markdown(d.ID), escape.Markdown(d.Of), d.Records)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/medteam-bench/medteam/escape"
 	"github.com/medteam-bench/medteam/rescore"
 	"github.com/medteam-bench/medteam/results"
 )
@@ -47,22 +48,22 @@ func runRescoreMAB(f *Factory, o *RescoreOptions) error {
 	}
 	var md strings.Builder
 	fmt.Fprintf(&md, "# Rescore of %d MedAgentsBench output files\n\n", len(files))
-	writeMABText(&md, sums)
+	writeMABText(&md, sums, escape.Markdown)
 	if err := os.WriteFile(filepath.Join(o.Out, "rescore.md"), []byte(md.String()), 0o644); err != nil {
 		return fmt.Errorf("rescore: %w", err)
 	}
 	if err := writeMABManifest(o, run, files, rows, start); err != nil {
 		return err
 	}
-	writeMABText(f.Out, sums)
+	writeMABText(f.Out, sums, escape.Terminal)
 	return nil
 }
 
 // writeMABText writes the per-file table, the Table 1 matrices and what
 // the deduplication dropped.
-func writeMABText(w interface{ Write([]byte) (int, error) }, sums []rescore.MABSummary) {
-	rescore.WriteMABTable(w, sums)
-	rescore.WriteMABMatrix(w, sums)
+func writeMABText(w interface{ Write([]byte) (int, error) }, sums []rescore.MABSummary, cell rescore.Cell) {
+	rescore.WriteMABTable(w, sums, cell)
+	rescore.WriteMABMatrix(w, sums, cell)
 	dropped := 0
 	for _, s := range sums {
 		dropped += s.Dropped

@@ -128,7 +128,7 @@ func TestRescoreDuplicatesReport(t *testing.T) {
 		}
 	}
 	rs, err := os.ReadFile(filepath.Join(dir, "rs", "rescore.md"))
-	if err != nil || !strings.Contains(string(rs), "| ../rescore/testdata/mmlupro_duplicates.json | 6442 | 6441 | 1 |") {
+	if err != nil || !strings.Contains(string(rs), `| ../rescore/testdata/mmlupro\_duplicates.json | 6442 | 6441 | 1 |`) {
 		t.Errorf("rescore.md lacks the duplicate 6442 of 6441: %v\n%s", err, rs)
 	}
 	m, err := results.ReadManifest(filepath.Join(dir, "rs", results.ManifestFile))

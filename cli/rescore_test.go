@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,7 +25,7 @@ func TestRescoreWritesRunDirectory(t *testing.T) {
 		}
 	}
 	md, err := os.ReadFile(filepath.Join(out, "rescore.md"))
-	if err != nil || !strings.Contains(string(md), "| gpt-4o | 71 | none (filled D) | B | B | answer_line |") {
+	if err != nil || !strings.Contains(string(md), "| gpt-4o | 71 | none (filled D) | B | B | answer\\_line |") {
 		t.Errorf("rescore.md: %v\n%s", err, md)
 	}
 	rows, err := results.ReadQuestions(filepath.Join(out, results.QuestionsFile))
@@ -46,5 +47,43 @@ func TestRescoreWritesRunDirectory(t *testing.T) {
 	// A generic file without a model: --model-name is asked for.
 	if code, _, stderr := runCLI(t, "rescore", "../rescore/testdata/generic.jsonl", "--out", filepath.Join(t.TempDir(), "g")); code == 0 || !strings.Contains(stderr, "--model-name") {
 		t.Errorf("no model: exit %d %s", code, stderr)
+	}
+}
+
+// TestRescoreEscapesPublishedText: a published file's model, id, gold and
+// prediction reach rescore.md escaped for Markdown (no raw tag, no cell
+// or row break, no fence, no control byte) and the terminal without an ESC.
+func TestRescoreEscapesPublishedText(t *testing.T) {
+	hostile := "<script>alert(1)</script>|x\n```\n\x1b[31mred\x1b]8;;http://x\x07link"
+	in := filepath.Join(t.TempDir(), "hostile.jsonl")
+	rec := map[string]any{"id": hostile, "model": hostile, "options": []string{"a", "b"}, "gold": "A", "pred": "B", "response": "The answer is A. " + hostile}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(in, append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "rs")
+	code, stdout, stderr := runCLI(t, "rescore", in, "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.ContainsRune(stdout, 0x1b) || strings.ContainsRune(stdout, 0x07) {
+		t.Errorf("terminal output holds a raw control byte:\n%q", stdout)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "rescore.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, raw := range []string{"<script>", "\x1b", "\x07", "```", ">|x", "\n```"} {
+		if strings.Contains(string(md), raw) {
+			t.Errorf("rescore.md holds raw %q:\n%s", raw, md)
+		}
+	}
+	for _, line := range strings.Split(string(md), "\n") {
+		if strings.HasPrefix(line, "| ") && strings.Count(strings.ReplaceAll(line, `\|`, ""), "|") != 7 && strings.Count(strings.ReplaceAll(line, `\|`, ""), "|") != 8 {
+			t.Errorf("table row with a broken cell count: %q", line)
+		}
 	}
 }

@@ -24,6 +24,7 @@ type ViewOptions struct {
 	Runs   []string
 	Addr   string // loopback HOST:PORT; port 0 picks a free one
 	Export string // write a static copy here instead of serving
+	Force  bool   // --export into a non-empty directory
 }
 
 // NewCmdView builds 'medteam view'.
@@ -43,7 +44,9 @@ parse notes, tokens and latency, and its prompt and reply when the run was made 
 
 --addr sets the address; it must be a loopback one (127.0.0.0/8, [::1], localhost): the
 viewer never listens on a network interface. --export DIR writes a static copy instead
-(index.html, its assets and the data as script files) that opens from disk.
+(index.html, its assets and the data as script files) that opens from disk; a non-empty
+DIR is refused unless --force, and no file is written through a symbolic link (DIR itself,
+a folder or a file in it).
 
 Given a FOLDER that holds run directories (e.g. results/), it lists them — name, status,
 questions, arms — in the terminal and on the page, each linking to its view.
@@ -65,6 +68,7 @@ Stop the server with Ctrl-C.`,
 	}
 	cmd.Flags().StringVar(&opts.Addr, "addr", "127.0.0.1:0", "loopback address to serve on (HOST:PORT; port 0 = a free port)")
 	cmd.Flags().StringVar(&opts.Export, "export", "", "write a static copy into this directory (opens from disk) instead of serving")
+	cmd.Flags().BoolVar(&opts.Force, "force", false, "with --export: write into a non-empty directory, replacing the export's files there")
 	return cmd
 }
 
@@ -93,6 +97,9 @@ func runView(ctx context.Context, f *Factory, opts *ViewOptions) error {
 	d := view.NewData(runs)
 	defer d.Close()
 	if opts.Export != "" {
+		if err := view.CheckExportDir(opts.Export, opts.Force); err != nil {
+			return usageError{err}
+		}
 		n, err := view.Export(d, opts.Export)
 		if err != nil {
 			return err

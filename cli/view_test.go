@@ -41,6 +41,47 @@ func TestViewRefusesNonLoopbackAndExports(t *testing.T) {
 	if !strings.Contains(string(b), `"transcripts":true`) || !strings.Contains(string(b), `"Prompt":"`) {
 		t.Errorf("q/0.js lacks the transcripts: %.300s", b)
 	}
+	checkExportRefusals(t, run, exp)
+}
+
+// checkExportRefusals: a second --export into the non-empty exp is refused
+// (exit 2, naming it and --force), passes with --force, and never writes
+// through a symbolic link: neither a file in the directory nor the
+// directory itself being one.
+func checkExportRefusals(t *testing.T, run, exp string) {
+	t.Helper()
+	if code, _, se := runCLI(t, "view", "--export", exp, run); code != exitUsage || !strings.Contains(se, exp) || !strings.Contains(se, "--force") {
+		t.Errorf("export into a non-empty directory: exit %d %q; want exit 2 naming it and --force", code, se)
+	}
+	if code, _, se := runCLI(t, "view", "--export", exp, "--force", run); code != exitOK {
+		t.Errorf("export --force: exit %d %q", code, se)
+	}
+	victim := filepath.Join(t.TempDir(), "victim.txt")
+	if err := os.WriteFile(victim, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	grid := filepath.Join(exp, "data", "grid.js")
+	if err := os.Remove(grid); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, grid); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	if code, _, se := runCLI(t, "view", "--export", exp, "--force", run); code != exitUsage || !strings.Contains(se, grid) || !strings.Contains(se, "symbolic link") {
+		t.Errorf("export over a link: exit %d %q; want exit 2 naming the link", code, se)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep" {
+		t.Errorf("the export wrote through the link: victim holds %.80q", b)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(t.TempDir(), link); err != nil {
+		t.Fatal(err)
+	}
+	for _, force := range []string{"--force=false", "--force"} {
+		if code, _, se := runCLI(t, "view", "--export", link, force, run); code != exitUsage || !strings.Contains(se, "symbolic link") {
+			t.Errorf("export into a linked directory (%s): exit %d %q; want exit 2", force, code, se)
+		}
+	}
 }
 
 // TestRunKeepsItemsAndViewShowsThem: a run writes items.parquet, one row

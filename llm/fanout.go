@@ -15,19 +15,20 @@ type Brancher interface {
 	Branch(n int) (end func())
 }
 
-type brancherKey struct{}
-
-// WithBrancher returns ctx carrying b, for Parallel to tell.
-func WithBrancher(ctx context.Context, b Brancher) context.Context {
-	return context.WithValue(ctx, brancherKey{}, b)
+// BrancherOf is c's Brancher when c is one (batch mode's unit client), else
+// nil: what a caller holding the unit's client passes to Parallel.
+func BrancherOf(c Client) Brancher {
+	b, _ := c.(Brancher)
+	return b
 }
 
 // Parallel runs f for i = 0…n−1 at once and waits for them; the first error
-// cancels the rest. The Brancher in ctx, if any, is told of the branches
-// before any starts.
-func Parallel(ctx context.Context, n int, f func(ctx context.Context, i int) error) error {
+// cancels the rest. b, if not nil, is told of the branches before any
+// starts (it is passed explicitly, as the limiter's slot is, never through
+// ctx).
+func Parallel(ctx context.Context, b Brancher, n int, f func(ctx context.Context, i int) error) error {
 	end := func() {}
-	if b, ok := ctx.Value(brancherKey{}).(Brancher); ok && n > 0 {
+	if b != nil && n > 0 {
 		end = b.Branch(n)
 	}
 	g, gctx := errgroup.WithContext(ctx)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/medteam-bench/medteam/datasets"
+	"github.com/medteam-bench/medteam/escape"
 )
 
 // TestContentDuplicatesKept: testdata/mmlupro_duplicates.json holds two
@@ -97,7 +98,7 @@ func TestWithheldReply(t *testing.T) {
 		t.Errorf("summary %+v", s)
 	}
 	var b strings.Builder
-	WriteTable(&b, run.Summaries(sc))
+	WriteTable(&b, run.Summaries(sc), escape.Terminal)
 	if !strings.Contains(b.String(), "| 1 (1 withheld) | 1 |") {
 		t.Errorf("table lacks the withheld count:\n%s", b.String())
 	}

@@ -38,20 +38,22 @@ func SortMAB(sums []MABSummary) {
 // WriteMABTable writes one line per file: the publishers' accuracy
 // (predicted_answer == answer_idx over the records kept after dropping
 // repeated realidx), what was dropped, the records without a usable
-// prediction, and the means of tokens and time per question.
-func WriteMABTable(w io.Writer, sums []MABSummary) {
+// prediction, and the means of tokens and time per question. Task, model
+// and method, from the files, go through cell.
+func WriteMABTable(w io.Writer, sums []MABSummary, cell Cell) {
 	fmt.Fprintln(w, "| task | model | method (arm) | questions | repeated realidx dropped | correct | accuracy | no prediction | not an option letter | prompt tok/q | completion tok/q | own cost | time/q (s) |")
 	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, s := range sums {
 		n := float64(max(s.N, 1))
-		fmt.Fprintf(w, "| %s | %s | %s | %d | %d | %d | %.1f%% | %d | %d | %.0f | %.0f | %d | %.1f |\n", s.Task, s.Model, s.Method, s.N, s.Dropped,
+		fmt.Fprintf(w, "| %s | %s | %s | %d | %d | %d | %.1f%% | %d | %d | %.0f | %.0f | %d | %.1f |\n", cell(s.Task), cell(s.Model), cell(s.Method), s.N, s.Dropped,
 			s.Correct, pct(s.Correct, s.N), s.NoPrediction, s.NotALetter, float64(s.PromptTokens)/n, float64(s.CompletionTokens)/n, s.Costed, s.Seconds/n)
 	}
 }
 
 // WriteMABMatrix writes each task's accuracies as MedAgentsBench's Table 1
 // lays them out: a row per method, a column per model (% to one decimal).
-func WriteMABMatrix(w io.Writer, sums []MABSummary) {
+// Task, model and method names go through cell.
+func WriteMABMatrix(w io.Writer, sums []MABSummary, cell Cell) {
 	var tasks []string
 	for _, s := range sums {
 		if !slices.Contains(tasks, s.Task) {
@@ -60,7 +62,7 @@ func WriteMABMatrix(w io.Writer, sums []MABSummary) {
 	}
 	for _, t := range tasks {
 		var models, methods []string
-		cell := map[[2]string]MABSummary{}
+		byCell := map[[2]string]MABSummary{}
 		for _, s := range sums {
 			if s.Task != t {
 				continue
@@ -71,14 +73,18 @@ func WriteMABMatrix(w io.Writer, sums []MABSummary) {
 			if !slices.Contains(methods, s.Method) {
 				methods = append(methods, s.Method)
 			}
-			cell[[2]string{s.Method, s.Model}] = s
+			byCell[[2]string{s.Method, s.Model}] = s
 		}
 		slices.Sort(models)
-		fmt.Fprintf(w, "\n%s (accuracy %%, the publishers' rules):\n\n| method | %s |\n|---|%s\n", t, strings.Join(models, " | "), strings.Repeat("---:|", len(models)))
+		heads := make([]string, len(models))
+		for i, m := range models {
+			heads[i] = cell(m)
+		}
+		fmt.Fprintf(w, "\n%s (accuracy %%, the publishers' rules):\n\n| method | %s |\n|---|%s\n", cell(t), strings.Join(heads, " | "), strings.Repeat("---:|", len(models)))
 		for _, m := range methods {
-			fmt.Fprintf(w, "| %s |", m)
+			fmt.Fprintf(w, "| %s |", cell(m))
 			for _, mo := range models {
-				if s, ok := cell[[2]string{m, mo}]; ok {
+				if s, ok := byCell[[2]string{m, mo}]; ok {
 					fmt.Fprintf(w, " %.1f |", pct(s.Correct, s.N))
 				} else {
 					fmt.Fprint(w, " — |")

@@ -5,14 +5,20 @@ import (
 	"io"
 	"strings"
 
+	"github.com/medteam-bench/medteam/escape"
 	"github.com/medteam-bench/medteam/stats"
 )
+
+// Cell makes a text from a published file safe for one sink's table cell:
+// escape.Markdown for rescore.md, escape.Terminal for the terminal.
+type Cell func(string) string
 
 // WriteTable writes the per-model table: the published scorer's accuracy
 // (its extraction with its random fill, as published), medteam's accuracy
 // on the same replies with its Wilson 95% interval (an abstention counts as
-// wrong), the fills, medteam's abstentions and the disagreements.
-func WriteTable(w io.Writer, sums []ModelSummary) {
+// wrong), the fills, medteam's abstentions and the disagreements. The model
+// names, from the published files, go through cell.
+func WriteTable(w io.Writer, sums []ModelSummary, cell Cell) {
 	fmt.Fprintln(w, "| model | replies | published extraction (with its random fill) | fills (hits) | medteam's reading [95% CI] | medteam abstained | disagreements |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
 	for _, s := range sums {
@@ -25,13 +31,15 @@ func WriteTable(w io.Writer, sums []ModelSummary) {
 		if s.Withheld > 0 {
 			abst += fmt.Sprintf(" (%d withheld)", s.Withheld)
 		}
-		fmt.Fprintf(w, "| %s | %d | %s | %d (%d) | %d/%d = %.2f%% [%.1f, %.1f] | %s | %d |\n", s.Model, s.N, pub, s.Filled, s.FillHits,
+		fmt.Fprintf(w, "| %s | %d | %s | %d (%d) | %d/%d = %.2f%% [%.1f, %.1f] | %s | %d |\n", cell(s.Model), s.N, pub, s.Filled, s.FillHits,
 			s.Medteam, s.N, pct(s.Medteam, s.N), 100*ci.Lo, 100*ci.Hi, abst, s.Disagree)
 	}
 }
 
 // WriteDisagreements lists the replies where medteam's reading differs
-// from the published extraction (a withheld reply is not one: see Agree).
+// from the published extraction (a withheld reply is not one: see Agree),
+// as a table of rescore.md: every text from the published files is escaped
+// for Markdown (escape.Markdown).
 func (r Run) WriteDisagreements(w io.Writer, scored []Scored) int {
 	n := 0
 	for _, s := range scored {
@@ -51,7 +59,8 @@ func (r Run) WriteDisagreements(w io.Writer, scored []Scored) int {
 		if med == "" {
 			med, why = "none", s.Reason
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", r.ModelOf(s.Record), s.ID, pub, med, s.Gold, strings.ReplaceAll(why, "|", "/"))
+		md := escape.Markdown
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", md(r.ModelOf(s.Record)), md(s.ID), md(pub), md(med), md(s.Gold), md(strings.ReplaceAll(why, "|", "/")))
 	}
 	if n == 0 {
 		fmt.Fprintln(w, "none: medteam reads every reply as the published extraction does.")

@@ -492,10 +492,7 @@ func runOne(ctx context.Context, p Plan, u unit, texts llm.TranscriptSink) (resu
 	pu := protocol.Unit{Model: u.model.Request, Arm: u.arm.Label, RunSeed: p.Seed, Repeat: u.repeat}
 	var client llm.Client = meter
 	if p.Lockstep != nil {
-		client = p.Lockstep.Wrap(meter, u.ord)
-		if b, ok := client.(llm.Brancher); ok { // the barrier counts the unit's branches
-			ctx = llm.WithBrancher(ctx, b)
-		}
+		client = p.Lockstep.Wrap(meter, u.ord) // an llm.Brancher: kit.Session.Parallel tells it of the unit's branches
 	}
 	out, err := u.arm.Protocol.Run(ctx, client, u.q.Item(), pu)
 	meta := RowMeta{RunID: p.RunID, Set: u.set, Model: u.model.Name, Arm: u.arm, Repeat: u.repeat, Seed: p.Seed}

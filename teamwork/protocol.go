@@ -306,7 +306,7 @@ func (s *session) agentData(i int) *promptData {
 // first answer (first.go).
 func (s *session) predict(ctx context.Context) error {
 	answers := make([]answer.Answer, s.n)
-	err := kit.Parallel(ctx, s.n, func(gctx context.Context, i int) error {
+	err := llm.Parallel(ctx, llm.BrancherOf(s.client), s.n, func(gctx context.Context, i int) error {
 		text, err := s.first(gctx, i)
 		if err != nil {
 			return err
@@ -437,7 +437,7 @@ func (s *session) discuss(ctx context.Context, turn int) error {
 	what := fmt.Sprintf("turn %d", turn)
 	if s.c.Discussion == Parallel {
 		latest, history := s.latest, s.History()
-		err := kit.Parallel(ctx, s.n, func(gctx context.Context, i int) (err error) {
+		err := llm.Parallel(ctx, llm.BrancherOf(s.client), s.n, func(gctx context.Context, i int) (err error) {
 			answers[i], err = ask(gctx, i, latest, history)
 			return err
 		})

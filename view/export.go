@@ -3,11 +3,13 @@ package view
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // Export writes a static copy of the viewer into dir: index.html, its
@@ -16,17 +18,20 @@ import (
 // the JSON is wrapped to load with a <script> from disk. data/grid.js holds
 // every line (the page filters it itself) and data/q/ID.js each question's
 // record with every arm and call. It returns the number of files written.
+// It never writes through a symbolic link: dir, a folder in it or a file it
+// would replace being one is an error (see CheckExportDir for the checks
+// made before).
 func Export(d *Data, dir string) (int, error) {
-	if err := os.MkdirAll(filepath.Join(dir, "data", "q"), 0o755); err != nil {
-		return 0, fmt.Errorf("export: %w", err)
+	if err := mkdirNoLink(dir, filepath.Join("data", "q")); err != nil {
+		return 0, err
 	}
 	n := 0
 	write := func(rel string, b []byte) error {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755); err != nil {
-			return fmt.Errorf("export: %w", err)
+		if err := mkdirNoLink(dir, filepath.Dir(rel)); err != nil {
+			return err
 		}
-		if err := os.WriteFile(filepath.Join(dir, rel), b, 0o644); err != nil {
-			return fmt.Errorf("export: %w", err)
+		if err := writeNoLink(filepath.Join(dir, rel), b); err != nil {
+			return err
 		}
 		n++
 		return nil
@@ -96,6 +101,106 @@ func exportData(d *Data, write func(rel string, b []byte) error) error {
 		if err := data("q/"+strconv.Itoa(i), q); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// CheckExportDir says whether dir may receive an export: a new or empty
+// directory, or with force a non-empty one (its files of the same names are
+// replaced). dir being a symbolic link or not a directory is refused even
+// with force: the export never writes through a link.
+func CheckExportDir(dir string, force bool) error {
+	fi, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("view --export %s: %w", dir, err)
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("view --export %s: is a symbolic link, and the export never writes through one; give the directory it points to, or a new one", dir)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("view --export %s: is a file, not a directory; give a new or empty directory", dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("view --export %s: %w", dir, err)
+	}
+	if len(entries) > 0 && !force {
+		return fmt.Errorf("view --export %s: the directory is not empty (%d entries, e.g. %s); give a new or empty one, or --force to replace the files of the export in it", dir, len(entries), entries[0].Name())
+	}
+	return linkInside(dir)
+}
+
+// linkInside refuses a symbolic link anywhere in dir (WalkDir does not
+// follow them), so that a forced export stops before writing anything.
+func linkInside(dir string) error {
+	return fs.WalkDir(os.DirFS(dir), ".", func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("view --export %s: %w", dir, err)
+		}
+		if e.Type()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("view --export %s: %s is a symbolic link, and the export never writes through one; remove it or give a new directory", dir, filepath.Join(dir, p))
+		}
+		return nil
+	})
+}
+
+// mkdirNoLink makes dir/rel and every folder on the way, refusing any of
+// them (dir included) that is a symbolic link or not a directory.
+func mkdirNoLink(dir, rel string) error {
+	p := dir
+	parts := []string{""}
+	if rel != "." && rel != "" {
+		parts = append(parts, strings.Split(filepath.ToSlash(rel), "/")...)
+	}
+	for _, part := range parts {
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if err := os.Mkdir(p, 0o755); err != nil {
+				return fmt.Errorf("export: %w", err)
+			}
+		case err != nil:
+			return fmt.Errorf("export: %w", err)
+		case fi.Mode()&fs.ModeSymlink != 0:
+			return fmt.Errorf("export: %s is a symbolic link: refusing to write through it; remove it or give another directory", p)
+		case !fi.IsDir():
+			return fmt.Errorf("export: %s is not a directory; remove it or give another directory", p)
+		}
+	}
+	return nil
+}
+
+// writeNoLink writes b to path as a new file: a regular file there is
+// removed first, a symbolic link or anything else is refused, and the file
+// is created exclusively (O_EXCL), so a link put there meanwhile is not
+// followed either.
+func writeNoLink(path string, b []byte) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("export: %w", err)
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("export: %s is not a regular file (a symbolic link?): refusing to write through it; remove it or give another directory", path)
+	default:
+		if err := os.Remove(path); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return fmt.Errorf("export: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("export: %w", err)
 	}
 	return nil
 }

@@ -20,7 +20,7 @@ func (a Arm) review(ctx context.Context, s *kit.Session, answers []answer.Answer
 	if err != nil {
 		return nil, nil, err
 	}
-	err = kit.Parallel(ctx, a.N, func(ctx context.Context, i int) error {
+	err = s.Parallel(ctx, a.N, func(ctx context.Context, i int) error {
 		assign[i] = Assign(a.N, i, s.DrawSeed(kit.KindLabels, i))
 		user, err := prompts.Render("review", map[string]any{"Question": s.Question, "Responses": responses(assign[i], answers, a.PeerChars), "JSON": a.Structured})
 		if err != nil {

@@ -178,7 +178,7 @@ func (a Arm) Run(ctx context.Context, c llm.Client, item qa.Item, u protocol.Uni
 func (a Arm) firstRound(ctx context.Context, s *kit.Session) ([]agent, []answer.Answer, error) {
 	agents := make([]agent, a.N)
 	out := make([]answer.Answer, a.N)
-	err := kit.Parallel(ctx, a.N, func(ctx context.Context, i int) error {
+	err := s.Parallel(ctx, a.N, func(ctx context.Context, i int) error {
 		c, err := firstanswer.Call(s, i, a.temp)
 		if err != nil {
 			return err
@@ -215,7 +215,7 @@ func (a Arm) round(ctx context.Context, s *kit.Session, round int, agents []agen
 	}
 	out := make([]answer.Answer, a.N)
 	replies := make([]string, a.N)
-	err := kit.Parallel(ctx, a.N, func(ctx context.Context, i int) error {
+	err := s.Parallel(ctx, a.N, func(ctx context.Context, i int) error {
 		text, err := s.Do(ctx, kit.Call{Phase: kit.PhaseDebate, Kind: kit.KindRevise, Turn: round - 1, Agent: i,
 			Role: fmt.Sprintf("Expert %d", i+1), Temperature: a.temp, System: agents[i].system,
 			History: agents[i].turns, User: users[i], Schema: schema})

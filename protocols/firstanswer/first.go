@@ -116,7 +116,7 @@ func CallWith(s *kit.Session, agent int, temp float64, x Extra) (kit.Call, error
 // unreadable answers are abstentions.
 func Ask(ctx context.Context, s *kit.Session, n int, temp float64) ([]Answer, error) {
 	out := make([]Answer, n)
-	err := kit.Parallel(ctx, n, func(ctx context.Context, i int) error {
+	err := s.Parallel(ctx, n, func(ctx context.Context, i int) error {
 		c, err := Call(s, i, temp)
 		if err != nil {
 			return err

@@ -260,7 +260,7 @@ func (a Arm) Run(ctx context.Context, c llm.Client, item qa.Item, u protocol.Uni
 // withSpecialty) and records how each was read.
 func (a Arm) ask(ctx context.Context, s *kit.Session) ([]answer.Answer, error) {
 	out := make([]answer.Answer, a.N)
-	err := kit.Parallel(ctx, a.N, func(ctx context.Context, i int) error {
+	err := s.Parallel(ctx, a.N, func(ctx context.Context, i int) error {
 		c, err := firstanswer.Call(s, i, a.AgentTemp)
 		if err != nil {
 			return err

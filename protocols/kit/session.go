@@ -172,9 +172,10 @@ func (s *Session) DrawSeed(kind string, agent int) uint64 {
 }
 
 // Parallel runs f for i = 0…n−1 at once; the first error cancels the rest.
-// Batch mode's barrier is told of the branches (llm.Parallel).
-func Parallel(ctx context.Context, n int, f func(ctx context.Context, i int) error) error {
-	return llm.Parallel(ctx, n, f)
+// Batch mode's barrier is told of the branches: the session's client, when
+// it is an llm.Brancher, is passed to llm.Parallel.
+func (s *Session) Parallel(ctx context.Context, n int, f func(ctx context.Context, i int) error) error {
+	return llm.Parallel(ctx, llm.BrancherOf(s.Client), n, f)
 }
 
 // Roles names n agents "Expert 1"…"Expert n".

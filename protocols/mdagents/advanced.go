@@ -103,7 +103,7 @@ func (r *run) team(ctx context.Context, k int, t Team, base int) (answer.Answer,
 
 	na := len(t.Members) - 1
 	texts := make([]string, na)
-	err = kit.Parallel(ctx, na, func(ctx context.Context, i int) error {
+	err = r.s.Parallel(ctx, na, func(ctx context.Context, i int) error {
 		m := i + 1
 		st := step{Call: kit.Call{Phase: PhaseTeams, Kind: KindInvestigate, Turn: turn, Agent: base + m, Role: t.Members[m].Role, Temperature: r.agentTemp,
 			User: render("investigation", r.data("Goal", t.Name, "Delivery", clip(delivery, r.peerChars))), Schema: investigationSchema},

@@ -95,7 +95,7 @@ func (r *run) exemplars(ctx context.Context) ([]exemplar, error) {
 	}
 	system := render("reason_system", r.data())
 	methods := make([]answer.Method, k)
-	err := kit.Parallel(ctx, k, func(ctx context.Context, i int) error {
+	err := r.s.Parallel(ctx, k, func(ctx context.Context, i int) error {
 		st := step{Call: kit.Call{Phase: PhaseExemplars, Kind: KindReason, Turn: i + 1, Agent: -1, Role: "exemplar reasoner",
 			Temperature: r.agentTemp, User: render("reason", r.data("Exemplar", ex[i].block, "Answer", ex[i].answer)), Schema: reasonSchema},
 			order: order(PhaseExemplars, KindReason, i+1, -1, 0)}

@@ -82,7 +82,7 @@ func (r *run) opinions(ctx context.Context, agents []*agent, ex []exemplar) ([]a
 	out := make([]answer.Answer, len(agents))
 	texts := make([]string, len(agents))
 	user := render("opinion", r.data("Examples", r.examplesBlock(ex)))
-	err := kit.Parallel(ctx, len(agents), func(ctx context.Context, i int) error {
+	err := r.s.Parallel(ctx, len(agents), func(ctx context.Context, i int) error {
 		st := step{Call: kit.Call{Phase: PhaseInitial, Kind: KindOpinion, Agent: i, Role: r.s.Out.Roles[i], Temperature: r.agentTemp,
 			User: user, Schema: answerSchema}, order: order(PhaseInitial, KindOpinion, 0, i, 0), first: i == 0}
 		text, err := agents[i].ask(ctx, r.s, st)
@@ -254,7 +254,7 @@ func (r *run) message(ctx context.Context, g *agent, t, i, ce int, role string) 
 func (r *run) finals(ctx context.Context, agents []*agent, round int) ([]answer.Answer, error) {
 	texts := make([]string, len(agents))
 	user := render("final", r.data())
-	err := kit.Parallel(ctx, len(agents), func(ctx context.Context, i int) error {
+	err := r.s.Parallel(ctx, len(agents), func(ctx context.Context, i int) error {
 		st := step{Call: kit.Call{Phase: PhaseDiscussion, Kind: KindFinal, Turn: round, Agent: i, Role: r.s.Out.Roles[i], Temperature: r.agentTemp,
 			User: user, Schema: answerSchema}, order: order(PhaseDiscussion, KindFinal, 2*round*Turns+1, i, 0)}
 		text, err := agents[i].ask(ctx, r.s, st)

@@ -100,7 +100,7 @@ func (r *run) gather(ctx context.Context) error {
 		{KindOptionDomains, "option_domains_system", r.a.OD, &r.oDomains, &r.det.OptionDomainsRead},
 	}
 	parsed := make([]Domains, len(asks))
-	err := kit.Parallel(ctx, len(asks), func(ctx context.Context, i int) error {
+	err := r.s.Parallel(ctx, len(asks), func(ctx context.Context, i int) error {
 		k := asks[i]
 		format := make([]string, k.n)
 		for j := range format {
@@ -137,7 +137,7 @@ func (r *run) gather(ctx context.Context) error {
 // domain, each seeing every question analysis and the options.
 func (r *run) analyse(ctx context.Context) error {
 	r.qAnalyses = make([]string, r.a.QD)
-	err := kit.Parallel(ctx, r.a.QD, func(ctx context.Context, i int) error {
+	err := r.s.Parallel(ctx, r.a.QD, func(ctx context.Context, i int) error {
 		data := map[string]any{"Domain": r.qDomains[i], "Scenario": r.scenario, "JSON": r.a.Structured}
 		system, user, err := render("question_analysis_system", KindQuestionAnalysis, data)
 		if err != nil {
@@ -159,7 +159,7 @@ func (r *run) analyse(ctx context.Context) error {
 	}
 	qa := r.named(r.qDomains, r.qAnalyses, 1)
 	r.oAnalyses = make([]string, r.a.OD)
-	err = kit.Parallel(ctx, r.a.OD, func(ctx context.Context, j int) error {
+	err = r.s.Parallel(ctx, r.a.OD, func(ctx context.Context, j int) error {
 		data := map[string]any{"Domain": r.oDomains[j], "Scenario": r.scenario, "Options": r.options,
 			"QCount": numberWord(r.a.QD), "QAnalyses": qa, "JSON": r.a.Structured}
 		system, user, err := render("option_analysis_system", KindOptionAnalysis, data)
@@ -264,7 +264,7 @@ func (r *run) consult(ctx context.Context) error {
 		report := r.reportText()
 		votes := make([]Vote, e)
 		advice := make([]Text, e)
-		err := kit.Parallel(ctx, e, func(ctx context.Context, k int) error {
+		err := r.s.Parallel(ctx, e, func(ctx context.Context, k int) error {
 			var err error
 			votes[k], advice[k], err = r.askExpert(ctx, round, k, experts[k], report)
 			return err

@@ -355,7 +355,7 @@ func ballotAnswer(b Ballot, counted string) answer.Answer {
 func (a Arm) round(ctx context.Context, s *kit.Session, turn int, prev []Ballot) ([]Ballot, error) {
 	out := make([]Ballot, len(Roles))
 	kind := kindOf(turn, a.Rounds)
-	err := kit.Parallel(ctx, len(Roles), func(ctx context.Context, i int) error {
+	err := s.Parallel(ctx, len(Roles), func(ctx context.Context, i int) error {
 		c, err := a.call(s, turn, i, prev)
 		if err != nil {
 			return err

@@ -278,7 +278,7 @@ func (a Arm) ask(ctx context.Context, s *kit.Session) (answers []answer.Answer, 
 		return nil, nil, err
 	}
 	answers, lists = make([]answer.Answer, a.N), make([][]string, a.N)
-	err = kit.Parallel(ctx, a.N, func(ctx context.Context, i int) error {
+	err = s.Parallel(ctx, a.N, func(ctx context.Context, i int) error {
 		c, err := firstanswer.Call(s, i, a.AgentTemp)
 		if err != nil {
 			return err

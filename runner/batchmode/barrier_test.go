@@ -33,8 +33,7 @@ func TestBarrierWaitsForStarvedSibling(t *testing.T) {
 				go func() {
 					defer col.Leave()
 					client := col.Wrap(col, int64(u))
-					uctx := llm.WithBrancher(ctx, client.(llm.Brancher))
-					done <- llm.Parallel(uctx, branches, func(ctx context.Context, i int) error {
+					done <- llm.Parallel(ctx, llm.BrancherOf(client), branches, func(ctx context.Context, i int) error {
 						if i == branches-1 {
 							time.Sleep(300 * time.Millisecond) // the starved sibling
 						}
