@@ -179,18 +179,25 @@ func writeRescoreMD(o *RescoreOptions, run rescore.Run, sums []rescore.ModelSumm
 	return n, nil
 }
 
-// writeRescoreManifest writes the run's manifest: the files read with
-// their hashes, the models, the two arms, the counts.
-func writeRescoreManifest(o *RescoreOptions, run rescore.Run, rows []results.QuestionRow, dups []rescore.Duplicate, start time.Time) error {
+// rescoreManifest is the part of a rescore run's manifest that every
+// published layout shares: the tool, the command, the times, the count of
+// rows and a complete status (every published record read is a row).
+func rescoreManifest(o *RescoreOptions, run rescore.Run, rows []results.QuestionRow, start time.Time) results.Manifest {
 	version, revision, goVersion := results.ToolInfo()
-	m := results.Manifest{
+	return results.Manifest{
 		SchemaVersion: results.SchemaVersion, RunID: run.RunID,
 		Tool:      results.Tool{Name: "medteam", Version: version, GitRevision: revision, GoVersion: goVersion},
 		Command:   append([]string{"medteam", "rescore"}, o.Files...),
 		StartedAt: start, FinishedAt: time.Now().UTC(), Repeats: 1,
 		Counts: results.Counts{Questions: len(rows)},
-		Status: results.NewStatus(len(rows), len(rows), false), // every published record read is a row
+		Status: results.NewStatus(len(rows), len(rows), false),
 	}
+}
+
+// writeRescoreManifest writes the run's manifest: the files read with
+// their hashes, the models, the two arms, the counts.
+func writeRescoreManifest(o *RescoreOptions, run rescore.Run, rows []results.QuestionRow, dups []rescore.Duplicate, start time.Time) error {
+	m := rescoreManifest(o, run, rows, start)
 	for _, path := range o.Files {
 		sum, err := results.FileSHA256(path)
 		if err != nil {

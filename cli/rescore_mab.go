@@ -114,15 +114,7 @@ func containsString(xs []string, s string) bool {
 // writeMABManifest writes the manifest: every file with its hash, the
 // models and the arms (the methods).
 func writeMABManifest(o *RescoreOptions, run rescore.Run, files []rescore.MABFile, rows []results.QuestionRow, start time.Time) error {
-	version, revision, goVersion := results.ToolInfo()
-	m := results.Manifest{
-		SchemaVersion: results.SchemaVersion, RunID: run.RunID,
-		Tool:      results.Tool{Name: "medteam", Version: version, GitRevision: revision, GoVersion: goVersion},
-		Command:   append([]string{"medteam", "rescore"}, o.Files...),
-		StartedAt: start, FinishedAt: time.Now().UTC(), Repeats: 1,
-		Counts: results.Counts{Questions: len(rows)},
-		Status: results.NewStatus(len(rows), len(rows), false), // every published record read is a row
-	}
+	m := rescoreManifest(o, run, rows, start)
 	models, arms := map[string]bool{}, map[string]bool{}
 	for _, mf := range files {
 		sum, err := results.FileSHA256(mf.Path)

@@ -52,10 +52,10 @@ func comparePublished(rows []results.QuestionRow, armOrder []string, boot stats.
 	}
 	order := func(a, b armKey) int {
 		if a.dataset != b.dataset {
-			return cmpStr(a.dataset, b.dataset)
+			return strings.Compare(a.dataset, b.dataset)
 		}
 		if a.model != b.model {
-			return cmpStr(a.model, b.model)
+			return strings.Compare(a.model, b.model)
 		}
 		return slices.Index(armOrder, a.arm) - slices.Index(armOrder, b.arm)
 	}
@@ -77,16 +77,6 @@ func comparePublished(rows []results.QuestionRow, armOrder []string, boot stats.
 		out = append(out, holmPublished(fam)...)
 	}
 	return out
-}
-
-func cmpStr(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // holmPublished sets the Holm-adjusted p over one medteam arm's family.
