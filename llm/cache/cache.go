@@ -405,7 +405,17 @@ func (c *Cache) Wrap(next llm.Client, id Identity, mode Mode) llm.Client {
 		return next
 	}
 	id.BaseURL = CleanBaseURL(id.BaseURL)
-	return &client{c: c, next: next, id: id, write: mode != ModeRead}
+	_, shares := next.(identicalSharer)
+	return &client{c: c, next: next, id: id, write: mode != ModeRead, noFlights: shares}
+}
+
+// identicalSharer is a client that shares identical concurrent requests
+// itself (batch mode's collector): the cache starts no flights in front of
+// it. A caller waiting for another's flight would wait outside that client,
+// unseen by it: the collector's stage barrier, which waits for every unit to
+// park its calls in it, would never be reached.
+type identicalSharer interface {
+	SharesIdenticalRequests()
 }
 
 // flight is one backend call that identical calls share.
@@ -421,6 +431,9 @@ type client struct {
 	next  llm.Client
 	id    Identity
 	write bool
+	// noFlights: identical concurrent misses all go to next, which shares
+	// them (identicalSharer)
+	noFlights bool
 }
 
 func hit(e Entry) llm.Response {
@@ -444,7 +457,7 @@ func (cl *client) Chat(ctx context.Context, req llm.Request) (llm.Response, erro
 			c.hits.Add(1)
 			return hit(e), nil
 		}
-		if f, ok := c.flights[fkey]; ok {
+		if f, ok := c.flights[fkey]; ok && !cl.noFlights {
 			c.mu.Unlock()
 			if resp, err, again := cl.follow(ctx, f); !again {
 				return resp, err
@@ -466,6 +479,11 @@ func (cl *client) Chat(ctx context.Context, req llm.Request) (llm.Response, erro
 			continue // a flight may have started, or ended and queued its answer, meanwhile
 		}
 		f := &flight{done: make(chan struct{})}
+		if cl.noFlights {
+			c.mu.Unlock()
+			cl.lead(ctx, key, req, f)
+			return f.resp, f.err
+		}
 		c.flights[fkey] = f
 		c.mu.Unlock()
 		cl.lead(ctx, key, req, f)

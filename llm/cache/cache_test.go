@@ -414,6 +414,42 @@ func TestSingleflight(t *testing.T) {
 	}
 }
 
+// sharer is a backend that shares identical requests itself, as batch
+// mode's collector does: it answers once every call it expects has arrived.
+type sharer struct{ *backend }
+
+func (sharer) SharesIdenticalRequests() {}
+
+// TestNoFlightsBeforeSharer: in front of a client that shares identical
+// requests itself (batch mode's collector, whose stage barrier must see
+// every caller parked in it), concurrent identical misses all reach it; no
+// caller waits for another's flight in the cache, where the barrier cannot
+// see it (issue 35 item 7: two arms' identical first calls hung the run).
+func TestNoFlightsBeforeSharer(t *testing.T) {
+	c, _ := openTemp(t)
+	be := sharer{&backend{gate: make(chan struct{})}}
+	cl := c.Wrap(be, testID, cache.ModeReadWrite)
+	const n = 4
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			if _, err := cl.Chat(ctx, baseReq()); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	for be.calls.Load() < n && ctx.Err() == nil {
+		time.Sleep(time.Millisecond)
+	}
+	close(be.gate)
+	wg.Wait()
+	if got := be.calls.Load(); got != n {
+		t.Fatalf("%d of %d identical concurrent misses reached the sharing client; the others waited in the cache", got, n)
+	}
+}
+
 func TestSingleflightLeaderCanceled(t *testing.T) {
 	c, _ := openTemp(t)
 	be := &backend{gate: make(chan struct{})}

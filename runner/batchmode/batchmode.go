@@ -328,6 +328,13 @@ func (c *Collector) Chat(ctx context.Context, req llm.Request) (llm.Response, er
 	return resp, cl.err
 }
 
+// SharesIdenticalRequests says that the Collector shares identical
+// requests itself (one line, answered to the unit first in plan order): a
+// response cache in front of it must send every miss on, never make a
+// caller wait for another's identical call outside the Collector, where
+// the barrier cannot see it parked.
+func (c *Collector) SharesIdenticalRequests() {}
+
 // closed says whether ch is closed.
 func closed(ch chan struct{}) bool {
 	select {
