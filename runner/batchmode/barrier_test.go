@@ -17,45 +17,41 @@ import (
 // still running, whatever the delay; the old settle-delay barrier sent the
 // first calls alone and split the stage.
 func TestBarrierWaitsForStarvedSibling(t *testing.T) {
-	for _, settle := range []time.Duration{0, 5 * time.Millisecond} {
-		t.Run(fmt.Sprint(settle), func(t *testing.T) {
-			col, err := batchmode.New(context.Background(), batchmode.Config{Provider: &batchmode.Memory{Client: echo()}, Settle: settle})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer col.Close()
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			const units, branches = 3, 3
-			done := make(chan error, units)
-			for u := range units {
-				col.Admit()
-				go func() {
-					defer col.Leave()
-					client := col.Wrap(col, int64(u))
-					done <- llm.Parallel(ctx, llm.BrancherOf(client), branches, func(ctx context.Context, i int) error {
-						if i == branches-1 {
-							time.Sleep(300 * time.Millisecond) // the starved sibling
-						}
-						_, err := client.Chat(ctx, req(fmt.Sprintf("u%d b%d", u, i)))
-						if err != nil {
-							return err
-						}
-						_, err = client.Chat(ctx, req(fmt.Sprintf("u%d b%d second", u, i)))
-						return err
-					})
-				}()
-			}
-			col.Seal()
-			for range units {
-				if err := <-done; err != nil {
-					t.Fatal(err)
+	col, err := batchmode.New(context.Background(), batchmode.Config{Provider: &batchmode.Memory{Client: echo()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer col.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	const units, branches = 3, 3
+	done := make(chan error, units)
+	for u := range units {
+		col.Admit()
+		go func() {
+			defer col.Leave()
+			client := col.Wrap(col, int64(u))
+			done <- llm.Parallel(ctx, llm.BrancherOf(client), branches, func(ctx context.Context, i int) error {
+				if i == branches-1 {
+					time.Sleep(300 * time.Millisecond) // the starved sibling
 				}
-			}
-			st := col.Stats()
-			if st.Stages != 2 || fmt.Sprint(st.StageLines) != "[9 9]" {
-				t.Fatalf("stages %d %v, want 2 [9 9]", st.Stages, st.StageLines)
-			}
-		})
+				_, err := client.Chat(ctx, req(fmt.Sprintf("u%d b%d", u, i)))
+				if err != nil {
+					return err
+				}
+				_, err = client.Chat(ctx, req(fmt.Sprintf("u%d b%d second", u, i)))
+				return err
+			})
+		}()
+	}
+	col.Seal()
+	for range units {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := col.Stats()
+	if st.Stages != 2 || fmt.Sprint(st.StageLines) != "[9 9]" {
+		t.Fatalf("stages %d %v, want 2 [9 9]", st.Stages, st.StageLines)
 	}
 }

@@ -27,7 +27,6 @@ import (
 	"maps"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/llm/batch"
@@ -64,10 +63,6 @@ type Config struct {
 	// MaxTries bounds how many times a request is put in a batch; 0 is
 	// DefaultMaxTries.
 	MaxTries int
-	// Settle, when positive, is how long nothing must also have happened
-	// (no call entered or left) once the barrier is reached before the
-	// stage goes out; the barrier itself is exact and needs none.
-	Settle time.Duration
 	// TagPrefix starts the client tag of every batch (batch.Tagger), so
 	// that the run's batches can be told at the provider (TagPrefix
 	// followed by a random part): 'batches list' finds those of the run
@@ -130,7 +125,6 @@ type Collector struct {
 	active  int
 	parked  int
 	sealed  bool
-	last    time.Time
 	calls   map[string]*call                   // unresolved requests by hash
 	known   map[string]string                  // custom id → the latest batch holding it
 	results map[string]map[string]batch.Result // batch id → its results, once read
@@ -145,7 +139,7 @@ func New(ctx context.Context, cfg Config) (*Collector, error) {
 	}
 	cfg.Poller.Provider = cfg.Provider
 	c := &Collector{cfg: cfg, ended: make(chan struct{}), wake: make(chan struct{}, 1), calls: map[string]*call{},
-		known: map[string]string{}, stats: Stats{Usage: map[string]llm.Usage{}}, results: map[string]map[string]batch.Result{}, last: time.Now()}
+		known: map[string]string{}, stats: Stats{Usage: map[string]llm.Usage{}}, results: map[string]map[string]batch.Result{}}
 	if cfg.Journal != nil {
 		err := cfg.Journal.LoadBatches(func(id, _ string, ids []string) {
 			for _, h := range ids {
@@ -192,7 +186,6 @@ func (c *Collector) Seal() { c.event(func() { c.sealed = true }) }
 func (c *Collector) event(f func()) {
 	c.mu.Lock()
 	f()
-	c.last = time.Now()
 	c.mu.Unlock()
 	c.poke()
 }
@@ -276,7 +269,6 @@ func (u *unitClient) step(d int) {
 	case was && !now:
 		u.c.parked--
 	}
-	u.c.last = time.Now()
 }
 
 // Chat enqueues req for the next stage and waits for its answer. Identical
@@ -294,7 +286,6 @@ func (c *Collector) Chat(ctx context.Context, req llm.Request) (llm.Response, er
 	}
 	cl.waiters++
 	cl.lead = min(cl.lead, ord)
-	c.last = time.Now()
 	if u != nil {
 		u.step(-1)
 		cl.units = append(cl.units, u)
@@ -345,32 +336,32 @@ func closed(ch chan struct{}) bool {
 	}
 }
 
-// loop takes a stage whenever the barrier is reached.
+// loop takes a stage whenever the barrier is reached. It waits for no
+// time: every change that may complete a stage (a call parked, a branch or
+// a unit ended, the units sealed) wakes it, and after a stage it looks at
+// once again (calls requeued by the stage may be all there is to send).
 func (c *Collector) loop(ctx context.Context) {
 	defer close(c.ended)
-	tick := time.NewTicker(max(time.Millisecond, min(50*time.Millisecond, c.cfg.Settle/5+time.Millisecond)))
-	defer tick.Stop()
 	for {
+		if calls := c.take(); len(calls) > 0 {
+			c.stage(ctx, calls)
+			continue
+		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick.C:
 		case <-c.wake:
-		}
-		if calls := c.take(); len(calls) > 0 {
-			c.stage(ctx, calls)
 		}
 	}
 }
 
 // take returns the queued calls when the barrier is reached: no more units
 // to come and every active unit parked (each of its branches waits in a
-// call queued here, or has ended), and, with Settle, nothing happened for
-// Settle.
+// call of the Collector, or has ended). The rule has no timing in it.
 func (c *Collector) take() []*call {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.sealed || c.parked < c.active || (c.cfg.Settle > 0 && time.Since(c.last) < c.cfg.Settle) {
+	if !c.sealed || c.parked < c.active {
 		return nil
 	}
 	var out []*call

@@ -66,7 +66,7 @@ func (instant) Sleep(ctx context.Context, _ time.Duration) error { return ctx.Er
 func collector(t *testing.T, ctx context.Context, p *runner.Plan, c *openai.Client, j batchmode.Journal) *batchmode.Collector {
 	t.Helper()
 	col, err := batchmode.New(ctx, batchmode.Config{Provider: c.Batcher(openai.BatchConfig{}), Journal: j,
-		Poller: batch.Poller{Clock: instant{}}, Settle: 20 * time.Millisecond})
+		Poller: batch.Poller{Clock: instant{}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func journaled(t *testing.T, ctx context.Context, dir string, p runner.Plan, c *
 	}
 	defer j.Close()
 	col, err := batchmode.New(ctx, batchmode.Config{Provider: c.Batcher(openai.BatchConfig{}), Journal: j,
-		Poller: batch.Poller{Clock: instant{}}, Settle: 20 * time.Millisecond, OnBatch: onBatch})
+		Poller: batch.Poller{Clock: instant{}}, OnBatch: onBatch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func TestBatchExpiredAndPartial(t *testing.T) {
 	s.SetBatchMode(llmtest.BatchMode{Outcome: llmtest.BatchExpire, Prefix: 10})
 	p, c := plan(t, s, n, "full")
 	col, err := batchmode.New(context.Background(), batchmode.Config{Provider: c.Batcher(openai.BatchConfig{}),
-		Poller: batch.Poller{Clock: instant{}}, Settle: 20 * time.Millisecond, MaxTries: 6,
+		Poller: batch.Poller{Clock: instant{}}, MaxTries: 6,
 		OnBatch: func(string, int, bool) { s.SetBatchMode(llmtest.BatchMode{ErrorFraction: 0.2, ErrorStatus: 500}) }})
 	if err != nil {
 		t.Fatal(err)
@@ -388,7 +388,7 @@ func TestJournaledBatchUnknown(t *testing.T) {
 		t.Fatal(err)
 	}
 	col, err := batchmode.New(context.Background(), batchmode.Config{Provider: c.Batcher(openai.BatchConfig{}), Journal: &forgetful{ids: ids},
-		Poller: batch.Poller{Clock: instant{}}, Settle: 20 * time.Millisecond})
+		Poller: batch.Poller{Clock: instant{}}})
 	if err != nil {
 		t.Fatal(err)
 	}

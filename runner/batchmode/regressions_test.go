@@ -55,7 +55,7 @@ func echo() llm.Client {
 }
 
 func newCol(t *testing.T, p batch.Provider) *batchmode.Collector {
-	col, err := batchmode.New(context.Background(), batchmode.Config{Provider: p, Settle: 5 * time.Millisecond,
+	col, err := batchmode.New(context.Background(), batchmode.Config{Provider: p,
 		Poller: batch.Poller{Clock: instantClock{}}})
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +141,7 @@ func (j oneJournal) LoadBatches(fn func(string, string, []string)) error {
 func TestResumedBatchFilesGoneNotFatal(t *testing.T) {
 	r := req("a")
 	col, err := batchmode.New(context.Background(), batchmode.Config{Provider: gone{&batchmode.Memory{Client: echo()}},
-		Journal: oneJournal{"batch_old", llm.HashOf(&r)}, Settle: 5 * time.Millisecond, Poller: batch.Poller{Clock: instantClock{}}})
+		Journal: oneJournal{"batch_old", llm.HashOf(&r)}, Poller: batch.Poller{Clock: instantClock{}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,9 +159,11 @@ func TestResumedBatchFilesGoneNotFatal(t *testing.T) {
 // stage is never submitted (nor billed).
 func TestAbandonedCallNotSubmitted(t *testing.T) {
 	col := newCol(t, &batchmode.Memory{Client: echo()})
+	col.Admit() // a unit still running: the stage is not complete
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(time.Millisecond); cancel() }()
 	_, err := col.Chat(ctx, req("a"))
+	col.Leave() // the stage is complete, with nobody waiting
 	time.Sleep(100 * time.Millisecond)
 	if st := col.Stats(); st.Batches > 0 {
 		t.Errorf("caller canceled (%v), yet %d batch(es) with %d line(s) submitted for nobody", err, st.Batches, st.Lines)

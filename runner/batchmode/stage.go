@@ -319,7 +319,6 @@ func (c *Collector) settle(cl *call, r batch.Result) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	cl.attempts += r.Response.Attempts
-	c.last = time.Now()
 	u := c.stats.Usage[cl.req.Model]
 	u.PromptTokens += r.Response.Usage.PromptTokens
 	u.CompletionTokens += r.Response.Usage.CompletionTokens
