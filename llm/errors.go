@@ -31,12 +31,17 @@ const (
 	// the cap or lower the max tokens.
 	ClassOversize ErrorClass = "oversize"
 	ClassInternal ErrorClass = "internal" // a bug or unclassified failure
+	// ClassExpired is a line of a provider batch (batch mode) that the
+	// provider received but had not run when the batch's completion window
+	// ended: an attempt (the server got the request) with no tokens, not
+	// billed. Retryable: the line goes into a later batch.
+	ClassExpired ErrorClass = "expired"
 )
 
 // Retryable reports whether another attempt of the same request may succeed.
 func (c ErrorClass) Retryable() bool {
 	switch c {
-	case ClassRateLimited, ClassServer, ClassTimeout, ClassNetwork, ClassMalformed:
+	case ClassRateLimited, ClassServer, ClassTimeout, ClassNetwork, ClassMalformed, ClassExpired:
 		return true
 	}
 	return false

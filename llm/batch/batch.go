@@ -104,9 +104,11 @@ type Status struct {
 
 // Result is the answer to one line: a Response, or an error that is a
 // classified *llm.Error (llm.ClassOf says what to do with it; Retryable
-// classes go into the next batch). Response.Attempts is 1 for a line the
-// provider ran, 0 for one it never ran (expired, cancelled: the error is
-// then Unsent); Latency is 0 (a provider does not time its lines).
+// classes go into the next batch). Response.Attempts is 1: every line of a
+// batch reached the provider, also one it never ran because the batch
+// expired (class expired) or was cancelled (class canceled) first — such a
+// line has no tokens and is not billed; Latency is 0 (a provider does not
+// time its lines).
 type Result struct {
 	CustomID string
 	Response llm.Response
@@ -195,7 +197,7 @@ func LimitsOf(p Provider) Limits {
 }
 
 // ErrExpired is in the chain of the error of a line whose batch expired
-// before the provider ran it (class timeout: retryable, resubmit it).
+// before the provider ran it (class expired: retryable, resubmit it).
 var ErrExpired = errors.New("batch expired before the request ran")
 
 // ErrCancelled is in the chain of the error of a line whose batch was

@@ -243,7 +243,7 @@ func (r *batchRig) retry(t *testing.T, lines []batch.Line) {
 
 var batchExpiredCheck = &batchCheck{
 	name: "Expired",
-	doc:  "an expired batch reports its answered lines and every unfinished line as a retryable, unsent error (batch.ErrExpired), and resubmitted they are answered",
+	doc:  "an expired batch reports its answered lines and every unfinished line as a retryable error of class expired (batch.ErrExpired) that is an attempt (the provider received it) without tokens, and resubmitted they are answered",
 	run: func(t *testing.T, r *batchRig) {
 		r.s.SetBatchMode(BatchMode{PollsPerStage: 1, Outcome: BatchExpire, Prefix: 5})
 		lines := r.lines(12)
@@ -258,9 +258,9 @@ var batchExpiredCheck = &batchCheck{
 				r.same(t, l, got)
 				continue
 			}
-			e := classed(t, l.CustomID, got.Err, llm.ClassTimeout)
-			if !e.Class.Retryable() || !e.Unsent || !errors.Is(got.Err, batch.ErrExpired) || got.Response.Attempts != 0 {
-				t.Errorf("%s: %v (unsent %v, attempts %d)", l.CustomID, got.Err, e.Unsent, got.Response.Attempts)
+			e := classed(t, l.CustomID, got.Err, llm.ClassExpired)
+			if !e.Class.Retryable() || e.Unsent || !errors.Is(got.Err, batch.ErrExpired) || got.Response.Attempts != 1 || got.Response.Usage != (llm.Usage{}) {
+				t.Errorf("%s: %v (unsent %v, attempts %d, usage %+v), want a retryable attempt of class expired without tokens", l.CustomID, got.Err, e.Unsent, got.Response.Attempts, got.Response.Usage)
 			}
 			again = append(again, l)
 		}

@@ -50,9 +50,9 @@ func TestParseOutputLine(t *testing.T) {
 		{name: "404 plain body", line: `{"custom_id":"g","response":{"status_code":404,"body":"not here"}}`,
 			id: "g", class: llm.ClassNotFound, attempts: 1},
 		{name: "expired", line: `{"custom_id":"h","response":null,"error":{"code":"batch_expired","message":"window ended"}}`,
-			id: "h", class: llm.ClassTimeout, unsent: true},
+			id: "h", class: llm.ClassExpired, attempts: 1}, // received, never run: an attempt without tokens
 		{name: "cancelled", line: `{"custom_id":"i","response":null,"error":{"code":"batch_cancelled","message":"cancelled"}}`,
-			id: "i", class: llm.ClassCanceled, unsent: true},
+			id: "i", class: llm.ClassCanceled, attempts: 1},
 		{name: "coded rate limit", line: `{"custom_id":"j","error":{"code":"rate_limit_exceeded","message":"slow down"}}`,
 			id: "j", class: llm.ClassRateLimited, attempts: 1},
 		{name: "unknown code", line: `{"custom_id":"k","error":{"code":"weird","message":"?"}}`,

@@ -169,9 +169,7 @@ func parseOutputLine(line []byte, cut bool, maxBody int64) (r batch.Result, reje
 		}
 	case ol.Error != nil:
 		r.Err = lineError(ol.Error.Code, ol.Error.Message)
-		if !r.Err.(*llm.Error).Unsent {
-			r.Response.Attempts = 1
-		}
+		r.Response.Attempts = 1 // in the batch's input file: the server received it
 	default:
 		r.Response.Attempts = 1
 		r.Err = &llm.Error{Class: llm.ClassMalformed, Err: errors.New("batch output line with neither response nor error")}
@@ -207,8 +205,9 @@ func answer(status int, body json.RawMessage) (llm.Response, *llm.Error, bool) {
 }
 
 // lineError classifies a line the provider reports with an error code and
-// no HTTP response: batch_expired (timeout, retryable, never ran),
-// batch_cancelled (canceled, never ran), rate limits, server errors,
+// no HTTP response: batch_expired (expired, retryable) and batch_cancelled
+// (canceled) — lines the provider received but never ran: attempts without
+// tokens —, rate limits, server errors,
 // timeouts and invalid requests by their codes; an unknown code is a
 // server error (retryable: the caller's attempt limit bounds it).
 func lineError(code, msg string) *llm.Error {
@@ -216,9 +215,9 @@ func lineError(code, msg string) *llm.Error {
 	err := fmt.Errorf("%s: %s", code, msg)
 	switch {
 	case c == "batch_expired" || strings.Contains(c, "expired"):
-		return &llm.Error{Class: llm.ClassTimeout, Unsent: true, Err: fmt.Errorf("%w (%v)", batch.ErrExpired, err)}
+		return &llm.Error{Class: llm.ClassExpired, Err: fmt.Errorf("%w (%v)", batch.ErrExpired, err)}
 	case strings.Contains(c, "cancel"):
-		return &llm.Error{Class: llm.ClassCanceled, Unsent: true, Err: fmt.Errorf("%w (%v)", batch.ErrCancelled, err)}
+		return &llm.Error{Class: llm.ClassCanceled, Err: fmt.Errorf("%w (%v)", batch.ErrCancelled, err)}
 	case strings.Contains(c, "rate_limit"):
 		return &llm.Error{Class: llm.ClassRateLimited, Status: http.StatusTooManyRequests, Err: err}
 	case strings.Contains(c, "timeout"):

@@ -8,8 +8,12 @@
 // it is polled; then it routes each answer back to its waiters. A request
 // whose hash belongs to a batch journaled by an earlier invocation waits for
 // that batch instead of being sent again, so a killed run resumes by polling.
-// Per-request errors that are retryable (and lines the provider did not run)
-// go into the next stage's batch, up to MaxTries sends.
+// Per-request errors that are retryable (and lines the provider did not run
+// before its batch expired) go into the next stage's batch, up to MaxTries
+// sends. Every line of a batch is an attempt of its request — the provider
+// received it —, also one it never ran (class expired or canceled, no
+// tokens, not billed), so a row's attempts are the requests the provider
+// received for it.
 //
 // The runner tells the Collector about its units through runner.Lockstep
 // (Admit, Leave, Seal, Wrap), and a unit's concurrent branches through
@@ -113,6 +117,12 @@ type call struct {
 	err        error
 }
 
+// readBatch is a journaled batch's results, read once, and how it ended.
+type readBatch struct {
+	res   map[string]batch.Result
+	state batch.State
+}
+
 // Collector is the batch-mode client of one model and the barrier of the
 // run's units. Create it with New and Close it when the run ends.
 type Collector struct {
@@ -127,7 +137,7 @@ type Collector struct {
 	sealed  bool
 	calls   map[string]*call                   // unresolved requests by hash
 	known   map[string]string                  // custom id → the latest batch holding it
-	results map[string]map[string]batch.Result // batch id → its results, once read
+	results map[string]readBatch // batch id → its results, once read
 	stats   Stats
 }
 
@@ -139,7 +149,7 @@ func New(ctx context.Context, cfg Config) (*Collector, error) {
 	}
 	cfg.Poller.Provider = cfg.Provider
 	c := &Collector{cfg: cfg, ended: make(chan struct{}), wake: make(chan struct{}, 1), calls: map[string]*call{},
-		known: map[string]string{}, stats: Stats{Usage: map[string]llm.Usage{}}, results: map[string]map[string]batch.Result{}}
+		known: map[string]string{}, stats: Stats{Usage: map[string]llm.Usage{}}, results: map[string]readBatch{}}
 	if cfg.Journal != nil {
 		err := cfg.Journal.LoadBatches(func(id, _ string, ids []string) {
 			for _, h := range ids {

@@ -22,10 +22,10 @@ func (c *Collector) stage(ctx context.Context, calls []*call) {
 	resumed := map[string]bool{}
 	for id, cls := range byBatch {
 		c.mu.Lock()
-		res, read := c.results[id]
+		rb, read := c.results[id]
 		c.mu.Unlock()
 		if read {
-			c.route(res, cls, true)
+			c.route(rb.res, rb.state, cls, true)
 			continue
 		}
 		await = append(await, id)
@@ -70,7 +70,9 @@ func (c *Collector) await(ctx context.Context, ids []string, byBatch map[string]
 	err := c.cfg.Poller.WaitAll(ctx, ids, func(st batch.Status) error {
 		routed[st.ID] = true
 		if st.State == batch.Failed { // no output: the provider's reasons are the lines' error
-			c.failAll(byBatch[st.ID], failedBatch(st))
+			for _, cl := range byBatch[st.ID] { // each line reached the provider: an attempt
+				c.settle(cl, batch.Result{CustomID: cl.hash, Response: llm.Response{Attempts: 1}, Err: failedBatch(st)})
+			}
 			return nil
 		}
 		res, err := c.cfg.Provider.Results(ctx, st)
@@ -83,10 +85,10 @@ func (c *Collector) await(ctx context.Context, ids []string, byBatch map[string]
 		}
 		if resumed[st.ID] { // its lines may be asked for at later stages
 			c.mu.Lock()
-			c.results[st.ID] = res
+			c.results[st.ID] = readBatch{res: res, state: st.State}
 			c.mu.Unlock()
 		}
-		c.route(res, byBatch[st.ID], resumed[st.ID])
+		c.route(res, st.State, byBatch[st.ID], resumed[st.ID])
 		return nil
 	})
 	if err != nil && ctx.Err() == nil {
@@ -142,7 +144,7 @@ func failedBatch(st batch.Status) error {
 	if strings.Contains(why, "token_limit") || strings.Contains(why, "rate_limit") {
 		class = llm.ClassRateLimited
 	}
-	return &llm.Error{Class: class, Unsent: true, Err: fmt.Errorf("batch %s failed: %s", st.ID, why)}
+	return &llm.Error{Class: class, Err: fmt.Errorf("batch %s failed: %s", st.ID, why)}
 }
 
 // noteResumed counts a journaled batch awaited instead of resubmitted.
@@ -285,25 +287,45 @@ func (c *Collector) callOf(h string) *call {
 	return c.calls[h]
 }
 
-// route settles each call with its result in res; a call without one (the
-// batch ended before running it) is retried. A line a cancelled batch did
-// not run is resubmitted when an earlier invocation journaled the batch
-// (the run was resumed after 'medteam batches cancel'); in this invocation
-// a cancel stops its questions instead: they end canceled, uncommitted,
-// for a later run to resume.
-func (c *Collector) route(res map[string]batch.Result, calls []*call, resumed bool) {
+// route settles each call with its result in res, from a batch that ended
+// in state; a call without one is answered by unanswered. A line a
+// cancelled batch did not run is resubmitted when an earlier invocation
+// journaled the batch (the run was resumed after 'medteam batches
+// cancel'); in this invocation a cancel stops its questions instead: they
+// end canceled, uncommitted, for a later run to resume.
+func (c *Collector) route(res map[string]batch.Result, state batch.State, calls []*call, resumed bool) {
 	for _, cl := range calls {
 		r, ok := res[cl.hash]
+		if !ok {
+			r = unanswered(cl.hash, state)
+		}
 		switch {
-		case !ok:
-			r = batch.Result{CustomID: cl.hash, Err: &llm.Error{Class: llm.ClassTimeout, Unsent: true, Err: batch.ErrExpired}}
 		case errors.Is(r.Err, batch.ErrCancelled) && resumed:
 			r.Resubmit = true
 		case errors.Is(r.Err, batch.ErrCancelled):
-			r.Err = &llm.Error{Class: llm.ClassCanceled, Unsent: true, Err: fmt.Errorf("%w: %w", batch.ErrCancelled, context.Canceled)}
+			r.Err = &llm.Error{Class: llm.ClassCanceled, Err: fmt.Errorf("%w: %w", batch.ErrCancelled, context.Canceled)}
 		}
 		c.settle(cl, r)
 	}
+}
+
+// unanswered is the result of a line that the result files of its batch,
+// ended in state, do not list. The provider received it (it is in the
+// batch's input file) and answered nothing: an attempt without tokens —
+// expired (sent again) when the batch expired, cancelled when it was
+// cancelled, else malformed (a line of the files that could not be read;
+// sent again).
+func unanswered(id string, state batch.State) batch.Result {
+	r := batch.Result{CustomID: id, Response: llm.Response{Attempts: 1}}
+	switch state {
+	case batch.Expired:
+		r.Err = &llm.Error{Class: llm.ClassExpired, Err: batch.ErrExpired}
+	case batch.Cancelled:
+		r.Err = &llm.Error{Class: llm.ClassCanceled, Err: batch.ErrCancelled}
+	default:
+		r.Err = &llm.Error{Class: llm.ClassMalformed, Err: fmt.Errorf("the batch ended %s without a readable result for this line", state)}
+	}
+	return r
 }
 
 // failAll settles every call with err.
@@ -330,7 +352,7 @@ func (c *Collector) settle(cl *call, r batch.Result) {
 		return
 	}
 	class := llm.ClassOf(r.Err)
-	if r.Response.Attempts > 0 { // a line the provider never ran (expired, cancelled, unsent) was no attempt
+	if r.Response.Attempts > 0 { // a line the provider received, run or not; not one never sent
 		cl.errs = append(cl.errs, class)
 	}
 	if (r.Resubmit || class.Retryable()) && cl.tries < c.cfg.MaxTries {
