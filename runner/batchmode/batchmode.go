@@ -135,8 +135,8 @@ type Collector struct {
 	active  int
 	parked  int
 	sealed  bool
-	calls   map[string]*call                   // unresolved requests by hash
-	known   map[string]string                  // custom id → the latest batch holding it
+	calls   map[string]*call     // unresolved requests by hash
+	known   map[string]string    // custom id → the latest batch holding it
 	results map[string]readBatch // batch id → its results, once read
 	stats   Stats
 }
