@@ -2,6 +2,7 @@ package batchmode_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -167,5 +168,65 @@ func TestAbandonedCallNotSubmitted(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	if st := col.Stats(); st.Batches > 0 {
 		t.Errorf("caller canceled (%v), yet %d batch(es) with %d line(s) submitted for nobody", err, st.Batches, st.Lines)
+	}
+}
+
+// slowReads is a provider whose first reads of results time out (a loaded
+// machine, a short --timeout).
+type slowReads struct {
+	*batchmode.Memory
+	mu   sync.Mutex
+	left int
+}
+
+func (s *slowReads) Results(ctx context.Context, st batch.Status) (map[string]batch.Result, error) {
+	s.mu.Lock()
+	if s.left > 0 {
+		s.left--
+		s.mu.Unlock()
+		return nil, &llm.Error{Class: llm.ClassTimeout, Err: context.DeadlineExceeded}
+	}
+	s.mu.Unlock()
+	return s.Memory.Results(ctx, st)
+}
+
+// TestSlowReadKeepsStage: a batch whose results could not be read at
+// first (a timeout) is read again within its stage, so its units do not
+// fall a stage behind the others and cost a batch more: two units of two
+// sequential calls each, the first read timing out, make 2 stages and 2
+// batches (issue 35 item 7: more batches than stages under load).
+func TestSlowReadKeepsStage(t *testing.T) {
+	p := &slowReads{Memory: &batchmode.Memory{Client: echo()}, left: 1}
+	col, err := batchmode.New(context.Background(), batchmode.Config{Provider: p, Poller: batch.Poller{Clock: instantClock{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer col.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	const units = 2
+	done := make(chan error, units)
+	for u := range units {
+		col.Admit()
+		go func() {
+			defer col.Leave()
+			client := col.Wrap(col, int64(u))
+			for step := range 2 {
+				if _, err := client.Chat(ctx, req(fmt.Sprintf("u%d s%d", u, step))); err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	col.Seal()
+	for range units {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st := col.Stats(); st.Stages != 2 || st.Batches != 2 {
+		t.Errorf("%d stages, %d batches (lines %v) for two sequential calls per unit; want 2 and 2", st.Stages, st.Batches, st.BatchLines)
 	}
 }

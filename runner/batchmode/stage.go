@@ -75,7 +75,7 @@ func (c *Collector) await(ctx context.Context, ids []string, byBatch map[string]
 			}
 			return nil
 		}
-		res, err := c.cfg.Provider.Results(ctx, st)
+		res, err := c.read(ctx, st)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -96,6 +96,27 @@ func (c *Collector) await(ctx context.Context, ids []string, byBatch map[string]
 			if !routed[id] {
 				c.unreadable(id, byBatch[id], err)
 			}
+		}
+	}
+}
+
+// read reads the results of the ended batch st, through up to MaxTries
+// retryable failures in a row (a read timing out on a loaded machine),
+// waiting between them as the poller does: within the stage, so that its
+// calls are answered at their stage and their units do not fall one
+// behind the others (which would cost a stage, and a batch, more).
+func (c *Collector) read(ctx context.Context, st batch.Status) (map[string]batch.Result, error) {
+	clock := c.cfg.Poller.Clock
+	if clock == nil {
+		clock = batch.SystemClock{}
+	}
+	for n := 0; ; n++ {
+		res, err := c.cfg.Provider.Results(ctx, st)
+		if err == nil || !llm.ClassOf(err).Retryable() || n+1 >= c.cfg.MaxTries || ctx.Err() != nil {
+			return res, err
+		}
+		if serr := clock.Sleep(ctx, c.cfg.Poller.Backoff.Delay(n)); serr != nil {
+			return res, err
 		}
 	}
 }
