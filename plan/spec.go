@@ -79,8 +79,9 @@ type Spec struct {
 
 // ProtocolVersion changes whenever the protocol's behaviour changes in a way
 // the prompts do not show (parsing, aggregation, the simulator), so that a
-// rerun does not resume a plan started under other rules.
-const ProtocolVersion = 2
+// rerun does not resume a plan started under other rules. 3: vote:weighted
+// weighs by ReConcile's rescaled confidence (issue 36).
+const ProtocolVersion = 3
 
 // Doc is what identifies a plan: its settings, the datasets' content hashes,
 // the models' digests, the prompts and the protocol version. Its indented
