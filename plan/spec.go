@@ -70,6 +70,11 @@ type Spec struct {
 	// (--fewshot-file; mdagents); "" = none. Like RedFlags it is recorded
 	// by its content (Doc.FewshotSHA256), not its path.
 	FewshotFile string `json:"fewshot_file,omitempty"`
+	// FewshotAny lets --fewshot-file's exemplars reach a dataset that is
+	// not MedQA (--fewshot-any). MDAgents' public code shows exemplars on
+	// MedQA only (utils.py: if args.dataset == 'medqa'), so without it a
+	// plan with --fewshot-file and another dataset is refused.
+	FewshotAny bool `json:"fewshot_any,omitempty"`
 
 	// MaxItemBytes caps one item's text (--max-item-bytes; 0 =
 	// datasets.DefaultMaxItemBytes). Not part of the plan: it decides which
