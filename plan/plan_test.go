@@ -41,13 +41,13 @@ func TestPlanHashKnownAnswers(t *testing.T) {
 		spec Spec
 		want string
 	}{
-		{"configs/ablation.yaml", sweep, "e63a4a970388"},
-		{"run (no flags)", defaultSpec(), "ff5ddd80d03a"},
+		{"configs/ablation.yaml", sweep, "319d845b25e1"},
+		{"run (no flags)", defaultSpec(), "7dbd7a1c352c"},
 		{"run --limit 20 --shard 2/3 --config base,c2 --text", func() Spec {
 			s := defaultSpec()
 			s.Limit, s.Shard, s.Configs, s.Text = 20, "2/3", []string{"base", "c2"}, true
 			return s
-		}(), "c4c05d231d80"},
+		}(), "c927e905d59e"},
 	} {
 		r, err := Resolve(context.Background(), tc.spec, simOpener)
 		if err != nil {
