@@ -30,7 +30,9 @@ func defaultSpec() Spec {
 // 'medteam run' with no flags). A changed prompt set is a different plan:
 // issue 22 (reasoning first, no sentence caps, the shared first answer as
 // teamwork's prediction, whose prompts now enter prompt_set_hash) moved them
-// once, through prompt_set_hash alone.
+// once, through prompt_set_hash alone. Issue 36 moved them through
+// protocol_version (3: vote:weighted's ReConcile weights; teamwork's roles
+// column marks hidden roles).
 func TestPlanHashKnownAnswers(t *testing.T) {
 	sweep := defaultSpec()
 	if err := LoadSweep("../configs/ablation.yaml", &sweep); err != nil {

@@ -84,8 +84,9 @@ type Spec struct {
 
 // ProtocolVersion changes whenever the protocol's behaviour changes in a way
 // the prompts do not show (parsing, aggregation, the simulator), so that a
-// rerun does not resume a plan started under other rules. 3: vote:weighted
-// weighs by ReConcile's rescaled confidence (issue 36).
+// rerun does not resume a plan started under other rules. 3 (issue 36):
+// vote:weighted weighs by ReConcile's rescaled confidence; teamwork's roles
+// column marks the roles its agents never saw.
 const ProtocolVersion = 3
 
 // Doc is what identifies a plan: its settings, the datasets' content hashes,
