@@ -44,12 +44,19 @@ type Consensus struct {
 	MeanConfidence float64
 }
 
-// VoteRule is seed 000's consensus: the plurality of the agents' choices
-// (confidence-weighted when weighted), where a tie for the top and a mean
-// confidence under MinMeanConfidence both fall back to the safe default.
-// confidences[i] is agent i's stated confidence in [0,1], or negative when
-// it stated none; a missing confidence counts 0 in the mean (the rule's safe
-// direction) and weighs 0 in the weighted vote. The mean is over all agents,
+// VoteRule is seed 000's consensus: the plurality of the agents' choices,
+// where a tie for the top and a mean confidence under MinMeanConfidence both
+// fall back to the safe default. Weighted, each vote counts with
+// ReConcile's rescaled confidence (ReconcileWeight; seed 000 has no
+// weighted plurality — it weighs only the urgency by confidence). Raw
+// confidences as weights could not weigh at N = 3: one vote outweighs two
+// only when c_A > c_B1 + c_B2, which puts the mean under 0.70, so the gate
+// always fell back (TestWeightedVoteGrid); the rescaled weights let a
+// confident minority win above the gate (1.0 against 0.7 and 0.7: 1 > 0.3 +
+// 0.3, mean 0.80). confidences[i] is agent i's stated confidence in [0,1],
+// or negative when it stated none; a missing confidence counts 0 in the
+// mean (the rule's safe direction) and weighs 0.1 in the weighted vote (as
+// ReConcile's 0.0). The mean is over all agents,
 // as the seed divides by the number of outputs; a mean within TieEpsilon of
 // the threshold reaches it (0.7+0.7+0.7 over 3 is not "below 0.70"). Branch precedence follows
 // the seed's steps: no votes, tie (step 3.1), low confidence (step 4).
@@ -68,7 +75,7 @@ func VoteRule(options, votes []string, confidences []float64, weighted bool) (Co
 	}
 	var err error
 	if weighted {
-		c.Decision, err = WeightedPlurality(options, votes, conf)
+		c.Decision, err = WeightedPlurality(options, votes, ReconcileWeights(conf))
 		c.Branch = BranchWeightedPlurality
 	} else {
 		c.Decision = Plurality(options, votes)

@@ -90,10 +90,15 @@ func TestVoteRule(t *testing.T) {
 		{"a missing confidence counts 0 in the mean", []string{"B", "B", "B"}, []float64{0.9, 0.9, -1}, false, BranchLowConfidence, "", 0.6},
 		{"an abstainer counts in the mean", []string{"B", "B", ""}, []float64{0.95, 0.95, 0.3}, false, BranchPlurality, "B", 2.2 / 3},
 		{"nobody votes", []string{"", ""}, []float64{0.9, 0.9}, false, BranchNoVotes, "", 0.9},
-		{"weighted: one confident vote beats two", []string{"A", "B", "B"}, []float64{0.99, 0.45, 0.45}, true, BranchLowConfidence, "", 1.89 / 3},
-		{"weighted: two votes beat one", []string{"A", "B", "B"}, []float64{0.95, 0.6, 0.6}, true, BranchWeightedPlurality, "B", 2.15 / 3},
-		{"weighted winner", []string{"A", "A", "B"}, []float64{0.8, 0.7, 0.9}, true, BranchWeightedPlurality, "A", 0.8},
+		// Weighted: ReConcile's weights (1.0 → 1, 0.7 → 0.3, 0.95 → 0.8, 0.85 → 0.5, 0.45 → 0.1).
+		{"weighted: one confident vote beats two", []string{"A", "B", "B"}, []float64{1, 0.7, 0.7}, true, BranchWeightedPlurality, "A", 0.8},
+		{"weighted: one 0.95 vote beats two 0.7 votes", []string{"A", "B", "B"}, []float64{0.95, 0.7, 0.7}, true, BranchWeightedPlurality, "A", 2.35 / 3},
+		{"weighted: the 0.70 gate still applies to a confident minority", []string{"A", "B", "B"}, []float64{0.99, 0.45, 0.45}, true, BranchLowConfidence, "", 1.89 / 3},
+		{"weighted: two votes beat one", []string{"A", "B", "B"}, []float64{0.9, 0.85, 0.85}, true, BranchWeightedPlurality, "B", 2.6 / 3},
+		{"weighted winner", []string{"A", "A", "B"}, []float64{0.85, 0.8, 0.9}, true, BranchWeightedPlurality, "A", 0.85},
+		{"weighted: equal weights tie and fall back", []string{"A", "B", "B"}, []float64{0.95, 0.85, 0.7}, true, BranchTie, "", 2.5 / 3},
 		{"weighted tie falls back", []string{"A", "B", "C"}, []float64{0.8, 0.8, 0.8}, true, BranchTie, "", 0.8},
+		{"weighted: a missing confidence weighs 0.1 (1 + 0.1 > 1)", []string{"A", "B", "B", "C"}, []float64{1, 1, -1, 0.95}, true, BranchWeightedPlurality, "B", 2.95 / 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

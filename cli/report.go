@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/medteam-bench/medteam/escape"
+	"github.com/medteam-bench/medteam/protocols"
 	"github.com/medteam-bench/medteam/report"
 	"github.com/medteam-bench/medteam/results"
 )
@@ -298,6 +299,9 @@ func buildReport(runs []runInput, opt report.Options) (*report.Report, error) {
 		return nil, usageError{err}
 	}
 	opt.Runs, opt.Notes = infos, append(opt.Notes, notes...) // the caller's notes first, then Pool's
+	if opt.OwnFirstAnswer == nil {
+		opt.OwnFirstAnswer = protocols.All().OwnFirstAnswer()
+	}
 	r, err := report.Build(rows, opt)
 	var re *report.ReferenceError
 	if errors.As(err, &re) {

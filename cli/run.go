@@ -144,7 +144,8 @@ func registerSpec(fl *pflag.FlagSet, p *plan.Spec) {
 	fl.IntVar(&p.PeerChars, "peer-chars", 0, "bound in bytes on each other agent's text a prompt shows (a peer's reasoning to the leader, discussion history, debate replies); 0 = the full text")
 	fl.BoolVar(&p.DiagnosisJudge, "diagnosis-judge", false, "on triage items, also ask the model whether the team's stated diagnosis matches the dataset's (one extra call per question, kind diagnosis_judge; diagnosis_method llm_judge)")
 	fl.StringVar(&p.RedFlags, "red-flags", "", "red-flag rules the judge arm applies to triage items before any call: an embedded set's name (seed003, the default: seed 003's literal keywords; semigran: developed on the Semigran vignettes, in-sample there) or a YAML file; give it again on --resume")
-	fl.StringVar(&p.FewshotFile, "fewshot-file", "", "training split (any dataset format) the mdagents arms draw their few-shot exemplars from; a file sharing a question with an evaluated dataset is refused; without it they run zero-shot; give it again on --resume")
+	fl.StringVar(&p.FewshotFile, "fewshot-file", "", "training split (any dataset format) the mdagents arms draw their few-shot exemplars from, on MedQA datasets only as MDAgents' code does (another dataset is refused without --fewshot-any); a file sharing a question with an evaluated dataset is refused; without it they run zero-shot; give it again on --resume")
+	fl.BoolVar(&p.FewshotAny, "fewshot-any", false, "with --fewshot-file: show the mdagents exemplars on datasets other than MedQA too (MDAgents' code shows them on MedQA only; recorded in the plan)")
 }
 
 // otherArms lists the named arms of the protocols besides teamwork.

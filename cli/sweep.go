@@ -68,6 +68,7 @@ var sweepFlags = map[string]func(dst, flagged *plan.Spec){
 	"retry-truncated":    func(d, f *plan.Spec) { d.RetryTruncated = f.RetryTruncated },
 	"peer-chars":         func(d, f *plan.Spec) { d.PeerChars = f.PeerChars },
 	"fewshot-file":       func(d, f *plan.Spec) { d.FewshotFile = f.FewshotFile },
+	"fewshot-any":        func(d, f *plan.Spec) { d.FewshotAny = f.FewshotAny },
 	"agent-temperature":  func(d, f *plan.Spec) { d.AgentTemp = f.AgentTemp },
 	"leader-temperature": func(d, f *plan.Spec) { d.LeaderTemp = f.LeaderTemp },
 	"base-url":           func(d, f *plan.Spec) { d.BaseURL = f.BaseURL },

@@ -62,3 +62,29 @@ func checkFewshot(fs *protocol.Fewshot, file, dataset string, qs []qa.Question) 
 	}
 	return Inputf("--fewshot-file %s shares %d question(s) with --dataset %s, e.g. %s%s: few-shot examples must come from a training split disjoint from the evaluated set; give the dataset's training split", file, n, dataset, example, same)
 }
+
+// checkFewshotDataset refuses, when medqaOnly, a dataset that is not MedQA
+// (a question whose Dataset is not datasets.DatasetMedQA): MDAgents' public
+// code (mitmedialab/MDAgents utils.py, process_basic_query and
+// process_intermediate_query: "if args.dataset == 'medqa'") builds its
+// few-shot exemplars on MedQA only and runs every other dataset zero-shot.
+// --fewshot-any is the explicit switch to the other reading.
+func checkFewshotDataset(medqaOnly bool, file, dataset string, qs []qa.Question) error {
+	if !medqaOnly {
+		return nil
+	}
+	for _, q := range qs {
+		if q.Dataset == datasets.DatasetMedQA {
+			continue
+		}
+		name := q.Dataset
+		if name == "" {
+			name = "unnamed"
+		}
+		return Inputf("--fewshot-file %s with --dataset %s: that dataset is %s (question %s), not MedQA, and MDAgents' public code shows few-shot exemplars on MedQA only "+
+			"(utils.py process_basic_query and process_intermediate_query: if args.dataset == 'medqa'; other datasets run zero-shot)\n"+
+			"(drop --fewshot-file to run this dataset as the code does, or give --fewshot-any to show the exemplars on it too, a recorded deviation; see docs/protocols.md#mdagents)",
+			file, dataset, name, q.ID)
+	}
+	return nil
+}

@@ -128,3 +128,62 @@ func TestFewshotSweepKey(t *testing.T) {
 		t.Fatalf("missing split: %v", err)
 	}
 }
+
+// TestFewshotMedQAOnly (issue 36 item 4): MDAgents' public code shows
+// few-shot exemplars on MedQA only (utils.py: if args.dataset == 'medqa'),
+// so --fewshot-file with a dataset that is not MedQA is refused, naming the
+// dataset, the code's rule and --fewshot-any; --fewshot-any shows them there
+// too and is recorded in the plan; --fewshot-any alone is refused; MedQA
+// itself needs no switch. A sweep file's fewshot_any sets the flag.
+func TestFewshotMedQAOnly(t *testing.T) {
+	dir := t.TempDir()
+	train := filepath.Join(dir, "train.jsonl")
+	writeMedQA(t, train, trainQuestions(6))
+	eval := filepath.Join(dir, "eval.jsonl")
+	sample, err := datasets.Sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeMedQA(t, eval, sample[:5])
+
+	s := defaultSpec()
+	s.Configs, s.FewshotFile = []string{"mdagents"}, train
+	medqa, err := Resolve(context.Background(), s, simOpener) // medqa-sample: MedQA, no switch needed
+	if err != nil {
+		t.Fatalf("MedQA with --fewshot-file: %v", err)
+	}
+
+	s.Datasets, s.DatasetName = []string{eval}, datasets.DatasetMedMCQA
+	_, err = Resolve(context.Background(), s, simOpener)
+	if err == nil || !IsInput(err) {
+		t.Fatalf("--fewshot-file on MedMCQA without --fewshot-any: %v, want an input error", err)
+	}
+	for _, want := range []string{"--fewshot-file " + train, "--dataset " + eval, "that dataset is medmcqa", "args.dataset == 'medqa'", "--fewshot-any"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("refusal lacks %q:\n%v", want, err)
+		}
+	}
+
+	s.FewshotAny = true
+	r, err := Resolve(context.Background(), s, simOpener)
+	if err != nil {
+		t.Fatalf("--fewshot-any: %v", err)
+	}
+	if !strings.Contains(string(r.Doc), `"fewshot_any": true`) || strings.Contains(string(medqa.Doc), "fewshot_any") {
+		t.Fatalf("fewshot_any not recorded in the plan (or recorded without the switch):\n%s", r.Doc)
+	}
+
+	s.FewshotFile = ""
+	if _, err := Resolve(context.Background(), s, simOpener); err == nil || !IsInput(err) || !strings.Contains(err.Error(), "--fewshot-any without --fewshot-file") {
+		t.Fatalf("--fewshot-any alone: %v", err)
+	}
+
+	f := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(f, []byte("arms: [mdagents]\nfewshot_file: "+train+"\nfewshot_any: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s = defaultSpec()
+	if err := LoadSweep(f, &s); err != nil || !s.FewshotAny {
+		t.Fatalf("sweep fewshot_any: %v, %v", s.FewshotAny, err)
+	}
+}

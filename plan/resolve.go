@@ -110,6 +110,9 @@ func Load(s Spec) (*Resolved, error) {
 	if r.fewshot, err = s.fewshot(); err != nil {
 		return nil, err
 	}
+	if s.FewshotAny && r.fewshot == nil {
+		return nil, Inputf("--fewshot-any without --fewshot-file: there are no exemplars to show; give --fewshot-file FILE (a training split) or drop --fewshot-any")
+	}
 	if r.all, err = r.loadSets(); err != nil {
 		return nil, err
 	}
@@ -150,6 +153,9 @@ func (r *Resolved) loadSets() ([]qa.Question, error) {
 			return nil, err
 		}
 		if err := checkFewshot(r.fewshot, r.Spec.FewshotFile, spec, qs); err != nil {
+			return nil, err
+		}
+		if err := checkFewshotDataset(r.fewshot != nil && !r.Spec.FewshotAny, r.Spec.FewshotFile, spec, qs); err != nil {
 			return nil, err
 		}
 		if seen[dref.Name] {

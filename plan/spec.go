@@ -70,6 +70,11 @@ type Spec struct {
 	// (--fewshot-file; mdagents); "" = none. Like RedFlags it is recorded
 	// by its content (Doc.FewshotSHA256), not its path.
 	FewshotFile string `json:"fewshot_file,omitempty"`
+	// FewshotAny lets --fewshot-file's exemplars reach a dataset that is
+	// not MedQA (--fewshot-any). MDAgents' public code shows exemplars on
+	// MedQA only (utils.py: if args.dataset == 'medqa'), so without it a
+	// plan with --fewshot-file and another dataset is refused.
+	FewshotAny bool `json:"fewshot_any,omitempty"`
 
 	// MaxItemBytes caps one item's text (--max-item-bytes; 0 =
 	// datasets.DefaultMaxItemBytes). Not part of the plan: it decides which
@@ -79,8 +84,10 @@ type Spec struct {
 
 // ProtocolVersion changes whenever the protocol's behaviour changes in a way
 // the prompts do not show (parsing, aggregation, the simulator), so that a
-// rerun does not resume a plan started under other rules.
-const ProtocolVersion = 2
+// rerun does not resume a plan started under other rules. 3 (issue 36):
+// vote:weighted weighs by ReConcile's rescaled confidence; teamwork's roles
+// column marks the roles its agents never saw.
+const ProtocolVersion = 3
 
 // Doc is what identifies a plan: its settings, the datasets' content hashes,
 // the models' digests, the prompts and the protocol version. Its indented

@@ -33,6 +33,7 @@ type sweepFile struct {
 	RetryTruncated *bool   `yaml:"retry_truncated"`
 	PeerChars      *int    `yaml:"peer_chars"`
 	FewshotFile    *string `yaml:"fewshot_file"`
+	FewshotAny     *bool   `yaml:"fewshot_any"`
 	Split          *string `yaml:"split"`
 	BaseURL        *string `yaml:"base_url"`
 	NumCtx         *int    `yaml:"num_ctx"`
@@ -63,6 +64,7 @@ var sweepKeys = []struct{ key, want string }{
 	{"peer_chars", "an integer"},
 	{"split", "a split name (test, dev, train, validation) or \"*\" for all, e.g. test"},
 	{"fewshot_file", "a path to a training split (any dataset format), e.g. data/medqa/train.jsonl"},
+	{"fewshot_any", "true or false"},
 	{"base_url", "a URL"},
 	{"num_ctx", "an integer"},
 	{"temperature", "a mapping with agent and/or leader, e.g. {agent: 0.7, leader: 0.5}"},
@@ -87,6 +89,7 @@ var sweepFields = map[string]func(*sweepFile) any{
 	"retry_truncated": func(s *sweepFile) any { return &s.RetryTruncated },
 	"peer_chars":      func(s *sweepFile) any { return &s.PeerChars },
 	"fewshot_file":    func(s *sweepFile) any { return &s.FewshotFile },
+	"fewshot_any":     func(s *sweepFile) any { return &s.FewshotAny },
 	"split":           func(s *sweepFile) any { return &s.Split },
 	"base_url":        func(s *sweepFile) any { return &s.BaseURL },
 	"num_ctx":         func(s *sweepFile) any { return &s.NumCtx },
@@ -308,6 +311,7 @@ func (f *sweepFile) apply(s *Spec) {
 	set(&s.DiagnosisJudge, f.DiagnosisJudge)
 	set(&s.BaseURL, f.BaseURL)
 	set(&s.FewshotFile, f.FewshotFile)
+	set(&s.FewshotAny, f.FewshotAny)
 	set(&s.Split, f.Split)
 	if f.Temperature != nil {
 		set(&s.AgentTemp, f.Temperature.Agent)

@@ -51,6 +51,25 @@ type Protocol struct {
 	// so a changed prompt is a different plan. (teamwork's prompt set is the
 	// plan's prompt_set_hash and leaves this nil.)
 	Prompts func() string
+	// OwnFirstAnswer is true when the method asks its first answers in its
+	// own prompts rather than the shared first-answer request
+	// (protocols/firstanswer, with or without additions): zeroshot, veto
+	// (its roles and ballots from round 1 on), medagents, mdagents. The
+	// report names such arms apart from those whose shared request differs
+	// (DESIGN §5 "Equal terms").
+	OwnFirstAnswer bool
+}
+
+// OwnFirstAnswer lists the registry's protocols that ask their first
+// answers in their own prompts (Protocol.OwnFirstAnswer), by name.
+func (r Registry) OwnFirstAnswer() []string {
+	var out []string
+	for _, p := range r {
+		if p.OwnFirstAnswer {
+			out = append(out, p.Name)
+		}
+	}
+	return out
 }
 
 // Settings are the plan settings every arm of a run shares.

@@ -48,6 +48,12 @@ type Options struct {
 	PowerDeltas []float64
 	// Notes are shown first among the report's notes (Pool's).
 	Notes []string
+	// OwnFirstAnswer names the protocols whose method asks its first
+	// answers in its own prompts, never the shared first-answer request
+	// (protocol.Registry.OwnFirstAnswer): the equal-terms notes name their
+	// arms apart from arms whose shared request differs. nil: every arm is
+	// judged by its first_prompt alone.
+	OwnFirstAnswer []string
 }
 
 // DefaultPowerDeltas are the differences the power section plans for.
@@ -207,7 +213,7 @@ func (r *Report) compute(rows []results.QuestionRow, opt Options) {
 		r.TriageSQL = TriageSQL(r.Runs)
 	}
 	r.notePairs()
-	r.noteTerms(rows)
+	r.noteTerms(rows, opt.OwnFirstAnswer)
 	r.noteRoutes(rows)
 	r.noteFinish(rows)
 	r.notePrices(opt.Prices)

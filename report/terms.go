@@ -13,8 +13,20 @@ import (
 // × model: the team sizes its rows had and its first-answer prompts
 // (results.QuestionRow.FirstPrompt), each with its row count.
 type armTerms struct {
-	sizes   map[int32]int
-	prompts map[string]int
+	sizes     map[int32]int
+	prompts   map[string]int
+	protocols map[string]bool
+}
+
+// own reports whether the arm's protocol asks its first answers in its own
+// prompts (one of the protocols named in own).
+func (t *armTerms) own(own []string) bool {
+	for p := range t.protocols {
+		if slices.Contains(own, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // termsOf collects the terms of every dataset × model × arm.
@@ -28,9 +40,10 @@ func termsOf(rows []results.QuestionRow) map[[3]string]*armTerms {
 		k := [3]string{q.Dataset, q.Model, q.Arm}
 		t := out[k]
 		if t == nil {
-			t = &armTerms{sizes: map[int32]int{}, prompts: map[string]int{}}
+			t = &armTerms{sizes: map[int32]int{}, prompts: map[string]int{}, protocols: map[string]bool{}}
 			out[k] = t
 		}
+		t.protocols[q.Protocol] = true
 		if q.NAgents > 0 {
 			t.sizes[q.NAgents]++
 		}
@@ -79,10 +92,14 @@ func samePrompts(a, b *armTerms) (same, judged bool) {
 // equal terms: different team sizes, or first answers asked with different
 // prompts (DESIGN §5 "Equal terms"). A difference is not an error — a
 // single-agent baseline against a team is a legitimate comparison — but the
-// reader must know that the arms differ in more than their method.
-func (r *Report) noteTerms(rows []results.QuestionRow) {
+// reader must know that the arms differ in more than their method. Arms of
+// a protocol in own (Options.OwnFirstAnswer) ask no shared first answer at
+// all; they get a note of their own rather than being counted among the
+// arms whose shared request differs (issue 36).
+func (r *Report) noteTerms(rows []results.QuestionRow, own []string) {
 	terms := termsOf(rows)
-	var size, prompt []string
+	var size, prompt, ownArms []string
+	refOwn := false
 	for _, c := range r.Comparisons {
 		ref, cand := terms[[3]string{c.Dataset, c.Model, c.Reference}], terms[[3]string{c.Dataset, c.Model, c.Candidate}]
 		if ref == nil || cand == nil {
@@ -91,8 +108,17 @@ func (r *Report) noteTerms(rows []results.QuestionRow) {
 		if rs, cs := ref.sizeText(), cand.sizeText(); rs != cs {
 			size = append(size, fmt.Sprintf("%s (%s) vs %s (%s)", c.Candidate, cs, c.Reference, rs))
 		}
-		if same, judged := samePrompts(ref, cand); judged && !same {
-			prompt = append(prompt, c.Candidate)
+		switch {
+		case ref.own(own):
+			refOwn = true
+		case cand.own(own):
+			if !slices.Contains(ownArms, c.Candidate) {
+				ownArms = append(ownArms, c.Candidate)
+			}
+		default:
+			if same, judged := samePrompts(ref, cand); judged && !same && !slices.Contains(prompt, c.Candidate) {
+				prompt = append(prompt, c.Candidate)
+			}
 		}
 	}
 	if len(size) > 0 {
@@ -100,5 +126,11 @@ func (r *Report) noteTerms(rows []results.QuestionRow) {
 	}
 	if len(prompt) > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("first answers asked with a different prompt than %s's (column first_prompt): %s", r.Reference, strings.Join(prompt, ", ")))
+	}
+	if refOwn {
+		r.Notes = append(r.Notes, fmt.Sprintf("the reference %s asks its first answers in its own prompts, not the shared first-answer request: no compared arm shares its first answers", r.Reference))
+	}
+	if len(ownArms) > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("arms that ask no shared first answer (their methods' own prompts, by design), so their difference from %s includes the first answers: %s", r.Reference, strings.Join(ownArms, ", ")))
 	}
 }

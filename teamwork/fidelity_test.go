@@ -112,7 +112,8 @@ func TestRolesHiddenWithoutLeadership(t *testing.T) {
 				continue
 			}
 			all := req.Messages[0].Content + req.Messages[len(req.Messages)-1].Content
-			has := strings.Contains(all, "YOUR ROLE:") || strings.Contains(all, out.Roles[req.Meta.Agent])
+			role := strings.TrimSuffix(out.Roles[req.Meta.Agent], HiddenRole) // the name as recruited
+			has := strings.Contains(all, "YOUR ROLE:") || strings.Contains(all, role)
 			if has != shown {
 				t.Fatalf("%s %s: shows the role %q: %v, want %v\n%s", spec, k, out.Roles[req.Meta.Agent], has, shown, all)
 			}

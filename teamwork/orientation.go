@@ -38,3 +38,26 @@ func fillRoles(specs []RoleSpec, n int) (names, focus []string, complete bool) {
 	}
 	return names, focus, complete
 }
+
+// HiddenRole marks, in the roles column, a role the recruiter named that the
+// agents never saw: without TO∧L the agents are generic experts (seed 002
+// §3), yet recruitment runs in every arm (paired requests).
+const HiddenRole = " (hidden)"
+
+// recordedRoles are the roles a row records: the recruiter's names, each
+// marked HiddenRole when the arm shows no role to the agents (shownRole), so
+// the roles column says the names were recruited but not seen (issue 36).
+// A generic "Expert i" filled in for a missing name stays unmarked.
+func recordedRoles(c Config, roles []string) []string {
+	if c.Orientation && c.Leadership {
+		return roles
+	}
+	out := make([]string, len(roles))
+	for i, r := range roles {
+		out[i] = r
+		if r != fmt.Sprintf("Expert %d", i+1) {
+			out[i] += HiddenRole
+		}
+	}
+	return out
+}

@@ -115,7 +115,11 @@ func TestRecruitmentPairedAcrossPresets(t *testing.T) {
 					t.Errorf("question %s, preset %s: the %s request differs from preset base's; the arms are not paired", q.ID, preset, k)
 				}
 			}
-			team := fmt.Sprint(out.N, out.Roles)
+			roles := make([]string, len(out.Roles)) // the names as recruited (HiddenRole marks an arm's, issue 36)
+			for i, r := range out.Roles {
+				roles[i] = strings.TrimSuffix(r, HiddenRole)
+			}
+			team := fmt.Sprint(out.N, roles)
 			if refTeam == "" {
 				refTeam = team
 			} else if team != refTeam {

@@ -249,7 +249,7 @@ func (s *session) recruit(ctx context.Context) error {
 	}
 	s.note(KindRecruit, 0, -1, method, perr)
 	s.out.N = s.n
-	s.out.Roles = s.roles
+	s.out.Roles = recordedRoles(s.c, s.roles)
 	s.out.Weights = teamWeights(s.c, s.n)
 	s.agentSystem = make([]string, s.n)
 	for i := range s.n {

@@ -49,6 +49,7 @@ func singleProtocol(name, doc string) *protocol.Protocol {
 		p.Aliases = []string{"chain-of-thought", "chainofthought", "chain_of_thought"}
 	} else {
 		p.Aliases = []string{"zero-shot", "zero_shot"}
+		p.OwnFirstAnswer = true // its own letter-only prompt
 	}
 	p.Parse = func(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
 		sp, ok, err := kit.ParseSpec(spec, name)

@@ -28,7 +28,9 @@ package council
 
 import (
 	"context"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -66,7 +68,15 @@ var Protocol = &protocol.Protocol{
 	Presets:    presets(),
 	Accounting: writeAccounting,
 	Stub:       kit.Stub,
-	Prompts:    kit.HashOf(firstanswer.Prompts, prompts),
+	Prompts:    promptsHash,
+}
+
+// promptsHash is the hash of council's prompt set: the shared first answer's
+// templates, council's own and the strategies' directives (strategy.go),
+// which the templates do not hold.
+func promptsHash() string {
+	h := sha256.Sum256([]byte(kit.HashOf(firstanswer.Prompts, prompts)() + "\x00" + directivesHash()))
+	return hex.EncodeToString(h[:])
 }
 
 // Decision rules (decision_rule).

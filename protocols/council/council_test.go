@@ -121,3 +121,31 @@ func TestArms(t *testing.T) {
 		}
 	}
 }
+
+// TestRiskAverseSeedWords (issue 36 item 6): the risk-averse directive is
+// seed 001's words — §5.2's use case and §6.2's example directive verbatim,
+// its "high-reward option" qualifier included — and the directives are part
+// of the protocol's prompt hash, so changed words are a changed plan.
+func TestRiskAverseSeedWords(t *testing.T) {
+	d, err := directive("risk-averse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seed := range []string{
+		"Prioritize safety and stability. Reject any high-risk proposals.",
+		"Your goal is to parse the inputs for any risks identified by the Council. If a high-reward option has a significant weakness, it MUST be discarded. Synthesize the safest, most robust path forward.",
+	} {
+		if !strings.Contains(d, seed) {
+			t.Errorf("risk-averse directive %q lacks the seed's words %q", d, seed)
+		}
+	}
+	before := Protocol.Prompts()
+	i := slices.IndexFunc(Strategies, func(s struct{ Name, Directive string }) bool { return s.Name == "risk-averse" })
+	old := Strategies[i].Directive
+	Strategies[i].Directive = old + " (changed)"
+	after := Protocol.Prompts()
+	Strategies[i].Directive = old
+	if before == after {
+		t.Error("a changed directive leaves the prompt hash unchanged: a plan would resume under other words")
+	}
+}

@@ -68,6 +68,8 @@ var Protocol = &protocol.Protocol{
 	Accounting: writeAccounting,
 	Stub:       Stub,
 	Prompts:    kit.HashOf(prompts),
+	// No first answer is the shared request (docs/protocols.md).
+	OwnFirstAnswer: true,
 }
 
 // Decision rules (decision_rule).

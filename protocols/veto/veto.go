@@ -99,6 +99,9 @@ var Protocol = &protocol.Protocol{
 	Accounting: writeAccounting,
 	Stub:       stub,
 	Prompts:    kit.HashOf(firstanswer.Prompts, prompts),
+	// Every call, round 1's included, carries the agent's role in the
+	// system prompt and veto's ballot: no first answer equals the panels'.
+	OwnFirstAnswer: true,
 }
 
 func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {

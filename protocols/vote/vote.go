@@ -6,8 +6,12 @@
 // seed's "General Practice", here abstention) and so does a council whose
 // mean confidence is below 0.70 (the seed's final confidence check; a
 // missing confidence counts 0). "vote:weighted" weighs each vote by its
-// stated confidence (the seed weighs urgency that way); the same two checks
-// apply. Calls: N. The team defaults to --agents, else 3 (the seed's council
+// stated confidence rescaled as ReConcile does (Chen et al., ACL 2024, §2.3;
+// dinobby/ReConcile utils.py trans_confidence: aggregator.ReconcileWeight),
+// so that one confident vote can outweigh two hesitant ones above the 0.70
+// gate (1.0 against 0.7 and 0.7); the seed has no weighted plurality, and
+// raw confidences as weights never let a minority win at N = 3 under its
+// gate (issue 36). The same two checks apply. Calls: N. The team defaults to --agents, else 3 (the seed's council
 // of three).
 //
 // On a triage item the seed's own urgency rule decides, in both arms: the
@@ -59,7 +63,7 @@ var specialtySchema = kit.Schema("first_specialties", append(slices.Clone(firsta
 var Protocol = &protocol.Protocol{
 	Name: "vote",
 	Doc: "Seed 000's council vote: N independent first answers, decided by plurality (vote:weighted: " +
-		"confidence-weighted); a tie or a mean confidence under 0.70 falls back to the safe default (abstention). " +
+		"each vote weighted by ReConcile's rescaled confidence); a tie or a mean confidence under 0.70 falls back to the safe default (abstention). " +
 		"On triage: the confidence-weighted mean urgency round(Σu·c/Σc), the specialty by plurality over the agents' " +
 		"differential specialties (tie: General Practice).",
 	Parse:      parseArm,
@@ -128,14 +132,17 @@ func (a Arm) Calls(int) (int, int) { return a.N, 0 }
 
 // Details is vote's record (protocol_json).
 type Details struct {
-	N              int                `json:"n"`
-	Weighted       bool               `json:"weighted"`
-	Votes          map[string]float64 `json:"votes"` // count (weighted: summed confidence) per option that got a vote
-	Tie            bool               `json:"tie"`
-	Tied           []string           `json:"tied,omitempty"`
-	MeanConfidence float64            `json:"mean_confidence"` // over all N agents, a missing confidence as 0
-	Threshold      float64            `json:"threshold"`
-	Rule           string             `json:"rule"`
+	N        int                `json:"n"`
+	Weighted bool               `json:"weighted"`
+	Votes    map[string]float64 `json:"votes"` // count (weighted: summed weight) per option that got a vote
+	// Weights are the agents' vote weights (vote:weighted only): ReConcile's
+	// rescaled confidences (aggregator.ReconcileWeight), in agent order.
+	Weights        []float64 `json:"weights,omitempty"`
+	Tie            bool      `json:"tie"`
+	Tied           []string  `json:"tied,omitempty"`
+	MeanConfidence float64   `json:"mean_confidence"` // over all N agents, a missing confidence as 0
+	Threshold      float64   `json:"threshold"`
+	Rule           string    `json:"rule"`
 	// On a triage item: the urgency rule's inputs and result, and the
 	// specialty vote where the item asks for a specialty.
 	Urgency   *UrgencyDetails   `json:"urgency,omitempty"`
@@ -182,8 +189,12 @@ func (a Arm) Run(ctx context.Context, c llm.Client, item qa.Item, u protocol.Uni
 		a.triage(s, answers, lists, cons)
 		return s.Out, nil
 	}
-	s.Out.Details = Details{N: a.N, Weighted: a.Weighted, Votes: kit.VoteMap(letters, d.Scores), Tie: d.Tie, Tied: d.Tied,
+	det := Details{N: a.N, Weighted: a.Weighted, Votes: kit.VoteMap(letters, d.Scores), Tie: d.Tie, Tied: d.Tied,
 		MeanConfidence: cons.MeanConfidence, Threshold: aggregator.MinMeanConfidence, Rule: cons.Branch}
+	if a.Weighted {
+		det.Weights = aggregator.ReconcileWeights(kit.Confidences(answers))
+	}
+	s.Out.Details = det
 	if !cons.Fallback {
 		s.Commit(d, cons.Branch)
 		return s.Out, nil

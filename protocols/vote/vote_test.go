@@ -27,10 +27,12 @@ func TestRule(t *testing.T) {
 		{"an unreadable answer does not vote and counts 0", "vote", []string{first("D", 0.95), first("D", 0.95), "no idea"}, "", "low_confidence", "low_confidence: mean confidence 0.63"},
 		{"an unreadable answer breaks a 2-1 into a 1-1 tie", "vote", []string{first("D", 0.95), first("C", 0.95), "no idea"}, "", "tie", "tie: C and D"},
 		{"nobody answers", "vote", []string{"", "?", "hmm"}, "", "no_votes", "no_votes"},
-		{"weighted: one confident vote beats two hesitant ones", "vote:weighted,n=4", []string{first("A", 0.99), first("B", 0.45), first("B", 0.45), first("C", 0.95)}, "A", "weighted_plurality", ""},
-		{"unweighted: the same votes go to B", "vote:n=4", []string{first("A", 0.99), first("B", 0.45), first("B", 0.45), first("C", 0.95)}, "B", "plurality", ""},
+		// vote:weighted: ReConcile's weights (1.0 → 1, 0.95 → 0.8, 0.85 → 0.5, 0.7 → 0.3, ≤ 0.6 → 0.1).
+		{"weighted: one confident vote beats two at N = 3", "vote:weighted", []string{first("A", 1), first("B", 0.7), first("B", 0.7)}, "A", "weighted_plurality", ""},
+		{"unweighted: the same votes go to B", "vote", []string{first("A", 1), first("B", 0.7), first("B", 0.7)}, "B", "plurality", ""},
+		{"weighted, n=4: one confident vote beats two", "vote:weighted,n=4", []string{first("A", 1), first("B", 0.7), first("B", 0.7), first("C", 0.95)}, "A", "weighted_plurality", ""},
 		{"weighted: the 0.70 rule still applies", "vote:weighted", []string{first("A", 0.9), first("B", 0.3), first("B", 0.3)}, "", "low_confidence", "low_confidence"},
-		{"weighted tie abstains", "vote:weighted", []string{first("A", 0.8), first("B", 0.4), first("B", 0.4)}, "", "tie", "tie: A and B"},
+		{"weighted tie abstains", "vote:weighted", []string{first("A", 0.95), first("B", 0.85), first("B", 0.7)}, "", "tie", "tie: A and B"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -49,6 +51,9 @@ func TestRule(t *testing.T) {
 			b, _ := json.Marshal(out.Details)
 			if err := json.Unmarshal(b, &det); err != nil || det.Rule != tt.rule || det.N != len(tt.answers) || det.Threshold != 0.7 {
 				t.Fatalf("details %s (%v)", b, err)
+			}
+			if det.Weighted != (len(det.Weights) == len(tt.answers)) {
+				t.Fatalf("weights %v recorded for weighted=%v", det.Weights, det.Weighted)
 			}
 		})
 	}
