@@ -115,9 +115,9 @@ func measureArm(spec string, qs []qa.Question, pad int, layout string, show bool
 
 // recorder keeps every request it passes on.
 type recorder struct {
-	next llm.Client
-	mu   sync.Mutex
-	sent []llm.Request
+	next  llm.Client
+	mu    sync.Mutex
+	sent  []llm.Request
 	show  io.Writer // one reply of each kind is written here (nil: none)
 	shown map[string]bool
 }
