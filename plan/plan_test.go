@@ -30,7 +30,9 @@ func defaultSpec() Spec {
 // 'medteam run' with no flags). A changed prompt set is a different plan:
 // issue 22 (reasoning first, no sentence caps, the shared first answer as
 // teamwork's prediction, whose prompts now enter prompt_set_hash) moved them
-// once, through prompt_set_hash alone.
+// once, through prompt_set_hash alone; issue 37 (--prompt-layout, whose
+// templates render the source layout byte for byte as before but are new
+// template text) moved them again, the same way.
 func TestPlanHashKnownAnswers(t *testing.T) {
 	sweep := defaultSpec()
 	if err := LoadSweep("../configs/ablation.yaml", &sweep); err != nil {
@@ -41,13 +43,13 @@ func TestPlanHashKnownAnswers(t *testing.T) {
 		spec Spec
 		want string
 	}{
-		{"configs/ablation.yaml", sweep, "e63a4a970388"},
-		{"run (no flags)", defaultSpec(), "ff5ddd80d03a"},
+		{"configs/ablation.yaml", sweep, "ecb26d38ce1c"},
+		{"run (no flags)", defaultSpec(), "8e6f558c5fa1"},
 		{"run --limit 20 --shard 2/3 --config base,c2 --text", func() Spec {
 			s := defaultSpec()
 			s.Limit, s.Shard, s.Configs, s.Text = 20, "2/3", []string{"base", "c2"}, true
 			return s
-		}(), "c4c05d231d80"},
+		}(), "86de56e79e4c"},
 	} {
 		r, err := Resolve(context.Background(), tc.spec, simOpener)
 		if err != nil {

@@ -2,5 +2,10 @@ package main
 
 import "github.com/medteam-bench/medteam/protocol"
 
-// setLayout sets the prompt layout (none before --prompt-layout exists).
-func setLayout(s *protocol.Settings, layout string) {}
+// setLayout sets --prompt-layout ("" = the command's default, shared).
+func setLayout(s *protocol.Settings, layout string) {
+	if layout == "" {
+		layout = protocol.LayoutShared
+	}
+	s.PromptLayout = layout
+}
