@@ -399,7 +399,7 @@ type promptData struct {
 	// Panel: the previous round's ballots were shown above, to every agent
 	// alike (the shared layout); Own is then the agent's position only.
 	Panel bool
-	JSON   bool
+	JSON  bool
 }
 
 // call is agent i's call of turn: the shared first-answer request of agent i
