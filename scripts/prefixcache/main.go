@@ -39,19 +39,20 @@ func main() {
 	questions := flag.Int("questions", 50, "questions of the embedded MedQA sample")
 	pad := flag.Int("pad", 300, "words of neutral reasoning each reply is padded with (0 = the simulator's own length)")
 	show := flag.Bool("show", false, "write one reply of each kind to stderr")
+	together := flag.Bool("sweep", false, "also run the arms together, as one sweep (one unit at a time; the run sends a request several arms make alike once), and measure what it sends")
 	layout := flag.String("layout", "", "--prompt-layout: shared or source (\"\" = the default)")
 	flag.Parse()
 	arms := flag.Args()
 	if len(arms) == 0 {
 		arms = protocolsArms
 	}
-	if err := run(os.Stdout, arms, *questions, *pad, *layout, *show); err != nil {
+	if err := run(os.Stdout, arms, *questions, *pad, *layout, *show, *together); err != nil {
 		fmt.Fprintln(os.Stderr, "prefixcache:", err)
 		os.Exit(1)
 	}
 }
 
-func run(w *os.File, arms []string, n, pad int, layout string, show bool) error {
+func run(w *os.File, arms []string, n, pad int, layout string, show, together bool) error {
 	qs, err := datasets.Sample()
 	if err != nil {
 		return err
@@ -61,14 +62,21 @@ func run(w *os.File, arms []string, n, pad int, layout string, show bool) error 
 	fmt.Fprintln(tw, "arm\tcalls/q\tprompt tokens/q\tOpenAI rule cached\tvLLM rule cached")
 	var all Tally
 	for _, spec := range arms {
-		t, calls, err := measureArm(spec, qs, pad, layout, show)
+		t, calls, err := measure([]string{spec}, qs, pad, layout, show)
 		if err != nil {
 			return fmt.Errorf("%s: %w", spec, err)
 		}
 		all = all.Add(t)
 		fmt.Fprintf(tw, "%s\t%.2f\t%d\t%s\t%s\n", spec, float64(calls)/float64(len(qs)), t.Prompt/len(qs), pct(t.OpenAI, t.Prompt), pct(t.VLLM, t.Prompt))
 	}
-	fmt.Fprintf(tw, "all arms\t\t%d\t%s\t%s\n", all.Prompt/len(qs), pct(all.OpenAI, all.Prompt), pct(all.VLLM, all.Prompt))
+	fmt.Fprintf(tw, "all arms, each alone\t\t%d\t%s\t%s\n", all.Prompt/len(qs), pct(all.OpenAI, all.Prompt), pct(all.VLLM, all.Prompt))
+	if together {
+		t, calls, err := measure(arms, qs, pad, layout, show)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(tw, "all arms as one sweep\t%.2f\t%d\t%s\t%s\n", float64(calls)/float64(len(qs)), t.Prompt/len(qs), pct(t.OpenAI, t.Prompt), pct(t.VLLM, t.Prompt))
+	}
 	return tw.Flush()
 }
 
@@ -86,11 +94,16 @@ func settings(layout string) protocol.Settings {
 	return s
 }
 
-// measureArm runs one arm alone and measures the requests it sent.
-func measureArm(spec string, qs []qa.Question, pad int, layout string, show bool) (Tally, int, error) {
-	a, err := protocols.All().Parse(spec, settings(layout))
-	if err != nil {
-		return Tally{}, 0, err
+// measure runs arms as one run, one unit at a time, and measures the
+// requests it sent (a request several arms make alike is sent once).
+func measure(specs []string, qs []qa.Question, pad int, layout string, show bool) (Tally, int, error) {
+	var arms []runner.Arm
+	for _, spec := range specs {
+		a, err := protocols.All().Parse(spec, settings(layout))
+		if err != nil {
+			return Tally{}, 0, fmt.Errorf("%s: %w", spec, err)
+		}
+		arms = append(arms, runner.Arm{Label: a.Info().Label, Protocol: a})
 	}
 	p, err := sim.LookupProfile("default")
 	if err != nil {
@@ -100,17 +113,17 @@ func measureArm(spec string, qs []qa.Question, pad int, layout string, show bool
 	for _, q := range qs {
 		items[q.ID] = sim.Item{Letters: q.Letters(), Gold: q.Gold}
 	}
-	rec := &recorder{next: padder{next: sim.New(p, items), words: pad}, shown: map[string]bool{}}
+	rec := &recorder{next: padder{next: sim.New(p, items), words: pad}, shown: map[string]bool{}, unit: map[string]int{}}
 	if show {
 		rec.show = os.Stderr
 	}
 	plan := runner.Plan{RunID: "prefixcache", Sets: []runner.QuestionSet{{Name: "medqa-sample", Questions: qs}},
-		Arms: []runner.Arm{{Label: a.Info().Label, Protocol: a}}, Repeats: 1, Seed: 1, Parallel: 1,
+		Arms: arms, Repeats: 1, Seed: 1, Parallel: 1,
 		Models: []runner.Model{{Name: "sim/default", Request: "default", Client: rec}}}
 	if _, err := runner.Run(context.Background(), plan, nil); err != nil {
 		return Tally{}, 0, err
 	}
-	return Measure(rec.inOrder(qs)), len(rec.sent), nil
+	return Measure(rec.inOrder()), len(rec.sent), nil
 }
 
 // recorder keeps every request it passes on.
@@ -120,10 +133,15 @@ type recorder struct {
 	sent  []llm.Request
 	show  io.Writer // one reply of each kind is written here (nil: none)
 	shown map[string]bool
+	unit  map[string]int // question and arm → the order its first request came in
 }
 
 func (r *recorder) Chat(ctx context.Context, req llm.Request) (llm.Response, error) {
 	r.mu.Lock()
+	k := req.Meta.QuestionID + "\x00" + req.Meta.Arm
+	if _, ok := r.unit[k]; !ok {
+		r.unit[k] = len(r.unit)
+	}
 	r.sent = append(r.sent, req)
 	r.mu.Unlock()
 	resp, err := r.next.Chat(ctx, req)
@@ -138,18 +156,16 @@ func (r *recorder) Chat(ctx context.Context, req llm.Request) (llm.Response, err
 	return resp, err
 }
 
-// inOrder is the prompts in the order a sequential run sends them: question
-// by question, each question's calls in their protocol order (Meta.Order).
-func (r *recorder) inOrder(qs []qa.Question) [][]llm.Message {
-	pos := map[string]int{}
-	for i, q := range qs {
-		pos[q.ID] = i
-	}
+// inOrder is the prompts in the order a sequential run sends them: unit by
+// unit (one at a time), each unit's calls in their protocol order
+// (Meta.Order), whatever the concurrency within the unit.
+func (r *recorder) inOrder() [][]llm.Message {
 	reqs := append([]llm.Request(nil), r.sent...)
+	unit := func(m llm.Meta) int { return r.unit[m.QuestionID+"\x00"+m.Arm] }
 	sort.SliceStable(reqs, func(i, j int) bool {
 		a, b := reqs[i].Meta, reqs[j].Meta
-		if pos[a.QuestionID] != pos[b.QuestionID] {
-			return pos[a.QuestionID] < pos[b.QuestionID]
+		if unit(a) != unit(b) {
+			return unit(a) < unit(b)
 		}
 		return a.Order < b.Order
 	})
