@@ -17,6 +17,7 @@ import (
 	"github.com/medteam-bench/medteam/llm/cache"
 	"github.com/medteam-bench/medteam/llm/sim"
 	"github.com/medteam-bench/medteam/plan"
+	"github.com/medteam-bench/medteam/protocol"
 	"github.com/medteam-bench/medteam/protocols"
 	"github.com/medteam-bench/medteam/runner"
 	"github.com/medteam-bench/medteam/teamwork"
@@ -142,6 +143,7 @@ func registerSpec(fl *pflag.FlagSet, p *plan.Spec) {
 	fl.IntVar(&p.MaxTokens, "max-tokens", 0, "completion token cap per call (0 = backend default); the only bound on an answer's reasoning")
 	fl.BoolVar(&p.RetryTruncated, "retry-truncated", false, "ask again, once with twice --max-tokens, for a reply cut off at its token limit (finish reason length), as an attempt of the same call; no effect with --max-tokens 0; not with --batch")
 	fl.IntVar(&p.PeerChars, "peer-chars", 0, "bound in bytes on each other agent's text a prompt shows (a peer's reasoning to the leader, discussion history, debate replies); 0 = the full text")
+	fl.StringVar(&p.PromptLayout, "prompt-layout", protocol.LayoutShared, "how requests are laid out: shared (what every call of a question shares — instructions, the item, the shared analysis, the first answers — first, in the same bytes, so a provider's prefix cache serves it) or source (the seeds' and papers' own order; rows as before the switch)")
 	fl.BoolVar(&p.DiagnosisJudge, "diagnosis-judge", false, "on triage items, also ask the model whether the team's stated diagnosis matches the dataset's (one extra call per question, kind diagnosis_judge; diagnosis_method llm_judge)")
 	fl.StringVar(&p.RedFlags, "red-flags", "", "red-flag rules the judge arm applies to triage items before any call: an embedded set's name (seed003, the default: seed 003's literal keywords; semigran: developed on the Semigran vignettes, in-sample there) or a YAML file; give it again on --resume")
 	fl.StringVar(&p.FewshotFile, "fewshot-file", "", "training split (any dataset format) the mdagents arms draw their few-shot exemplars from, on MedQA datasets only as MDAgents' code does (another dataset is refused without --fewshot-any); a file sharing a question with an evaluated dataset is refused; without it they run zero-shot; give it again on --resume")

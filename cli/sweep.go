@@ -67,6 +67,7 @@ var sweepFlags = map[string]func(dst, flagged *plan.Spec){
 	"max-tokens":         func(d, f *plan.Spec) { d.MaxTokens = f.MaxTokens },
 	"retry-truncated":    func(d, f *plan.Spec) { d.RetryTruncated = f.RetryTruncated },
 	"peer-chars":         func(d, f *plan.Spec) { d.PeerChars = f.PeerChars },
+	"prompt-layout":      func(d, f *plan.Spec) { d.PromptLayout = f.PromptLayout },
 	"fewshot-file":       func(d, f *plan.Spec) { d.FewshotFile = f.FewshotFile },
 	"fewshot-any":        func(d, f *plan.Spec) { d.FewshotAny = f.FewshotAny },
 	"agent-temperature":  func(d, f *plan.Spec) { d.AgentTemp = f.AgentTemp },

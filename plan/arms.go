@@ -19,7 +19,7 @@ import (
 // training split of --fewshot-file (nil: none).
 func (s Spec) settings() (protocol.Settings, error) {
 	set := protocol.Settings{Turns: s.Turns, Agents: s.Agents, Discussion: s.Discussion, Structured: !s.Text,
-		AgentTemp: s.AgentTemp, LeaderTemp: s.LeaderTemp, MaxTokens: s.MaxTokens, PeerChars: s.PeerChars}
+		AgentTemp: s.AgentTemp, LeaderTemp: s.LeaderTemp, MaxTokens: s.MaxTokens, PeerChars: s.PeerChars, PromptLayout: s.PromptLayout}
 	var err error
 	if set.Fewshot, err = s.fewshot(); err != nil {
 		return set, err

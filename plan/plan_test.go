@@ -32,7 +32,9 @@ func defaultSpec() Spec {
 // teamwork's prediction, whose prompts now enter prompt_set_hash) moved them
 // once, through prompt_set_hash alone. Issue 36 moved them through
 // protocol_version (3: vote:weighted's ReConcile weights; teamwork's roles
-// column marks hidden roles).
+// column marks hidden roles); issue 37 (--prompt-layout, whose templates
+// render the source layout byte for byte as before but are new template
+// text) moved them again through prompt_set_hash.
 func TestPlanHashKnownAnswers(t *testing.T) {
 	sweep := defaultSpec()
 	if err := LoadSweep("../configs/ablation.yaml", &sweep); err != nil {
@@ -43,13 +45,13 @@ func TestPlanHashKnownAnswers(t *testing.T) {
 		spec Spec
 		want string
 	}{
-		{"configs/ablation.yaml", sweep, "319d845b25e1"},
-		{"run (no flags)", defaultSpec(), "7dbd7a1c352c"},
+		{"configs/ablation.yaml", sweep, "c6b86f609d29"},
+		{"run (no flags)", defaultSpec(), "40ab15e56d7a"},
 		{"run --limit 20 --shard 2/3 --config base,c2 --text", func() Spec {
 			s := defaultSpec()
 			s.Limit, s.Shard, s.Configs, s.Text = 20, "2/3", []string{"base", "c2"}, true
 			return s
-		}(), "c927e905d59e"},
+		}(), "9d5546ff4d8f"},
 	} {
 		r, err := Resolve(context.Background(), tc.spec, simOpener)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/medteam-bench/medteam/protocol"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/teamwork"
 )
@@ -40,6 +41,10 @@ type Spec struct {
 	// PeerChars bounds each other agent's text shown in a prompt (bytes;
 	// 0 = the full text): --peer-chars.
 	PeerChars int `json:"peer_chars,omitempty"`
+	// PromptLayout is --prompt-layout: "shared" (what every call of a
+	// question shares first) or "source" (the seeds' and papers' order);
+	// "" in plans written before the switch, which are "source".
+	PromptLayout string `json:"prompt_layout,omitempty"`
 
 	Format      string `json:"format,omitempty"`
 	Map         string `json:"map,omitempty"`
@@ -170,6 +175,11 @@ func (s Spec) Check() error {
 		if !(t.v >= 0 && t.v <= 2) { // NaN too: it would reach the plan's JSON
 			return Inputf("%s %g: use a temperature from 0 to 2", t.flag, t.v)
 		}
+	}
+	switch s.PromptLayout {
+	case "", protocol.LayoutShared, protocol.LayoutSource:
+	default:
+		return Inputf("--prompt-layout %q: use %s (what every call of a question shares first) or %s (the seeds' and papers' own order)", s.PromptLayout, protocol.LayoutShared, protocol.LayoutSource)
 	}
 	for _, n := range []struct {
 		flag string

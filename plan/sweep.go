@@ -32,6 +32,7 @@ type sweepFile struct {
 	MaxTokens      *int    `yaml:"max_tokens"`
 	RetryTruncated *bool   `yaml:"retry_truncated"`
 	PeerChars      *int    `yaml:"peer_chars"`
+	PromptLayout   *string `yaml:"prompt_layout"`
 	FewshotFile    *string `yaml:"fewshot_file"`
 	FewshotAny     *bool   `yaml:"fewshot_any"`
 	Split          *string `yaml:"split"`
@@ -62,6 +63,7 @@ var sweepKeys = []struct{ key, want string }{
 	{"max_tokens", "an integer"},
 	{"retry_truncated", "true or false"},
 	{"peer_chars", "an integer"},
+	{"prompt_layout", "shared or source"},
 	{"split", "a split name (test, dev, train, validation) or \"*\" for all, e.g. test"},
 	{"fewshot_file", "a path to a training split (any dataset format), e.g. data/medqa/train.jsonl"},
 	{"fewshot_any", "true or false"},
@@ -88,6 +90,7 @@ var sweepFields = map[string]func(*sweepFile) any{
 	"max_tokens":      func(s *sweepFile) any { return &s.MaxTokens },
 	"retry_truncated": func(s *sweepFile) any { return &s.RetryTruncated },
 	"peer_chars":      func(s *sweepFile) any { return &s.PeerChars },
+	"prompt_layout":   func(s *sweepFile) any { return &s.PromptLayout },
 	"fewshot_file":    func(s *sweepFile) any { return &s.FewshotFile },
 	"fewshot_any":     func(s *sweepFile) any { return &s.FewshotAny },
 	"split":           func(s *sweepFile) any { return &s.Split },
@@ -302,6 +305,7 @@ func (f *sweepFile) apply(s *Spec) {
 	set(&s.MaxTokens, f.MaxTokens)
 	set(&s.RetryTruncated, f.RetryTruncated)
 	set(&s.PeerChars, f.PeerChars)
+	set(&s.PromptLayout, f.PromptLayout)
 	set(&s.NumCtx, f.NumCtx)
 	set(&s.Discussion, f.Discussion)
 	set(&s.Text, f.Text)

@@ -92,7 +92,21 @@ type Settings struct {
 	// (medteam run --fewshot-file; mdagents); nil = none, and a method that
 	// asks for exemplars runs zero-shot and says so.
 	Fewshot *Fewshot
+	// PromptLayout is how the protocols lay out their requests (medteam run
+	// --prompt-layout): LayoutShared puts what every call of a question
+	// shares first, in the same bytes, so a provider's prefix cache serves
+	// it; LayoutSource ("" too) is the seeds' and papers' own order.
+	PromptLayout string
 }
+
+// Prompt layouts (Settings.PromptLayout).
+const (
+	LayoutShared = "shared"
+	LayoutSource = "source"
+)
+
+// SharedLayout reports whether the requests are laid out shared-prefix-first.
+func (s Settings) SharedLayout() bool { return s.PromptLayout == LayoutShared }
 
 // Fewshot is a training split whose questions, with their gold answers, a
 // protocol may show as worked examples. The plan refuses one that shares a

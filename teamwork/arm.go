@@ -38,6 +38,7 @@ func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
 	base.Structured = s.Structured
 	base.AgentTemperature, base.LeaderTemperature = s.AgentTemp, s.LeaderTemp
 	base.MaxTokens, base.PeerChars = s.MaxTokens, s.PeerChars
+	base.SharedLayout = s.SharedLayout()
 	comps, opts, hasOpts := strings.Cut(spec, ":")
 	if !claims(comps) {
 		return nil, false, nil

@@ -43,6 +43,13 @@ type Config struct {
 	// prompt shows (a reasoning in the discussion history or the leader's
 	// view, a concern, a reply, a mediation); 0 = the full text.
 	PeerChars int
+	// SharedLayout lays every call out shared-prefix-first (--prompt-layout
+	// shared; protocol.Settings.PromptLayout): one user message that opens
+	// with what every call of the question shares — the question, the
+	// analysis, the facts and report, the discussion so far — and then the
+	// caller's system text, its role and the turn's request. false is seed
+	// 002's order: the system prompt, then the user prompt.
+	SharedLayout bool
 
 	// ShowLeaning shows the leader's leaning (asked in every mediation) to
 	// the agents: a "POSITION leader:" line and "[leaning X]" in the

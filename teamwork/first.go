@@ -34,13 +34,13 @@ var factsField = firstanswer.Field{Name: "facts", Type: kit.Strings,
 // firstExtra is what the arm's components add to agent i's first answer.
 func (s *session) firstExtra(i int) (firstanswer.Extra, error) {
 	var x firstanswer.Extra
-	d := &promptData{}
+	d := &promptData{SharedLayout: s.c.SharedLayout}
 	d.Role, d.Focus = s.shownRole(i)
 	if s.c.SMM {
 		d.Analysis = s.smm.Analysis
 		x.Fields = []firstanswer.Field{factsField}
 	}
-	ctx, err := render("shared", d)
+	ctx, err := render("first_context", d)
 	if err != nil {
 		return x, err
 	}

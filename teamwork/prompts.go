@@ -65,10 +65,31 @@ type promptData struct {
 	AskQuality  bool
 	ShowLeaning bool // the mediation's leaning is shown to the agents
 
+	// SharedLayout renders the call shared-prefix-first (Config.SharedLayout),
+	// with System, the caller's system text, after the shared block.
+	SharedLayout bool
+	System       string
+
 	Tied     string
 	Target   int
 	Concern  string
 	Response string
+}
+
+// Stable is d with only what every call after the initial prediction shows
+// alike (the analysis, the facts, the report): the shared block's fields.
+func (d *promptData) Stable() *promptData {
+	v := *d
+	v.Role, v.Focus, v.Debated, v.Trust = "", "", nil, nil
+	return &v
+}
+
+// Varying is d without the shared block's fields: the caller's role, the
+// debated points and trust, which change from call to call.
+func (d *promptData) Varying() *promptData {
+	v := *d
+	v.Analysis, v.Facts, v.Report = "", nil, ""
+	return &v
 }
 
 func render(name string, d *promptData) (string, error) {

@@ -126,15 +126,19 @@ func (s *session) phases(ctx context.Context) error {
 func (s *session) call(ctx context.Context, phase string, kind string, turn, agent int, user string, d *promptData) (string, error) {
 	d.Question = s.question
 	d.JSON = s.c.Structured
-	u, err := render(user, d)
-	if err != nil {
-		return "", err
-	}
 	system := s.leaderSystem
 	if agent >= 0 {
 		system = s.agentSystem[agent]
 	}
+	d.SharedLayout, d.System = s.c.SharedLayout, system
+	u, err := render(user, d)
+	if err != nil {
+		return "", err
+	}
 	msgs := []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: u}}
+	if s.c.SharedLayout { // the system text is in u, after the shared block
+		msgs = msgs[1:]
+	}
 	meta := llm.Meta{QuestionID: s.item.ID, Arm: s.t.Arm, Repeat: s.t.Repeat, Phase: phase, Kind: kind, Order: callOrder(phase, kind, turn, agent), Turn: turn, Agent: agent}
 	temp := s.c.LeaderTemperature
 	if agent >= 0 {

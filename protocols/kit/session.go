@@ -90,7 +90,10 @@ type Call struct {
 	// is then exactly system + user.
 	History []llm.Message
 	User    string
-	Schema  *llm.Schema // sent only when the session is structured
+	// NoSystem sends no system message: a protocol's shared layout
+	// (--prompt-layout shared) that moved the system text into User sets it.
+	NoSystem bool
+	Schema   *llm.Schema // sent only when the session is structured
 	// Order, when not 0, is the call's llm.Meta.Order, for a protocol whose
 	// stages Order (kinds.go) does not rank; it must be unique within the
 	// question and follow the order of a sequential run.
@@ -113,7 +116,9 @@ func (s *Session) Meta(c Call) llm.Meta {
 func (s *Session) Request(c Call) llm.Request {
 	meta := s.Meta(c)
 	msgs := make([]llm.Message, 0, len(c.History)+2)
-	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: c.System})
+	if !c.NoSystem {
+		msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: c.System})
+	}
 	msgs = append(msgs, c.History...)
 	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: c.User})
 	req := llm.Request{

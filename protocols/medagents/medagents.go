@@ -135,6 +135,9 @@ type Arm struct {
 	Structured bool
 	MaxTokens  int
 	PeerChars  int
+	// SharedLayout puts an expert's system prompt after its user prompt, in
+	// one user message (--prompt-layout shared; sharedLayout).
+	SharedLayout bool
 }
 
 func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
@@ -145,7 +148,7 @@ func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
 	if err := sp.Check("method", "qd", "od", "rounds"); err != nil {
 		return nil, true, err
 	}
-	a := Arm{Structured: s.Structured, MaxTokens: s.MaxTokens, PeerChars: s.PeerChars}
+	a := Arm{Structured: s.Structured, MaxTokens: s.MaxTokens, PeerChars: s.PeerChars, SharedLayout: s.SharedLayout()}
 	if a.Method, err = specMethod(sp); err != nil {
 		return nil, true, err
 	}

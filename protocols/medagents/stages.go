@@ -69,6 +69,9 @@ func (r *run) peer(s string) string {
 func (r *run) do(ctx context.Context, c kit.Call) (string, error) {
 	c.Temperature = 0
 	c.Order = order(c.Kind, c.Turn, c.Agent)
+	if r.a.SharedLayout {
+		c = sharedLayout(c)
+	}
 	r.calls.Add(1)
 	return r.s.Do(ctx, c)
 }

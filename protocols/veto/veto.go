@@ -122,7 +122,8 @@ func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
 	if err != nil {
 		return nil, true, err
 	}
-	return Arm{Rounds: r, Temp: s.AgentTemp, Structured: s.Structured, MaxTokens: s.MaxTokens, PeerChars: s.PeerChars}, true, nil
+	return Arm{Rounds: r, Temp: s.AgentTemp, Structured: s.Structured, MaxTokens: s.MaxTokens, PeerChars: s.PeerChars,
+		SharedLayout: s.SharedLayout()}, true, nil
 }
 
 func writeAccounting(w io.Writer) error {
@@ -144,6 +145,9 @@ type Arm struct {
 	Structured bool
 	MaxTokens  int
 	PeerChars  int // bound on each other agent's reasoning shown (0 = full text)
+	// SharedLayout lays the calls out shared-prefix-first (--prompt-layout
+	// shared; layout.go); false is the order of seed 004 as built here.
+	SharedLayout bool
 }
 
 // Protocol is veto's Protocol.
@@ -395,7 +399,10 @@ type promptData struct {
 	Round  int    // the debate round (1-based); 0 for the final ballot
 	Own    string // the agent's ballot in the previous round ("" in the first)
 	Others string // the other agents' ballots in the previous round
-	JSON   bool
+	// Panel: the previous round's ballots were shown above, to every agent
+	// alike (the shared layout); Own is then the agent's position only.
+	Panel bool
+	JSON  bool
 }
 
 // call is agent i's call of turn: the shared first-answer request of agent i
@@ -416,6 +423,25 @@ func (a Arm) call(s *kit.Session, turn, i int, prev []Ballot) (kit.Call, error) 
 	if prev != nil {
 		d.Own, d.Others = a.transcript(prev, i)
 	}
+	if a.SharedLayout {
+		c, err = a.sharedLayout(c, d, prev, i)
+	} else {
+		c, err = sourceLayout(c, d)
+	}
+	if err != nil {
+		return kit.Call{}, err
+	}
+	c.Phase, c.Kind, c.Turn, c.Role, c.Schema = kit.PhaseDebate, kindOf(turn, a.Rounds), turn, Roles[i], schema
+	if c.Kind == KindBallot {
+		c.Phase = kit.PhaseDecision
+	}
+	return c, nil
+}
+
+// sourceLayout appends the role to the shared first answer's system
+// prompt and the ballot request (after the previous round's ballots, the
+// agent's own first as "you") to its user prompt.
+func sourceLayout(c kit.Call, d *promptData) (kit.Call, error) {
 	role, err := prompts.Render("role", d)
 	if err != nil {
 		return kit.Call{}, err
@@ -426,10 +452,6 @@ func (a Arm) call(s *kit.Session, turn, i int, prev []Ballot) (kit.Call, error) 
 	}
 	c.System += "\n\n" + role
 	c.User += "\n\n" + ballot
-	c.Phase, c.Kind, c.Turn, c.Role, c.Schema = kit.PhaseDebate, kindOf(turn, a.Rounds), turn, Roles[i], schema
-	if c.Kind == KindBallot {
-		c.Phase = kit.PhaseDecision
-	}
 	return c, nil
 }
 

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/medteam-bench/medteam/llm"
+)
+
+func user(s string) []llm.Message { return []llm.Message{{Role: llm.RoleUser, Content: s}} }
+
+// TestMeasure: the two rules on known prefixes (tokens = bytes / 4 of role +
+// content; "user" is 4 bytes, one token).
+func TestMeasure(t *testing.T) {
+	x := func(tokens int) string { return strings.Repeat("abcd", tokens-1) } // with "user": tokens tokens
+	tests := []struct {
+		name    string
+		prompts [][]llm.Message
+		want    Tally
+	}{
+		{"one prompt caches nothing", [][]llm.Message{user(x(2000))}, Tally{2000, 0, 0}},
+		{"a repeat below 1024 tokens: vLLM only", [][]llm.Message{user(x(1000)), user(x(1000))}, Tally{2000, 0, 992}},
+		{"a repeat of 2000 tokens: 1024+7·128 and 125 blocks", [][]llm.Message{user(x(2000)), user(x(2000))}, Tally{4000, 1920, 2000}},
+		{"a long prompt sharing 1000 tokens: under the minimum", [][]llm.Message{user(x(1000)), user(x(1000) + "z" + x(3000))}, Tally{1000 + 3999, 0, 992}},
+		{"the longest of several earlier prefixes",
+			[][]llm.Message{user(x(1100)), user(x(1500) + "q"), user(x(1600))},
+			Tally{1100 + 1500 + 1600, 1024 + 1408, 1088 + 1488}},
+		{"roles count: a system message first is another prefix",
+			[][]llm.Message{user(x(1500)), {{Role: llm.RoleSystem, Content: x(1500)}}}, Tally{1500 + 1500, 0, 0}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Measure(tc.prompts); got != tc.want {
+				t.Errorf("Measure = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestOpenAICached(t *testing.T) {
+	for _, tc := range []struct{ tokens, shared, want int }{
+		{1023, 1023, 0}, {1024, 1024, 1024}, {5000, 1151, 1024}, {5000, 1152, 1152}, {5000, 1000, 0}, {900, 2000, 0},
+	} {
+		if got := openAICached(tc.tokens, tc.shared); got != tc.want {
+			t.Errorf("openAICached(%d, %d) = %d, want %d", tc.tokens, tc.shared, got, tc.want)
+		}
+	}
+}
+
+// TestPadText: padding goes into the first prose field, keeping the reply
+// readable; an assessment and a reply without prose stay as they are.
+func TestPadText(t *testing.T) {
+	for _, tc := range []struct{ kind, text, want string }{
+		{"first", `{"reasoning":"A fits.","ranking":["A"]}`, `{"reasoning":"PAD A fits.","ranking":["A"]}`},
+		{"discuss", "REASONING: A fits.\nRANKING: A, B", "REASONING: PAD A fits.\nRANKING: A, B"},
+		{"peer_review", `{"reviews":[{"response":"Response Alpha","strengths":"ok"}]}`, `{"reviews":[{"response":"Response Alpha","strengths":"PAD ok"}]}`},
+		{"assess", `{"analysis":"tricky","agents":3}`, `{"analysis":"tricky","agents":3}`},
+		{"consensus_vote", `{"vote":"YES"}`, `{"vote":"YES"}`},
+	} {
+		if got := padText(tc.kind, tc.text, "PAD "); got != tc.want {
+			t.Errorf("padText(%s, %q) = %q, want %q", tc.kind, tc.text, got, tc.want)
+		}
+	}
+}
