@@ -21,9 +21,9 @@
 //     value is not its zero value.
 //  2. Add the value to tasks.All.
 //
-// Nothing else changes: not the runner, not the plan, not a protocol (a
-// yes/no task is tested this way in tasks/tasks_test.go). A new kind of item
-// also needs a loader (package datasets) to appear in a run.
+// Nothing else changes: not the runner, not the plan, not a protocol
+// (tasktest.YesNo is added this way in runner's TestAddingATask). Items of
+// a new kind also need a loader (package datasets) to appear in a run.
 //
 // # Adding a protocol
 //
