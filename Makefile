@@ -87,7 +87,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadHeadQA -fuzztime 15s ./datasets/
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 15s ./rescore/
 	$(GO) test -run '^$$' -fuzz FuzzTriageParse -fuzztime 15s ./answer/
-	$(GO) test -run '^$$' -fuzz FuzzDiagnosisMatch -fuzztime 15s ./triage/
+	$(GO) test -run '^$$' -fuzz FuzzDiagnosisMatch -fuzztime 15s ./tasks/triage/
+	$(GO) test -run '^$$' -fuzz FuzzReadVerdict -fuzztime 15s ./tasks/triage/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 15s ./triage/redflag/
 	$(GO) test -run '^$$' -fuzz FuzzParseScontrol -fuzztime 15s ./slurm/
 

@@ -31,6 +31,7 @@ import (
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/runner"
 	"github.com/medteam-bench/medteam/stats"
+	"github.com/medteam-bench/medteam/tasks"
 )
 
 // calibration sizes (issue 24, item 4; issue 34: and 200 questions × 3
@@ -119,6 +120,7 @@ func simRunArms(t testing.TB, qs []qa.Question, p sim.Profile, seed int64, repea
 		ras = append(ras, runner.Arm{Label: a, Protocol: arm})
 	}
 	plan := runner.Plan{RunID: "calibrate", Sets: []runner.QuestionSet{{Name: calDataset, Questions: qs}},
+		Tasks:   tasks.All(),
 		Arms:    ras,
 		Models:  []runner.Model{{Name: "sim/" + p.Name, Request: p.Name, Client: sim.New(p, items)}},
 		Repeats: repeats, Seed: seed, Parallel: 1}

@@ -20,6 +20,7 @@ import (
 	"github.com/medteam-bench/medteam/protocol"
 	"github.com/medteam-bench/medteam/protocols"
 	"github.com/medteam-bench/medteam/runner"
+	"github.com/medteam-bench/medteam/tasks"
 	"github.com/medteam-bench/medteam/teamwork"
 )
 
@@ -224,7 +225,8 @@ const DefaultParallel = 8
 func (o *RunOptions) runnerPlan(r *plan.Resolved, runID string) runner.Plan {
 	p := runner.Plan{
 		RunID: runID, Sets: r.Sets, Arms: r.Arms,
-		Repeats: r.Spec.Repeats, Seed: r.Spec.Seed, Parallel: o.Parallel, Transcripts: r.Spec.Transcripts, DiagnosisJudge: r.Spec.DiagnosisJudge,
+		Repeats: r.Spec.Repeats, Seed: r.Spec.Seed, Parallel: o.Parallel, Transcripts: r.Spec.Transcripts,
+		Tasks: tasks.All(), Judge: r.Spec.DiagnosisJudge,
 		Breaker: runner.BreakerPolicy{MaxOutage: o.MaxOutage, Backoff: o.OutageProbe},
 	}
 	for _, ep := range r.Endpoints {

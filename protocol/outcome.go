@@ -73,10 +73,10 @@ type Outcome struct {
 	Parses []ParseNote
 
 	// On a triage item: the team's most likely diagnosis and specialty as
-	// the protocol read them ("" when none was stated; the runner then takes
-	// them from the final answers, see runner.TriageColumns), and the name of
-	// the red-flag rule that escalated the case before any call ("" when
-	// none fired).
+	// the protocol read them ("" when none was stated; the triage task then
+	// takes them from the final answers, see tasks/triage.TeamDiagnosis),
+	// and the name of the red-flag rule that escalated the case before any
+	// call ("" when none fired).
 	Diagnosis string
 	Specialty string
 	RedFlag   string

@@ -7,8 +7,20 @@
 // specs it reads, its call-accounting formula and a stub model for dry runs;
 // an Arm is one configuration of it. Run deliberates on one item through an
 // llm.Client and returns an Outcome: what the protocol decided and observed,
-// never the gold answer (scoring is the runner's). Every call carries the
-// protocol's own labels in llm.Meta (Phase, Kind, Order).
+// never the gold answer (scoring is the task's: package task). Every call
+// carries the protocol's own labels in llm.Meta (Phase, Kind, Order).
+//
+// # Adding a protocol
+//
+//  1. Write a package under protocols/ holding one *protocol.Protocol: its
+//     Name and Doc, Parse for its arm specs, Presets, Accounting (the calls
+//     one question makes) and Stub (dry-run answers); its Arm's Run decides
+//     on a qa.Item through the llm.Client it is given.
+//  2. Add the value to protocols.All.
+//
+// Nothing else changes: the runner, the plan and the tasks know no protocol
+// (protocoltest.AlwaysFirst is added this way in runner's
+// TestAddingAProtocol). Adding a task is the same, in package task.
 package protocol
 
 import (

@@ -17,6 +17,7 @@ import (
 	"github.com/medteam-bench/medteam/protocols/kit/kittest"
 	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/runner"
+	"github.com/medteam-bench/medteam/tasks"
 )
 
 func settings(agents int, structured bool) protocol.Settings {
@@ -115,6 +116,7 @@ func simPlan(t *testing.T, arms []runner.Arm, n int, profile string) (runner.Pla
 	}
 	m := sim.New(p, items)
 	return runner.Plan{RunID: "t", Sets: []runner.QuestionSet{{Name: "sample", Questions: qs}}, Arms: arms,
+		Tasks:  tasks.All(),
 		Models: []runner.Model{{Name: "sim/" + profile, Request: "sim", Client: m}}, Repeats: 1, Seed: 1, Parallel: 4}, m
 }
 

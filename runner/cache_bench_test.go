@@ -12,6 +12,7 @@ import (
 	"github.com/medteam-bench/medteam/llm/sim"
 	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/runner"
+	"github.com/medteam-bench/medteam/tasks"
 )
 
 // BenchmarkCacheOverhead measures what the response cache costs a run:
@@ -52,6 +53,7 @@ func benchCache(b *testing.B, qs []qa.Question, arm runner.Arm, mode string) {
 			client = db.Wrap(client, cache.Identity{Provider: "sim", Model: "default"}, cache.ModeReadWrite)
 		}
 		plan := runner.Plan{RunID: "cache", Sets: []runner.QuestionSet{{Name: "medqa", Questions: qs}},
+			Tasks:  tasks.All(),
 			Models: []runner.Model{{Name: "sim/default", Request: "default", Client: client}}, Arms: []runner.Arm{arm},
 			Repeats: 1, Seed: 1, Parallel: 8}
 		b.StartTimer()

@@ -8,6 +8,7 @@ import (
 	"github.com/medteam-bench/medteam/protocol"
 	"github.com/medteam-bench/medteam/protocol/protocoltest"
 	"github.com/medteam-bench/medteam/protocols"
+	"github.com/medteam-bench/medteam/tasks"
 )
 
 // withTestProtocols is the shipped registry plus the test protocols: adding
@@ -25,6 +26,7 @@ func stubPlan(t *testing.T, arms []Arm, n int) Plan {
 		t.Fatal(err)
 	}
 	return Plan{RunID: "test", Sets: []QuestionSet{{Name: "medqa-sample", Questions: qs[:n]}}, Arms: arms,
+		Tasks:   tasks.All(),
 		Models:  []Model{{Name: "stub/x", Request: "x", Client: stubs(arms, false)}},
 		Repeats: 1, Seed: 1, Parallel: 4}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/medteam-bench/medteam/protocol"
 	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/results"
+	"github.com/medteam-bench/medteam/task"
 )
 
 // RowMeta identifies the unit a row belongs to.
@@ -20,24 +21,23 @@ type RowMeta struct {
 	Seed              int64
 }
 
-// QuestionRow scores an outcome against the gold answer and fills every
-// column the outcome determines. err, when not nil, is recorded as the
-// question's error (the row stays in the denominator).
-func QuestionRow(m RowMeta, q qa.Question, out *protocol.Outcome, err error) results.QuestionRow {
+// QuestionRow fills every column the outcome determines and has the task of
+// the question's kind (in ts) score it against the gold answer. err, when
+// not nil, is recorded as the question's error (the row stays in the
+// denominator).
+func QuestionRow(m RowMeta, ts task.Registry, q qa.Question, out *protocol.Outcome, err error) results.QuestionRow {
 	r := baseRow(m, q)
 	if err != nil {
 		r.Error = err.Error()
 		r.ErrorClass = string(llm.ClassOf(err))
 		r.AbstainReason = "error"
-		TriageColumns(&r, q, nil)
+		ts.Score(&r, q, nil)
 		return r
 	}
 	r.NAgents = int32(out.N)
 	r.Roles = out.Roles
 	r.Weights = out.Weights
 	r.Predicted = out.Predicted
-	r.Correct = out.Predicted != "" && out.Predicted == q.Gold
-	r.Abstained = out.Predicted == ""
 	r.AbstainReason = out.AbstainReason
 	r.DecisionRule = out.Decision.Rule
 	r.Tie = out.Decision.Tie
@@ -47,11 +47,11 @@ func QuestionRow(m RowMeta, q qa.Question, out *protocol.Outcome, err error) res
 	r.Route = out.Route
 	r.RevisionRounds = int32(out.RevisionRounds)
 	r.Scores = out.Decision.Scores
-	roundColumns(&r, out, q.Gold)
+	roundColumns(&r, out)
 	confidenceColumns(&r, out.Final())
 	teamColumns(&r, out)
 	r.ProtocolJSON = detailsJSON(out.Details)
-	TriageColumns(&r, q, out)
+	ts.Score(&r, q, out)
 	return r
 }
 
@@ -84,14 +84,12 @@ func baseRow(m RowMeta, q qa.Question) results.QuestionRow {
 		MetaJSON:         metaJSON(q.Meta),
 		ConfidenceMean:   -1,
 		AgreementInitial: 0,
-		UrgencyRank:      -1,
-		PredictedRank:    -1,
 	}
 }
 
 // roundColumns fills the first choices per round, the agreement and the
-// opinion changes against the gold answer.
-func roundColumns(r *results.QuestionRow, out *protocol.Outcome, gold string) {
+// opinion changes (those against the gold answer are the task's).
+func roundColumns(r *results.QuestionRow, out *protocol.Outcome) {
 	firsts := make([][]string, len(out.Rounds))
 	for i, round := range out.Rounds {
 		firsts[i] = make([]string, len(round))
@@ -107,8 +105,7 @@ func roundColumns(r *results.QuestionRow, out *protocol.Outcome, gold string) {
 	r.AgreementInitial, r.InitialMajority = Agreement(initial)
 	r.AgreementFinal, _ = Agreement(final)
 	r.Unanimous = r.AgreementFinal == 1
-	ch := Changes(initial, final, gold)
-	r.OpinionChanges, r.ChangesRightToWrong, r.ChangesWrongToRight = int32(ch.Changed), int32(ch.RightToWrong), int32(ch.WrongToRight)
+	r.OpinionChanges = int32(Changed(initial, final))
 }
 
 // confidenceColumns fills the final round's confidences and their mean over
@@ -178,29 +175,16 @@ func Agreement(firsts []string) (float64, string) {
 	return float64(best) / float64(len(firsts)), top
 }
 
-// ChangeCounts counts opinion changes between two rounds.
-type ChangeCounts struct {
-	Changed      int // first choice differs (both rounds answered)
-	RightToWrong int // correct initially, not correct finally (abstaining counts as not correct)
-	WrongToRight int // not correct initially, correct finally
-}
-
-// Changes compares each agent's initial and final first choices.
-func Changes(initial, final []string, gold string) ChangeCounts {
-	var c ChangeCounts
+// Changed counts the agents whose first choice differs between two rounds
+// (both answered).
+func Changed(initial, final []string) int {
+	n := 0
 	for i := range min(len(initial), len(final)) {
-		a, b := initial[i], final[i]
-		if a != "" && b != "" && a != b {
-			c.Changed++
-		}
-		switch {
-		case a == gold && b != gold:
-			c.RightToWrong++
-		case a != gold && b == gold:
-			c.WrongToRight++
+		if a, b := initial[i], final[i]; a != "" && b != "" && a != b {
+			n++
 		}
 	}
-	return c
+	return n
 }
 
 // StdDev is the population standard deviation (0 for fewer than 2 values).

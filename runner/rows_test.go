@@ -29,20 +29,23 @@ func TestAgreement(t *testing.T) {
 	}
 }
 
-func TestChanges(t *testing.T) {
+// TestChanged: opinion changes count agents whose first choice differs
+// between the rounds, both answered (the gold comparisons are the task's:
+// choice.Changes).
+func TestChanged(t *testing.T) {
 	tests := []struct {
 		initial, final []string
-		gold           string
-		want           ChangeCounts
+		want           int
 	}{
-		{[]string{"A", "B", "C"}, []string{"A", "B", "C"}, "A", ChangeCounts{}},
-		{[]string{"A", "B", "C"}, []string{"B", "A", "A"}, "A", ChangeCounts{Changed: 3, RightToWrong: 1, WrongToRight: 2}},
-		{[]string{"A", ""}, []string{"", "A"}, "A", ChangeCounts{Changed: 0, RightToWrong: 1, WrongToRight: 1}},
-		{[]string{"B"}, []string{"C"}, "A", ChangeCounts{Changed: 1}},
+		{[]string{"A", "B", "C"}, []string{"A", "B", "C"}, 0},
+		{[]string{"A", "B", "C"}, []string{"B", "A", "A"}, 3},
+		{[]string{"A", ""}, []string{"", "A"}, 0},
+		{[]string{"B"}, []string{"C"}, 1},
+		{[]string{"B", "C"}, []string{"C"}, 1},
 	}
 	for _, tt := range tests {
-		if got := Changes(tt.initial, tt.final, tt.gold); got != tt.want {
-			t.Errorf("Changes(%q→%q, gold %s) = %+v, want %+v", tt.initial, tt.final, tt.gold, got, tt.want)
+		if got := Changed(tt.initial, tt.final); got != tt.want {
+			t.Errorf("Changed(%q→%q) = %d, want %d", tt.initial, tt.final, got, tt.want)
 		}
 	}
 }

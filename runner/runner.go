@@ -1,8 +1,8 @@
 // Package runner executes a plan — question sets × models × arms × repeats —
 // with bounded concurrency, commits each finished unit to a sink (the
 // journal) as it completes, skips units an earlier invocation finished, and
-// turns each protocol outcome into result rows. It is the only place besides
-// the report that sees the gold answer.
+// turns each protocol outcome into result rows, scored by the task of the
+// question's kind (Plan.Tasks, package task): the runner knows no task.
 package runner
 
 import (
@@ -20,6 +20,7 @@ import (
 	"github.com/medteam-bench/medteam/protocol"
 	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/results"
+	"github.com/medteam-bench/medteam/task"
 )
 
 // Arm is one arm of the plan: a configured protocol under its label (the
@@ -83,10 +84,12 @@ type Plan struct {
 	// hashing the prompt, and whose rows are not kept (their request_hash is
 	// empty). Calls and tokens are the same either way.
 	Unhashed bool
-	// DiagnosisJudge asks the model, after each triage question, whether the
-	// team's stated diagnosis matches the dataset's (one extra call of kind
-	// diagnosis_judge; see judgeDiagnosis).
-	DiagnosisJudge bool
+	// Tasks score the rows, by the item kind of each question (tasks.All);
+	// Execute refuses a plan with a question no task scores.
+	Tasks task.Registry
+	// Judge runs, after each question, its task's Judge where it has one
+	// (--diagnosis-judge: triage's diagnosis judge, one extra call).
+	Judge bool
 	// Breaker is the per-endpoint circuit breaker (zero: the defaults).
 	Breaker BreakerPolicy
 	// Lockstep, when set, runs the plan in batch mode: every unit is
@@ -106,6 +109,21 @@ type Lockstep interface {
 	Leave()
 	Seal()
 	Wrap(next llm.Client, ord int64) llm.Client
+}
+
+// checkTasks refuses a broken task registry and a question no task scores.
+func (p Plan) checkTasks() error {
+	if err := p.Tasks.Check(); err != nil {
+		return fmt.Errorf("runner: %w", err)
+	}
+	for _, s := range p.Sets {
+		for _, q := range s.Questions {
+			if _, err := p.Tasks.Lookup(s.Name, q); err != nil {
+				return fmt.Errorf("runner: %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 // Units is the number of units of the plan.
@@ -261,6 +279,9 @@ type execution struct {
 // error; a fatal backend error stops the run with a *FatalError; a canceled
 // unit is not committed (a rerun does it again).
 func Execute(ctx context.Context, p Plan, opt Options) (Stats, error) {
+	if err := p.checkTasks(); err != nil {
+		return Stats{Units: p.Units()}, err
+	}
 	p.Repeats = max(1, p.Repeats)
 	p.Parallel = max(1, p.Parallel)
 	if p.Lockstep != nil { // batch mode: the whole plan advances together
@@ -496,16 +517,16 @@ func runOne(ctx context.Context, p Plan, u unit, texts llm.TranscriptSink) (resu
 	}
 	out, err := u.arm.Protocol.Run(ctx, client, u.q.Item(), pu)
 	meta := RowMeta{RunID: p.RunID, Set: u.set, Model: u.model.Name, Arm: u.arm, Repeat: u.repeat, Seed: p.Seed}
-	row := QuestionRow(meta, *u.q, out, err)
+	row := QuestionRow(meta, p.Tasks, *u.q, out, err)
 	var notes []protocol.ParseNote
 	if out != nil {
 		notes = out.Parses
 	}
-	if p.DiagnosisJudge && err == nil {
-		note, asked, jerr := judgeDiagnosis(ctx, client, pu, *u.q, &row)
+	if t, ok := p.Tasks.For(u.q.Kind); ok && p.Judge && t.Judge != nil && err == nil {
+		note, asked, jerr := t.Judge(ctx, client, pu, *u.q, &row)
 		if jerr != nil {
-			err = fmt.Errorf("diagnosis judge call: %w", jerr)
-			row = QuestionRow(meta, *u.q, out, err)
+			err = jerr
+			row = QuestionRow(meta, p.Tasks, *u.q, out, err)
 		} else if asked {
 			notes = append(slices.Clone(notes), note)
 		}

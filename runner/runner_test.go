@@ -14,6 +14,7 @@ import (
 	"github.com/medteam-bench/medteam/llm/sim"
 	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/report"
+	"github.com/medteam-bench/medteam/tasks"
 	"github.com/medteam-bench/medteam/teamwork"
 )
 
@@ -48,6 +49,7 @@ func simPlanFor(t testing.TB, qs []qa.Question, profile string, presets []string
 	}
 	model := sim.New(p, items)
 	return Plan{RunID: "test", Sets: []QuestionSet{{Name: "medqa-sample", Questions: qs}}, Arms: arms,
+		Tasks:   tasks.All(),
 		Models:  []Model{{Name: "sim/" + profile, Request: profile, Client: model}},
 		Repeats: 1, Seed: 1, Parallel: parallel}, model
 }

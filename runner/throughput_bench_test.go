@@ -18,6 +18,7 @@ import (
 	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/runner"
+	"github.com/medteam-bench/medteam/tasks"
 	"github.com/medteam-bench/medteam/teamwork"
 )
 
@@ -184,6 +185,7 @@ func tpRun(b *testing.B, qs []qa.Question, arm runner.Arm, client llm.Client, sp
 	ctx, cancel := context.WithTimeout(context.Background(), tpRunTimeout)
 	defer cancel()
 	plan := runner.Plan{
+		Tasks:    tasks.All(),
 		RunID:    "throughput",
 		Sets:     []runner.QuestionSet{{Name: "medqa-sample", Questions: qs}},
 		Models:   []runner.Model{{Name: "openai/bench", Request: "bench", Client: client, Spare: spare}},
@@ -294,6 +296,7 @@ func BenchmarkExecuteMemory(b *testing.B) {
 		}
 		client := llm.NewLimiter(llm.NewRetry(sim.New(profile, items), llm.DefaultRetryPolicy()), llm.DefaultLimitPolicy("sim"))
 		plan := runner.Plan{
+			Tasks:    tasks.All(),
 			RunID:    "memory",
 			Sets:     []runner.QuestionSet{{Name: "synthetic", Questions: qs}},
 			Models:   []runner.Model{{Name: "sim/default", Request: "default", Client: client}},
@@ -364,6 +367,7 @@ func BenchmarkDryRunSweep(b *testing.B) {
 		arms = append(arms, runner.Arm{Label: c.Label(), Protocol: teamwork.Arm{Config: c}})
 	}
 	plan := runner.Plan{RunID: "dry", Sets: []runner.QuestionSet{{Name: "medqa", Questions: qs}},
+		Tasks:  tasks.All(),
 		Models: []runner.Model{{Name: "openai/gpt-4o-mini", Request: "gpt-4o-mini"}}, Arms: arms, Repeats: 1, Seed: 1, Parallel: 8}
 	for b.Loop() {
 		est, err := runner.DryRun(context.Background(), plan)

@@ -11,6 +11,7 @@ import (
 	"github.com/medteam-bench/medteam/protocols/kit/kittest"
 	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/runner"
+	"github.com/medteam-bench/medteam/tasks"
 )
 
 // synthQuestions are n multiple-choice questions with 4 or 5 options and a
@@ -81,7 +82,8 @@ func TestCallsWithinBoundsOnSim(t *testing.T) {
 			k = Exemplars
 		}
 		res, err := runner.Run(context.Background(), runner.Plan{RunID: "t", Sets: []runner.QuestionSet{{Name: "synth", Questions: qs}},
-			Arms: []runner.Arm{{Label: a.Info().Label, Protocol: a}}, Models: []runner.Model{{Name: "sim/default", Request: "sim", Client: m}},
+			Tasks: tasks.All(),
+			Arms:  []runner.Arm{{Label: a.Info().Label, Protocol: a}}, Models: []runner.Model{{Name: "sim/default", Request: "sim", Client: m}},
 			Repeats: 1, Seed: 1, Parallel: 4}, nil)
 		if err != nil {
 			t.Fatal(err)

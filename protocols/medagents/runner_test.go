@@ -11,6 +11,7 @@ import (
 	"github.com/medteam-bench/medteam/protocols/medagents"
 	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/runner"
+	"github.com/medteam-bench/medteam/tasks"
 )
 
 // questions are n four-option questions with spread gold letters (the
@@ -63,6 +64,7 @@ func TestCallsWithinBounds(t *testing.T) {
 			t.Fatal(err)
 		}
 		plan := runner.Plan{RunID: "t", Sets: []runner.QuestionSet{{Name: "synthetic", Questions: qs}}, Arms: arms,
+			Tasks:  tasks.All(),
 			Models: []runner.Model{{Name: "sim/" + tc.profile, Request: "sim", Client: sim.New(p, items)}}, Repeats: 1, Seed: 1, Parallel: 4}
 		res, err := runner.Run(context.Background(), plan, nil)
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/runner"
 	"github.com/medteam-bench/medteam/runner/batchmode"
+	"github.com/medteam-bench/medteam/tasks"
 	"github.com/medteam-bench/medteam/teamwork"
 )
 
@@ -55,6 +56,7 @@ func plan(t *testing.T, s *llmtest.Server, n int, presets ...string) (runner.Pla
 		arms = append(arms, runner.Arm{Label: cfg.Label(), Protocol: teamwork.Arm{Config: cfg}})
 	}
 	return runner.Plan{RunID: "test", Sets: []runner.QuestionSet{{Name: "syn", Questions: questions(n)}}, Arms: arms,
+		Tasks:   tasks.All(),
 		Models:  []runner.Model{{Name: "openai/" + llmtest.DefaultModel, Request: llmtest.DefaultModel, Client: c}},
 		Repeats: 1, Seed: 1, Parallel: 16}, c
 }
@@ -352,7 +354,7 @@ func TestOneModelPerBatch(t *testing.T) {
 	s := llmtest.NewOpenAIServer(t, llmtest.ServerOptions{APIKey: testKey})
 	p, _ := plan(t, s, 10, "base")
 	p.Models = append(p.Models, runner.Model{Name: "openai/other", Request: "other"})
-	one, err := batchmode.DryRun(context.Background(), runner.Plan{RunID: p.RunID, Sets: p.Sets, Arms: p.Arms,
+	one, err := batchmode.DryRun(context.Background(), runner.Plan{RunID: p.RunID, Sets: p.Sets, Arms: p.Arms, Tasks: p.Tasks,
 		Models: p.Models[:1], Repeats: 1, Seed: 1}, batchmode.Stubs(p.Arms, true))
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,10 @@
-// Package triage scores what a team states beside a triage item's urgency:
-// its most likely diagnosis against the dataset's correct diagnosis, and its
-// specialty against the correct specialty. Everything here is a pure
-// function of the two texts.
+// Package triage is the triage task (Task, registered in tasks.All): a case
+// to route to a level of an ordinal urgency scale, scored as multiple choice
+// (the levels are the options), by rank (under-triage, over-triage, safe),
+// and by what the team states beside the level: its most likely diagnosis
+// against the dataset's correct diagnosis and its specialty against the
+// correct specialty (pure functions of the two texts, below), or, with
+// --diagnosis-judge, the model's verdict on the diagnosis (JudgeDiagnosis).
 //
 // # Diagnosis match (method "normalized")
 //

@@ -1,15 +1,48 @@
-package runner
+package triage
 
 import (
 	"github.com/medteam-bench/medteam/answer"
 	"github.com/medteam-bench/medteam/protocol"
 	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/results"
-	"github.com/medteam-bench/medteam/triage"
+	"github.com/medteam-bench/medteam/task"
+	"github.com/medteam-bench/medteam/tasks/choice"
 )
 
-// TriageColumns fills the triage columns of a triage question's row (a
-// multiple-choice question's are left at their zero values: ranks -1):
+// Task scores triage items (kind "triage"): as multiple choice (the
+// levels are the options) and by the columns of Score.
+var Task = &task.Task{
+	Name: "triage",
+	Kind: qa.KindTriage,
+	Doc: "A case to route to a level of an ordinal urgency scale (the options), with the correct diagnosis and specialty " +
+		"where the dataset gives them: correct as on multiple choice; under-triage, over-triage and safe by rank; the " +
+		"team's stated diagnosis and specialty matched against the dataset's (normalised text, or the model with --diagnosis-judge).",
+	Columns: append(append([]string(nil), choice.Columns...), Columns...),
+	Metrics: []string{"under_triage", "over_triage", "safe", "kappa", "diagnosis_match"},
+	Blank:   Blank,
+	Score:   Score,
+	Judge:   JudgeDiagnosis,
+}
+
+// Columns are the question-row columns the triage task fills besides the
+// multiple-choice ones.
+var Columns = []string{"item_kind", "urgency", "urgency_rank", "predicted_urgency", "predicted_rank", "urgency_levels",
+	"under_triage", "over_triage", "safe", "diagnosis", "gold_diagnosis", "diagnosis_match", "diagnosis_method",
+	"specialty", "gold_specialty", "specialty_match", "red_flag"}
+
+// Blank gives the ranks of a row that is not a triage item's their
+// not-applicable value, -1.
+func Blank(r *results.QuestionRow) { r.UrgencyRank, r.PredictedRank = -1, -1 }
+
+// Score scores a triage question as multiple choice (choice.Score), then
+// fills the triage columns (those Columns lists).
+func Score(r *results.QuestionRow, q qa.Question, out *protocol.Outcome) {
+	choice.Score(r, q, out)
+	fill(r, q, out)
+}
+
+// fill fills the triage columns of a triage question's row (a
+// question of kind triage without a scale keeps the blank values):
 //   - always: item_kind, the true level (urgency, urgency_rank), the
 //     scale's size, the gold diagnosis and specialty;
 //   - with an outcome (out not nil, no error): the predicted level
@@ -18,12 +51,12 @@ import (
 //     truth), over_triage (more urgent), safe (at or above the truth), the
 //     red-flag rule that fired, and the team's diagnosis and specialty with
 //     their match against the gold (TeamDiagnosis; matched by
-//     triage.DiagnosisMatch and triage.SpecialtyMatch, method
+//     DiagnosisMatch and SpecialtyMatch, method
 //     "normalized"; null when either side is empty).
 //
 // A row with an error (out nil) has predicted_rank -1 and none of
 // under/over/safe set.
-func TriageColumns(r *results.QuestionRow, q qa.Question, out *protocol.Outcome) {
+func fill(r *results.QuestionRow, q qa.Question, out *protocol.Outcome) {
 	item := q.Item()
 	if !item.IsTriage() {
 		return
@@ -45,10 +78,10 @@ func TriageColumns(r *results.QuestionRow, q qa.Question, out *protocol.Outcome)
 		r.Safe = !r.UnderTriage
 	}
 	r.Diagnosis, r.Specialty = TeamDiagnosis(out)
-	if m, ok := triage.DiagnosisMatch(r.Diagnosis, r.GoldDiagnosis); ok {
-		r.DiagnosisMatch, r.DiagnosisMethod = &m, triage.Method
+	if m, ok := DiagnosisMatch(r.Diagnosis, r.GoldDiagnosis); ok {
+		r.DiagnosisMatch, r.DiagnosisMethod = &m, Method
 	}
-	if m, ok := triage.SpecialtyMatch(r.Specialty, r.GoldSpecialty); ok {
+	if m, ok := SpecialtyMatch(r.Specialty, r.GoldSpecialty); ok {
 		r.SpecialtyMatch = &m
 	}
 }

@@ -1,4 +1,4 @@
-package runner
+package triage
 
 import (
 	"context"
@@ -32,12 +32,13 @@ const (
 	diagnosisJudgeUserFmt = "Correct diagnosis: %s\nStated diagnosis: %s\n\nDoes the stated diagnosis name the same condition as the correct diagnosis, or one of the alternatives the correct diagnosis lists as acceptable? A more general or a different condition does not match. Answer with one line: MATCH: yes or MATCH: no."
 )
 
-// judgeDiagnosis asks the model whether the row's stated diagnosis matches
-// the gold one and records its verdict in the row; it returns the parse note
-// of the call. It does nothing (ok false) when the row has no diagnosis or
-// no gold diagnosis. A model-call error is returned: the question fails like
-// on any other call.
-func judgeDiagnosis(ctx context.Context, c llm.Client, u protocol.Unit, q qa.Question, r *results.QuestionRow) (protocol.ParseNote, bool, error) {
+// JudgeDiagnosis (the task's Judge) asks the model whether the row's stated
+// diagnosis matches the gold one and records its verdict in the row; it
+// returns the parse note of the call. It does nothing (asked false) when the
+// row has no diagnosis or no gold diagnosis. A model-call error is returned,
+// wrapped as the diagnosis judge's: the question fails like on any other
+// call.
+func JudgeDiagnosis(ctx context.Context, c llm.Client, u protocol.Unit, q qa.Question, r *results.QuestionRow) (protocol.ParseNote, bool, error) {
 	if r.ItemKind != qa.KindTriage || strings.TrimSpace(r.Diagnosis) == "" || strings.TrimSpace(r.GoldDiagnosis) == "" {
 		return protocol.ParseNote{}, false, nil
 	}
@@ -52,7 +53,7 @@ func judgeDiagnosis(ctx context.Context, c llm.Client, u protocol.Unit, q qa.Que
 	}
 	resp, err := c.Chat(ctx, req)
 	if err != nil {
-		return protocol.ParseNote{}, true, err
+		return protocol.ParseNote{}, true, fmt.Errorf("diagnosis judge call: %w", err)
 	}
 	note := protocol.ParseNote{Kind: KindDiagnosisJudge, Agent: -1}
 	match, ok := ReadVerdict(resp.Text)

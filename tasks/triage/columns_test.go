@@ -1,12 +1,10 @@
-package runner
+package triage
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/medteam-bench/medteam/answer"
 	"github.com/medteam-bench/medteam/protocol"
-	"github.com/medteam-bench/medteam/protocol/protocoltest"
 	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/results"
 )
@@ -56,8 +54,8 @@ func TestTriageColumns(t *testing.T) {
 	}
 	for _, tc := range cases {
 		var r results.QuestionRow
-		r.UrgencyRank, r.PredictedRank = -1, -1
-		TriageColumns(&r, triageQ(), tc.out)
+		Blank(&r)
+		Score(&r, triageQ(), tc.out)
 		if r.ItemKind != "triage" || r.Urgency != "ne" || r.UrgencyRank != 1 || r.UrgencyLevels != 3 || r.GoldDiagnosis != "Urinary tract infection" || r.GoldSpecialty != "General Practice" {
 			t.Errorf("%s: gold columns %+v", tc.name, r)
 		}
@@ -73,25 +71,25 @@ func TestTriageColumns(t *testing.T) {
 	}
 }
 
-// TestQuestionRowTriage: the row of a failed unit keeps the truth and no
-// prediction; a multiple-choice row keeps the zero values.
-func TestQuestionRowTriage(t *testing.T) {
-	arm, _, err := protocoltest.AlwaysFirst.Parse("always-first", protocol.Settings{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := RowMeta{Arm: Arm{Label: "always-first", Protocol: arm}}
-	r := QuestionRow(m, triageQ(), nil, errors.New("boom"))
-	if r.ItemKind != "triage" || r.Urgency != "ne" || r.PredictedRank != -1 || r.UnderTriage || r.OverTriage || r.Safe || r.DiagnosisMatch != nil {
+// TestScoreTriage: the row of a failed question keeps the truth and no
+// prediction; a prediction is scored as multiple choice too.
+func TestScoreTriage(t *testing.T) {
+	var r results.QuestionRow
+	Blank(&r)
+	Score(&r, triageQ(), nil)
+	if r.ItemKind != "triage" || r.Urgency != "ne" || r.PredictedRank != -1 || r.UnderTriage || r.OverTriage || r.Safe || r.DiagnosisMatch != nil || r.Correct || r.Abstained {
 		t.Errorf("error row: %+v", r)
 	}
-	r = QuestionRow(m, triageQ(), &protocol.Outcome{Predicted: "A"}, nil)
-	if r.PredictedUrgency != "em" || !r.OverTriage || !r.Safe || r.Correct {
-		t.Errorf("triage row: %+v", r)
+	r = results.QuestionRow{}
+	Blank(&r)
+	Score(&r, triageQ(), &protocol.Outcome{Predicted: "A"})
+	if r.PredictedUrgency != "em" || !r.OverTriage || !r.Safe || r.Correct || r.Abstained {
+		t.Errorf("over-triage row: %+v", r)
 	}
-	mcq := qa.Question{ID: "q", Gold: "B", Options: []qa.Option{{Letter: "A", Text: "x"}, {Letter: "B", Text: "y"}}}
-	r = QuestionRow(m, mcq, &protocol.Outcome{Predicted: "B", Diagnosis: "z"}, nil)
-	if r.ItemKind != "" || r.Urgency != "" || r.UrgencyRank != -1 || r.PredictedRank != -1 || r.UrgencyLevels != 0 || r.Diagnosis != "" || r.Safe {
-		t.Errorf("multiple-choice row: %+v", r)
+	r = results.QuestionRow{}
+	Blank(&r)
+	Score(&r, triageQ(), &protocol.Outcome{Predicted: "C"})
+	if r.PredictedUrgency != "ne" || r.OverTriage || r.UnderTriage || !r.Safe || !r.Correct {
+		t.Errorf("correct row: %+v", r)
 	}
 }

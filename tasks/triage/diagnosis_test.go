@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-const semigranFile = "../../shared/datasets/triage/semigran_vignettes.jsonl"
+const semigranFile = "../../../shared/datasets/triage/semigran_vignettes.jsonl"
 
 // semigranGolds are the 45 gold diagnoses of the Semigran vignettes, in
 // file order (read from the file when present, so the test follows it).

@@ -1,4 +1,4 @@
-package runner
+package triage
 
 import (
 	"context"
@@ -11,6 +11,9 @@ import (
 	"github.com/medteam-bench/medteam/protocol"
 	"github.com/medteam-bench/medteam/protocol/protocoltest"
 	"github.com/medteam-bench/medteam/qa"
+	"github.com/medteam-bench/medteam/runner"
+	"github.com/medteam-bench/medteam/task"
+	"github.com/medteam-bench/medteam/tasks/choice"
 )
 
 func TestReadVerdict(t *testing.T) {
@@ -63,7 +66,7 @@ func (dxArm) Run(context.Context, llm.Client, qa.Item, protocol.Unit) (*protocol
 // judgePlan runs triageQ under dxArm with the diagnosis judge, the model
 // answering reply (or failing with err); it returns the row, its calls and
 // the requests the model saw.
-func judgePlan(t *testing.T, reply string, fail error) (*Result, []llm.Request) {
+func judgePlan(t *testing.T, reply string, fail error) (*runner.Result, []llm.Request) {
 	t.Helper()
 	base, _, err := protocoltest.AlwaysFirst.Parse("always-first", protocol.Settings{})
 	if err != nil {
@@ -80,11 +83,11 @@ func judgePlan(t *testing.T, reply string, fail error) (*Result, []llm.Request) 
 		}
 		return llm.Response{Text: reply, Usage: llm.Usage{PromptTokens: 50, CompletionTokens: 3}}, nil
 	})
-	p := Plan{RunID: "t", Sets: []QuestionSet{{Name: "triage", Questions: []qa.Question{triageQ()}}},
-		Arms:   []Arm{{Label: "dx", Protocol: dxArm{base}}},
-		Models: []Model{{Name: "test/m", Request: "m", Client: client}}, Repeats: 1, Seed: 1, Parallel: 1,
-		DiagnosisJudge: true}
-	res, err := Run(context.Background(), p, nil)
+	p := runner.Plan{RunID: "t", Sets: []runner.QuestionSet{{Name: "triage", Questions: []qa.Question{triageQ()}}},
+		Arms:   []runner.Arm{{Label: "dx", Protocol: dxArm{base}}},
+		Models: []runner.Model{{Name: "test/m", Request: "m", Client: client}}, Repeats: 1, Seed: 1, Parallel: 1,
+		Tasks: task.Registry{choice.Task, Task}, Judge: true}
+	res, err := runner.Run(context.Background(), p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
