@@ -42,10 +42,10 @@ func updateTrust(t, q float64) float64 {
 // Half of Q and, through the alignment term, up to a quarter more rest on
 // agreement, so without a leader trust measures conformity with the
 // team's first answers (issue 36 item 2, docs/protocols.md): with three
-// agents and full rankings, a unanimous agent at confidence 0.9 scores
-// 0.975 and a lone dissenter at 0.7 scores 0.325, and after the one
-// observation their trust is 0.8525 and 0.6575, the weights of their final
-// rankings. The reference (SLM-TeamMedAgents trust_network.py,
+// agents and full rankings, an agent of a unanimous team at confidence 0.9
+// scores 0.975 (trust 0.8525 after the one observation); in a 2–1 split the
+// two at 0.9 score 0.65 (trust 0.755) and the lone dissenter at 0.7 scores
+// 0.325 (trust 0.6575): the weights of their final rankings. The reference (SLM-TeamMedAgents trust_network.py,
 // _evaluate_response_quality) scores length, fact count and, when given,
 // the gold answer instead; the gold answer is never used here.
 func heuristicQuality(answers []answer.Answer, k int) []float64 {
