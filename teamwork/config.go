@@ -287,14 +287,7 @@ func (c Config) AgentPolicy() string {
 
 // Validate rejects configurations the protocol cannot run as named.
 func (c Config) Validate() error {
-	if c.ShowLeaning && !c.Leadership {
-		return fmt.Errorf("configuration %q: option %s shows the leader's leaning, which only leadership produces; add l, e.g. %q", c.Combo(), OptionLeaning, c.Combo()+"+l:"+OptionLeaning)
-	}
-	if c.trustView() != TrustScores && !c.Trust {
-		return fmt.Errorf("configuration %q: option %s=%s says what the agents see of the trust scores, which only trust produces; add t, e.g. %q", c.Combo(), OptionTrust, c.TrustView, c.Combo()+"+t:"+OptionTrust+"="+string(c.TrustView))
-	}
-	if !slices.Contains(TrustViews(), c.trustView()) {
-		_, err := ParseTrustView(string(c.TrustView))
+	if err := c.validateOptions(); err != nil {
 		return err
 	}
 	if c.Monitoring && !c.Leadership {
@@ -313,6 +306,21 @@ func (c Config) Validate() error {
 		if t < 0 || t > 2 {
 			return fmt.Errorf("temperature %g out of range [0, 2]", t)
 		}
+	}
+	return nil
+}
+
+// validateOptions rejects an arm option the configuration cannot honour.
+func (c Config) validateOptions() error {
+	if c.ShowLeaning && !c.Leadership {
+		return fmt.Errorf("configuration %q: option %s shows the leader's leaning, which only leadership produces; add l, e.g. %q", c.Combo(), OptionLeaning, c.Combo()+"+l:"+OptionLeaning)
+	}
+	if !slices.Contains(TrustViews(), c.trustView()) {
+		_, err := ParseTrustView(string(c.TrustView))
+		return err
+	}
+	if c.trustView() != TrustScores && !c.Trust {
+		return fmt.Errorf("configuration %q: option %s=%s says what the agents see of the trust scores, which only trust produces; add t, e.g. %q", c.Combo(), OptionTrust, c.TrustView, c.Combo()+"+t:"+OptionTrust+"="+string(c.TrustView))
 	}
 	return nil
 }
