@@ -20,6 +20,14 @@ type MonitorRound struct {
 	Debated        string
 }
 
+// QualityParts is one agent's automated quality score without a leader:
+// Quality = 0.5·Agree + 0.25·Complete + 0.25·Alignment, where Agree is the
+// share of the other agents with the same first choice, Complete the share
+// of the options ranked, and Alignment 1 − |confidence − Agree|.
+type QualityParts struct {
+	Agree, Complete, Alignment, Quality float64
+}
+
 // ParseNote records how the answer of one call was read. (Kind, Turn, Agent)
 // identifies the call within a question.
 type ParseNote struct {
@@ -64,6 +72,15 @@ type Outcome struct {
 	Monitoring []MonitorRound
 	Mediations []string
 	Leanings   []string
+
+	// FactsStated is the number of facts the agents stated in their
+	// initial answers, from which Facts were verified (0 without SMM).
+	FactsStated int
+
+	// HeuristicQuality is, with trust but no leader, each agent's automated
+	// quality score and its parts (teamwork's heuristicQuality): the one
+	// trust observation before the discussion; nil otherwise.
+	HeuristicQuality []QualityParts
 
 	Decision      aggregator.Decision
 	Predicted     string // "" = the team abstained

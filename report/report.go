@@ -132,6 +132,10 @@ type Report struct {
 	// Routes are the accuracy and cost per route of the arms that route
 	// (mdagents); nil when none does (routes.go).
 	Routes []RouteRow
+	// SMM is the facts step of the arms with a shared mental model: facts
+	// stated, verified, rows with none verified (smm.go); nil when no arm
+	// has SMM.
+	SMM []SMMRow
 	// TriageSQL is the DuckDB query of the triage table (TriageSQL); ""
 	// when no row is a triage item's. The triage metrics themselves are
 	// in Groups (Group.Triage) and Comparisons (Comparison.Triage).
@@ -215,6 +219,7 @@ func (r *Report) compute(rows []results.QuestionRow, opt Options) {
 	r.notePairs()
 	r.noteTerms(rows, opt.OwnFirstAnswer)
 	r.noteRoutes(rows)
+	r.noteSMM(rows)
 	r.noteFinish(rows)
 	r.notePrices(opt.Prices)
 	r.noteOwnCost(rows, opt.Prices)

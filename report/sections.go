@@ -54,7 +54,7 @@ func Sections(r *Report) []Section {
 		r.comparisonSection(), r.triageSection(), r.modelSection(), r.publishedSection(), r.rescoredSection(), r.costSection(), r.errorSection(),
 		r.calibrationSection(), r.convergenceSection(), r.componentSection(),
 		r.factorialSection(), r.subjectSection(), r.positionSection(), r.powerSection(),
-		r.routeSection(),
+		r.routeSection(), r.smmSection(),
 	} {
 		if s != nil {
 			out = append(out, *s)

@@ -78,11 +78,19 @@ func fullQuestion(i int) QuestionRow {
 		LeaderQuality: []float64{0.9, -1, 0.3},
 		TrustSpread:   0.2283,
 
+		HeuristicAgree:     []float64{1, 0.5, 0},
+		HeuristicComplete:  []float64{1, 1, 0.25},
+		HeuristicAlignment: []float64{0.9, 0.6, 0.3},
+		HeuristicQuality:   []float64{0.975, 0.65, 0.1375},
+
 		QuestionAnalysis:    "A 45-year-old 👩‍⚕️ presents with…",
 		AnalysisNamesOption: "C",
 		Facts:               []string{"fact α", "fact β", ""},
 		FactsMethod:         "leader",
 		DebatedPoints:       []string{"point ℵ", "point ∑"},
+
+		FactsStated:   ptr(int32(7)),
+		FactsVerified: ptr(int32(0)),
 
 		MonitoringRounds:    2,
 		MonitoringTargets:   []int32{-1, 2, 0},
@@ -256,12 +264,15 @@ func TestRoundTripQuestions(t *testing.T) {
 	nilLists.Facts, nilLists.DebatedPoints = nil, nil
 	nilLists.MonitoringTargets, nilLists.MonitoringAccepted = nil, nil
 	nilLists.MonitoringChanged, nilLists.MonitoringQuality = nil, nil
+	nilLists.HeuristicAgree, nilLists.HeuristicComplete, nilLists.HeuristicAlignment, nilLists.HeuristicQuality = nil, nil, nil, nil
+	nilLists.FactsStated, nilLists.FactsVerified = nil, nil
 
 	emptyLists := fullQuestion(3)
 	emptyLists.Roles, emptyLists.Weights, emptyLists.Tied = []string{}, []float64{}, []string{}
 	emptyLists.MonitoringTargets, emptyLists.MonitoringAccepted = []int32{}, []bool{}
 	emptyLists.MonitoringChanged, emptyLists.MonitoringQuality = []bool{}, []float64{}
 	emptyLists.LeaderQuality = []float64{}
+	emptyLists.HeuristicQuality = []float64{}
 
 	oneElement := fullQuestion(4)
 	oneElement.Roles, oneElement.MonitoringAccepted, oneElement.MonitoringTargets = []string{""}, []bool{false}, []int32{0}

@@ -79,6 +79,16 @@ type QuestionRow struct {
 	LeaderQuality []float64 `parquet:"leader_quality,list"`
 	TrustSpread   float64   `parquet:"trust_spread"` // population std. dev. of TrustFinal
 
+	// The automated quality score of each agent's initial answer with trust
+	// but no leader, and its parts, in agent order (empty otherwise): the
+	// one trust observation before the discussion (docs/protocols.md,
+	// teamwork: quality = 0.5·agree + 0.25·complete + 0.25·alignment).
+	// Added in issue 36 so the conformity it rewards can be seen.
+	HeuristicAgree     []float64 `parquet:"heuristic_agree,list"`     // share of the other agents with the same first choice
+	HeuristicComplete  []float64 `parquet:"heuristic_complete,list"`  // share of the options the ranking covers
+	HeuristicAlignment []float64 `parquet:"heuristic_alignment,list"` // 1 − |confidence − agree|
+	HeuristicQuality   []float64 `parquet:"heuristic_quality,list"`   // the score itself
+
 	QuestionAnalysis string `parquet:"question_analysis"`
 	// AnalysisNamesOption is the option letter the recruiter's question
 	// analysis states as the answer ("" when it names none; the prompt forbids
@@ -87,6 +97,14 @@ type QuestionRow struct {
 	Facts               []string `parquet:"facts,list"`
 	FactsMethod         string   `parquet:"facts_method"` // leader | intersection | ""
 	DebatedPoints       []string `parquet:"debated_points,list"`
+
+	// FactsStated counts the facts the agents stated in their initial
+	// answers and FactsVerified the verified facts SMM showed them (the
+	// length of Facts); both null when the arm has no facts step (SMM off,
+	// or not a teamwork arm). Added in issue 36: a leaderless SMM that
+	// verifies nothing shows as FactsVerified 0.
+	FactsStated   *int32 `parquet:"facts_stated,optional"`
+	FactsVerified *int32 `parquet:"facts_verified,optional"`
 
 	MonitoringRounds    int32     `parquet:"monitoring_rounds"`
 	MonitoringTargets   []int32   `parquet:"monitoring_targets,list"`  // 0-based agent index challenged per round

@@ -136,6 +136,16 @@ func teamColumns(r *results.QuestionRow, out *protocol.Outcome) {
 	r.Facts = out.Facts
 	r.FactsMethod = out.FactsMethod
 	r.DebatedPoints = out.Debated
+	if out.FactsMethod != "" {
+		stated, verified := int32(out.FactsStated), int32(len(out.Facts))
+		r.FactsStated, r.FactsVerified = &stated, &verified
+	}
+	for _, p := range out.HeuristicQuality {
+		r.HeuristicAgree = append(r.HeuristicAgree, p.Agree)
+		r.HeuristicComplete = append(r.HeuristicComplete, p.Complete)
+		r.HeuristicAlignment = append(r.HeuristicAlignment, p.Alignment)
+		r.HeuristicQuality = append(r.HeuristicQuality, p.Quality)
+	}
 	r.MonitoringRounds = int32(len(out.Monitoring))
 	for _, m := range out.Monitoring {
 		r.MonitoringTargets = append(r.MonitoringTargets, int32(m.Target))

@@ -3,6 +3,7 @@ package stats
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/medteam-bench/medteam/results"
 )
@@ -14,6 +15,11 @@ type armConfig struct {
 	protocol string
 	flags    [5]bool
 	setting  setting
+	// options are the arm options the columns do not record, as the
+	// teamwork label spells them after its name ("n3/trust-hidden" of
+	// "c4/n3/trust-hidden"; temperatures, leaning, trust view): c5/n3 and
+	// c7/n3 are one configuration, c4/n3 and c4/n3/trust-hidden two.
+	options string
 }
 
 // configOf is a row's configuration; ok is false for a protocol whose
@@ -23,7 +29,15 @@ func configOf(r *results.QuestionRow) (armConfig, bool) {
 	if r.Protocol != "teamwork" {
 		return armConfig{}, false
 	}
-	return armConfig{r.Protocol, flags(r), settingOf(r)}, true
+	return armConfig{r.Protocol, flags(r), settingOf(r), labelOptions(r.Arm)}, true
+}
+
+// labelOptions is a teamwork arm label without its name (the first
+// segment) and without a pooled report's "@RUN" suffix.
+func labelOptions(label string) string {
+	label, _, _ = strings.Cut(label, "@")
+	_, opts, _ := strings.Cut(label, "/")
+	return opts
 }
 
 // SameConfigGroups groups arms (each one arm's rows) by equivalent

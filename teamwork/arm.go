@@ -30,7 +30,8 @@ var Protocol = &protocol.Protocol{
 }
 
 // parseArm reads a preset or component list over the shared settings,
-// with options after a colon: "leaning" (ShowLeaning), e.g. "full:leaning".
+// with options after a colon: "leaning" (ShowLeaning) and "trust=scores|
+// levels|hidden" (TrustView), e.g. "full:leaning", "c4:trust=hidden".
 func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
 	base := Default()
 	base.Turns, base.Agents = s.Turns, s.Agents
@@ -45,11 +46,18 @@ func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
 	}
 	if hasOpts {
 		for _, o := range strings.Split(opts, ",") {
-			switch strings.ToLower(strings.TrimSpace(o)) {
-			case OptionLeaning:
+			key, val, hasVal := strings.Cut(strings.TrimSpace(o), "=")
+			switch k := strings.ToLower(strings.TrimSpace(key)); {
+			case k == OptionLeaning && !hasVal:
 				base.ShowLeaning = true
+			case k == OptionTrust && hasVal:
+				v, err := ParseTrustView(val)
+				if err != nil {
+					return nil, true, fmt.Errorf("teamwork arm %q: %w", spec, err)
+				}
+				base.TrustView = v
 			default:
-				return nil, true, fmt.Errorf("teamwork arm %q: unknown option %q (options: %s)", spec, strings.TrimSpace(o), OptionLeaning)
+				return nil, true, fmt.Errorf("teamwork arm %q: unknown option %q (options: %s, %s=scores|levels|hidden)", spec, strings.TrimSpace(o), OptionLeaning, OptionTrust)
 			}
 		}
 	}

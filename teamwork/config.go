@@ -57,10 +57,61 @@ type Config struct {
 	// implementation; the arm option "leaning" ("full:leaning") turns it
 	// on. It needs leadership (the leaning comes from the mediation).
 	ShowLeaning bool
+
+	// TrustView is what the agents' prompts show of the trust scores (with
+	// T): TrustScores (the default, "" reads the same), TrustLevels or
+	// TrustHidden; the arm option "trust=…" ("c4:trust=hidden") sets it.
+	// The leader's tie-break sees the exact scores in every view.
+	TrustView TrustView
 }
 
 // OptionLeaning is the arm option that sets ShowLeaning ("c2:leaning").
 const OptionLeaning = "leaning"
+
+// OptionTrust is the arm option that sets TrustView ("c4:trust=hidden").
+const OptionTrust = "trust"
+
+// TrustView is what the agents see of the trust scores.
+//
+// Seed 002 §3 builds every discussion turn's shared context from the trust
+// scores ("Context_shared ← BuildR3Context(R₂, M_smm, T_scores,
+// FormalReport)"), so by default the agents see each agent's exact score
+// (TrustScores). The public reference implementation reads it two other
+// ways: SLM-TeamMedAgents teamwork_components/trust_network.py's module
+// docstring says trust "affects aggregation weights only, not agent
+// behavior (agents don't see trust scores)" (TrustHidden), while its
+// adk_agents/three_round_debate_adk.py (_build_r3_shared_context) puts
+// TrustNetwork.get_trust_hints_for_prompt() into every round-3 context: a
+// level per agent "without revealing exact scores" (TrustLevels). Visible
+// scores invite deference, so the measured effect of T mixes weighting
+// with social pressure; TrustHidden isolates the weighting.
+type TrustView string
+
+const (
+	TrustScores TrustView = "scores" // "TRUST: agent 1: 0.70" (seed 002 §3; the default)
+	TrustLevels TrustView = "levels" // "agent 1: trusted" (the reference's get_trust_hints_for_prompt)
+	TrustHidden TrustView = "hidden" // no trust block in any agent prompt (the reference's docstring)
+)
+
+// TrustViews lists the values of the trust option.
+func TrustViews() []TrustView { return []TrustView{TrustScores, TrustLevels, TrustHidden} }
+
+// ParseTrustView reads the value of the trust option.
+func ParseTrustView(v string) (TrustView, error) {
+	s := TrustView(strings.ToLower(strings.TrimSpace(v)))
+	if slices.Contains(TrustViews(), s) {
+		return s, nil
+	}
+	return "", fmt.Errorf("trust=%q: use trust=scores (agents see each exact score, seed 002), trust=levels (a level per agent, the reference's prompt hints) or trust=hidden (agents see none; trust only weights the vote)", v)
+}
+
+// trustView is TrustView with "" read as the default.
+func (c Config) trustView() TrustView {
+	if c.TrustView == "" {
+		return TrustScores
+	}
+	return c.TrustView
+}
 
 // Presets are the configurations of seed 002 §6.
 var presets = []struct {
@@ -227,6 +278,9 @@ func (c Config) Label() string {
 	if c.ShowLeaning {
 		parts = append(parts, OptionLeaning)
 	}
+	if v := c.trustView(); v != TrustScores {
+		parts = append(parts, OptionTrust+"-"+string(v))
+	}
 	return strings.Join(parts, "/")
 }
 
@@ -240,8 +294,8 @@ func (c Config) AgentPolicy() string {
 
 // Validate rejects configurations the protocol cannot run as named.
 func (c Config) Validate() error {
-	if c.ShowLeaning && !c.Leadership {
-		return fmt.Errorf("configuration %q: option %s shows the leader's leaning, which only leadership produces; add l, e.g. %q", c.Combo(), OptionLeaning, c.Combo()+"+l:"+OptionLeaning)
+	if err := c.validateOptions(); err != nil {
+		return err
 	}
 	if c.Monitoring && !c.Leadership {
 		return fmt.Errorf("configuration %q: mutual monitoring requires leadership (the leader selects the weakest reasoning, raises the concern and rates the answer); add l, e.g. %q", c.Combo(), c.Combo()+"+l")
@@ -259,6 +313,21 @@ func (c Config) Validate() error {
 		if t < 0 || t > 2 {
 			return fmt.Errorf("temperature %g out of range [0, 2]", t)
 		}
+	}
+	return nil
+}
+
+// validateOptions rejects an arm option the configuration cannot honour.
+func (c Config) validateOptions() error {
+	if c.ShowLeaning && !c.Leadership {
+		return fmt.Errorf("configuration %q: option %s shows the leader's leaning, which only leadership produces; add l, e.g. %q", c.Combo(), OptionLeaning, c.Combo()+"+l:"+OptionLeaning)
+	}
+	if !slices.Contains(TrustViews(), c.trustView()) {
+		_, err := ParseTrustView(string(c.TrustView))
+		return err
+	}
+	if c.trustView() != TrustScores && !c.Trust {
+		return fmt.Errorf("configuration %q: option %s=%s says what the agents see of the trust scores, which only trust produces; add t, e.g. %q", c.Combo(), OptionTrust, c.TrustView, c.Combo()+"+t:"+OptionTrust+"="+string(c.TrustView))
 	}
 	return nil
 }

@@ -44,7 +44,8 @@
 //     answer cannot be read the tie falls back to the tie rule (kit.BreakTie).
 //
 // Without leadership none of these calls is made: facts come from
-// intersection, quality from a heuristic, ties from kit.BreakTie (a seeded
+// intersection (facts two agents state, matched on content words:
+// factmatch.go), quality from a heuristic, ties from kit.BreakTie (a seeded
 // draw; on a triage item the most urgent tied level).
 //
 // Team orientation (TO), seed 002 §2.3 and §3: with leadership, agents get
@@ -62,8 +63,11 @@
 // T ← α·T + (1−α)·Q with α = 0.7, clamped to [0.4, 1.0]. Observations come
 // from the leader's ratings when leadership is on (the synthesis call after the
 // initial prediction; each monitoring rating for its target), otherwise from
-// heuristicQuality. Never from the gold answer. Final rankings are then
-// aggregated by trust-weighted Borda.
+// heuristicQuality (which rewards agreement with the team: conformity, see
+// trust.go). Never from the gold answer. Final rankings are then aggregated
+// by trust-weighted Borda. The agents' discussion and monitoring prompts
+// show each exact score by default (seed 002), a level per agent with the
+// arm option "trust=levels", none with "trust=hidden" (Config.TrustView).
 //
 // Mutual monitoring (MM), seed 002 §2.5: between discussion turns (never
 // after the last), three calls — the leader selects the weakest reasoning of

@@ -278,8 +278,10 @@ func (s *session) observeTrust(i int, q float64) {
 	s.trustSeen = true
 }
 
-// trustLines is the TRUST block agents and the tie-break see: only with T,
-// and only once an observation has been made (before it every score is the
+// trustLines is the TRUST block the tie-break sees (the exact scores, as
+// seed 002 §3's Leader.ResolveTie(Tied, R₃, T_scores, M_smm) and the
+// reference's resolve_tie, "(trust: 0.80)", give them): only with T, and
+// only once an observation has been made (before it every score is the
 // start value, which says nothing about anyone).
 func (s *session) trustLines() []string {
 	if !s.c.Trust || !s.trustSeen {
@@ -292,6 +294,24 @@ func (s *session) trustLines() []string {
 	return lines
 }
 
+// agentTrustLines is the TRUST block an agent's discussion and monitoring
+// prompts show, by Config.TrustView: the exact scores (seed 002), a level
+// per agent (the reference's prompt hints) or nothing (trust then only
+// weights the vote).
+func (s *session) agentTrustLines() []string {
+	switch s.c.trustView() {
+	case TrustHidden:
+		return nil
+	case TrustLevels:
+		lines := s.trustLines()
+		for j := range lines {
+			lines[j] = fmt.Sprintf("agent %d: %s", j+1, TrustLevel(s.trust[j]))
+		}
+		return lines
+	}
+	return s.trustLines()
+}
+
 // agentData is the prompt data shared by an agent's calls.
 func (s *session) agentData(i int) *promptData {
 	role, focus := s.shownRole(i)
@@ -302,7 +322,7 @@ func (s *session) agentData(i int) *promptData {
 		d.Debated = s.smm.Debated
 	}
 	d.Report = s.report
-	d.Trust = s.trustLines()
+	d.Trust = s.agentTrustLines()
 	return d
 }
 
@@ -404,6 +424,9 @@ func writePosition(sb *strings.Builder, a answer.Answer) {
 // computation.
 func (s *session) postPrediction(ctx context.Context) error {
 	initial := s.out.Rounds[0]
+	if s.c.SMM {
+		s.out.FactsStated = statedFacts(initial)
+	}
 	if s.c.synthesisCall() {
 		return s.synthesize(ctx, initial)
 	}
@@ -412,8 +435,10 @@ func (s *session) postPrediction(ctx context.Context) error {
 		s.out.FactsMethod = "intersection"
 	}
 	if s.c.Trust {
-		for i, q := range heuristicQuality(initial, len(s.item.Options)) {
-			s.observeTrust(i, q)
+		parts := heuristicQualityParts(initial, len(s.item.Options))
+		s.out.HeuristicQuality = parts
+		for i, p := range parts {
+			s.observeTrust(i, p.Quality)
 		}
 	}
 	return nil

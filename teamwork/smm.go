@@ -20,40 +20,63 @@ type sharedModel struct {
 }
 
 // factIntersection is the leaderless fact rule: a fact counts as verified when
-// at least two agents state it (compared after lower-casing, trimming, joining
-// white space and dropping a final period). With a team of two that is the
-// strict intersection; with three or four it is "confirmed by a second
-// agent", since a strict intersection of free-text facts is almost always
-// empty. Facts keep the wording and order of their first mention.
-func factIntersection(answers []answer.Answer) []string {
-	type entry struct {
+// at least two agents state it, "the same fact" read by factsMatch (the
+// content-word rule of factmatch.go; it was the same normalised string
+// before issue 36). Each fact joins the first earlier fact it matches (its
+// group's first mention, so groups do not drift by chaining), else starts a
+// group; a group is verified when two or more agents stated a fact in it.
+// With a team of two that is the strict intersection; with three or four it
+// is "confirmed by a second agent", since a strict intersection of free-text
+// facts is almost always empty (the reference's extract_facts_intersection
+// asks 3 agents when N ≥ 4). Facts keep the wording and order of their
+// first mention.
+func factIntersection(answers []answer.Answer) (verified []string) {
+	type group struct {
+		key    factKey
 		text   string
 		agents map[int]bool
 	}
-	var order []string
-	seen := map[string]*entry{}
+	var groups []*group
 	for i, a := range answers {
 		for _, f := range a.Facts {
-			k := normFact(f)
-			if k == "" {
+			k := factKeyOf(f)
+			if k.norm == "" {
 				continue
 			}
-			e, ok := seen[k]
-			if !ok {
-				e = &entry{text: strings.TrimSpace(f), agents: map[int]bool{}}
-				seen[k] = e
-				order = append(order, k)
+			var g *group
+			for _, h := range groups {
+				if factsMatch(h.key, k) {
+					g = h
+					break
+				}
 			}
-			e.agents[i] = true
+			if g == nil {
+				g = &group{key: k, text: strings.TrimSpace(f), agents: map[int]bool{}}
+				groups = append(groups, g)
+			}
+			g.agents[i] = true
 		}
 	}
-	var out []string
-	for _, k := range order {
-		if len(seen[k].agents) >= 2 {
-			out = append(out, seen[k].text)
+	for _, g := range groups {
+		if len(g.agents) >= 2 {
+			verified = append(verified, g.text)
 		}
 	}
-	return out
+	return verified
+}
+
+// statedFacts counts the facts the agents stated (non-empty after
+// normalisation), the pool SMM's verified facts are drawn from.
+func statedFacts(answers []answer.Answer) int {
+	n := 0
+	for _, a := range answers {
+		for _, f := range a.Facts {
+			if normFact(f) != "" {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func normFact(s string) string {

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/medteam-bench/medteam/answer"
+	"github.com/medteam-bench/medteam/protocol"
 )
 
 // Trust network (T), seed 002 §2.4: every agent starts at TrustStart; after
@@ -37,8 +38,29 @@ func updateTrust(t, q float64) float64 {
 // rewards answers the team corroborates, full rankings, and confidence that
 // matches the corroboration (fact accuracy, completeness and confidence
 // alignment, the seed's three criteria, without a judge).
+//
+// Half of Q and, through the alignment term, up to a quarter more rest on
+// agreement, so without a leader trust measures conformity with the
+// team's first answers (issue 36 item 2, docs/protocols.md): with three
+// agents and full rankings, an agent of a unanimous team at confidence 0.9
+// scores 0.975 (trust 0.8525 after the one observation); in a 2–1 split the
+// two at 0.9 score 0.65 (trust 0.755) and the lone dissenter at 0.7 scores
+// 0.325 (trust 0.6575): the weights of their final rankings. The reference (SLM-TeamMedAgents trust_network.py,
+// _evaluate_response_quality) scores length, fact count and, when given,
+// the gold answer instead; the gold answer is never used here.
 func heuristicQuality(answers []answer.Answer, k int) []float64 {
-	q := make([]float64, len(answers))
+	parts := heuristicQualityParts(answers, k)
+	q := make([]float64, len(parts))
+	for i, p := range parts {
+		q[i] = p.Quality
+	}
+	return q
+}
+
+// heuristicQualityParts is heuristicQuality with its parts per agent, as
+// the row records them (heuristic_* columns). An abstention has every part 0.
+func heuristicQualityParts(answers []answer.Answer, k int) []protocol.QualityParts {
+	out := make([]protocol.QualityParts, len(answers))
 	for i, a := range answers {
 		if len(a.Ranking) == 0 {
 			continue
@@ -58,7 +80,25 @@ func heuristicQuality(answers []answer.Answer, k int) []float64 {
 		if conf < 0 {
 			conf = 0.5
 		}
-		q[i] = 0.5*agree + 0.25*complete + 0.25*(1-math.Abs(conf-agree))
+		align := 1 - math.Abs(conf-agree)
+		out[i] = protocol.QualityParts{Agree: agree, Complete: complete, Alignment: align,
+			Quality: 0.5*agree + 0.25*complete + 0.25*align}
 	}
-	return q
+	return out
+}
+
+// TrustLevel is the level a trust score shows under TrustLevels, in the
+// reference's words and bands (SLM-TeamMedAgents trust_network.py,
+// get_trust_hints_for_prompt): at least 0.85 "highly trusted", at least
+// 0.7 "trusted", at least 0.55 "moderate trust", else "developing trust".
+func TrustLevel(t float64) string {
+	switch {
+	case t >= 0.85:
+		return "highly trusted"
+	case t >= 0.7:
+		return "trusted"
+	case t >= 0.55:
+		return "moderate trust"
+	}
+	return "developing trust"
 }
