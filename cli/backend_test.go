@@ -629,7 +629,7 @@ func TestProbeRequestIsTold(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := chatProbe(c, "tiny")(t.Context()); err != nil {
+		if _, err := chatProbe(c, "tiny", 0)(t.Context()); err != nil {
 			t.Fatal(err)
 		}
 		served := srv.Served()

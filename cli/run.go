@@ -222,10 +222,10 @@ func (o *RunOptions) runnerPlan(r *plan.Resolved, runID string) runner.Plan {
 	p := runner.Plan{
 		RunID: runID, Sets: r.Sets, Arms: r.Arms,
 		Repeats: r.Spec.Repeats, Seed: r.Spec.Seed, Parallel: o.Parallel, Transcripts: r.Spec.Transcripts, DiagnosisJudge: r.Spec.DiagnosisJudge,
-		Breaker: runner.BreakerPolicy{MaxOutage: o.MaxOutage, Backoff: o.OutageProbe},
+		Breaker: runner.BreakerPolicy{MaxOutage: o.MaxOutage, Backoff: o.OutageProbe, Grace: o.Backend.timeout},
 	}
 	for _, ep := range r.Endpoints {
-		p.Models = append(p.Models, runner.Model{Name: ep.Ref.Name, Request: ep.Request, Client: ep.Client, Probe: ep.Probe, Spare: ep.Spare})
+		p.Models = append(p.Models, runner.Model{Name: ep.Ref.Name, Request: ep.Request, Client: ep.Client, Probe: ep.Probe, Spare: ep.Spare, Attempts: ep.Gate})
 	}
 	if o.Parallel == 0 { // follow the endpoints' capacity
 		p.Parallel, p.MaxParallel = DefaultParallel, -1

@@ -28,13 +28,25 @@ func (c *fakeClock) sleep(_ context.Context, d time.Duration) error {
 }
 
 func testBreaker(p BreakerPolicy, probe func(context.Context) error) (*breaker, *fakeClock) {
-	b := newBreaker(p, "openai/m", probe)
+	var pr Probe
+	if probe != nil {
+		pr = func(ctx context.Context) (llm.Response, error) { return llm.Response{Attempts: 1}, probe(ctx) }
+	}
+	b := newBreaker(p, "openai/m", pr)
 	c := &fakeClock{t: time.Unix(1e9, 0)}
 	b.now, b.sleep = c.now, c.sleep
 	return b, c
 }
 
-var errDown = errors.New("server error (HTTP 503)")
+var errDown = &llm.Error{Class: llm.ClassServer, Err: errors.New("server error (HTTP 503)")}
+
+// fail is a failed attempt: admitted, then observed with errDown; it
+// reports whether the breaker is open afterwards.
+func fail(b *breaker) bool {
+	b.Admit(context.Background())
+	b.Observe(errDown)
+	return b.isOpen()
+}
 
 func TestBreakerOpensAfterThresholdAndClosesOnProbe(t *testing.T) {
 	probes := 0
@@ -48,13 +60,13 @@ func TestBreakerOpensAfterThresholdAndClosesOnProbe(t *testing.T) {
 		})
 	ctx := context.Background()
 	for i := range 2 {
-		if open := b.done(false, errDown); open {
+		if open := fail(b); open {
 			t.Fatalf("open after %d failures, threshold 3", i+1)
 		}
 	}
-	b.done(true, nil) // a success resets the count
+	b.Observe(nil) // an answered attempt resets the count
 	for i := range 3 {
-		open := b.done(false, errDown)
+		open := fail(b)
 		if open != (i == 2) {
 			t.Fatalf("failure %d: open=%v", i+1, open)
 		}
@@ -90,7 +102,7 @@ func equalDurations(a, b []time.Duration) bool {
 func TestBreakerGivesUpAfterMaxOutage(t *testing.T) {
 	b, _ := testBreaker(BreakerPolicy{Threshold: 1, Backoff: time.Minute, MaxBackoff: time.Minute, MaxOutage: 5 * time.Minute},
 		func(context.Context) error { return errDown })
-	b.done(false, errDown)
+	fail(b)
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
 	for i := range errs { // every waiter gets the same outage
@@ -110,7 +122,7 @@ func TestBreakerGivesUpAfterMaxOutage(t *testing.T) {
 // let through; its success closes the breaker, its failure reopens it.
 func TestBreakerHalfOpenTrial(t *testing.T) {
 	b, _ := testBreaker(BreakerPolicy{Threshold: 1, Backoff: time.Second, MaxOutage: time.Hour}, nil)
-	b.done(false, errDown)
+	fail(b)
 	if err := b.wait(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -125,6 +137,7 @@ func TestBreakerHalfOpenTrial(t *testing.T) {
 		t.Fatal("a second unit passed during the half-open trial")
 	case <-time.After(20 * time.Millisecond):
 	}
+	fail(b) // the trial's attempt fails
 	if open := b.done(false, errDown); !open {
 		t.Fatal("a failed trial closed the breaker")
 	}
@@ -133,6 +146,7 @@ func TestBreakerHalfOpenTrial(t *testing.T) {
 	if !b.trial {
 		t.Fatal("the next waiter is not the trial unit")
 	}
+	b.Observe(nil) // the trial's attempt is answered
 	if open := b.done(true, nil); open {
 		t.Fatal("a successful trial left the breaker open")
 	}
@@ -142,10 +156,10 @@ func TestBreakerHalfOpenTrial(t *testing.T) {
 // is not charged a try.
 func TestBreakerChargesTriesOnlyWhenClosed(t *testing.T) {
 	b, _ := testBreaker(BreakerPolicy{Threshold: 2, UnitTries: 3, MaxOutage: time.Hour}, nil)
-	if open := b.done(false, errDown); open {
+	if fail(b); b.done(false, errDown) {
 		t.Fatal("open after 1 of 2")
 	}
-	if open := b.done(false, errDown); !open {
+	if fail(b); !b.done(false, errDown) {
 		t.Fatal("closed after 2 of 2")
 	}
 	if open := b.done(false, errors.New("bad request")); !open {
@@ -167,6 +181,7 @@ func TestBreakerProbeAnswersCallsFail(t *testing.T) {
 			break
 		}
 		clock.sleep(ctx, time.Second) // a failing unit's try takes a second
+		fail(b)
 		b.done(false, errDown)
 	}
 	oe := errOutageOf(err)
@@ -181,7 +196,7 @@ func TestBreakerProbeAnswersCallsFail(t *testing.T) {
 	}
 	b2, _ := testBreaker(BreakerPolicy{Threshold: 1, Backoff: time.Second, MaxOutage: time.Hour}, nil)
 	g := &gate{b: b2, next: nil}
-	b2.done(false, errDown)
+	fail(b2)
 	if _, err := g.Chat(ctx, llm.Request{}); err == nil || !llm.ClassOf(err).Retryable() {
 		t.Errorf("a call through an open breaker: %v, want a retryable unsent error", err)
 	}
