@@ -3,8 +3,8 @@ package cli
 import (
 	"bytes"
 	"database/sql"
-	"encoding/json"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
