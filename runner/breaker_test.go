@@ -201,3 +201,76 @@ func TestBreakerProbeAnswersCallsFail(t *testing.T) {
 		t.Errorf("a call through an open breaker: %v, want a retryable unsent error", err)
 	}
 }
+
+// timers collects the breaker's timers so a test fires them by hand.
+type timers struct {
+	mu sync.Mutex
+	d  []time.Duration
+	f  []func()
+}
+
+func (ts *timers) after(d time.Duration, f func()) func() bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	ts.d, ts.f = append(ts.d, d), append(ts.f, f)
+	return func() bool { return true }
+}
+
+func (ts *timers) fire(t *testing.T, i int, want time.Duration) {
+	t.Helper()
+	ts.mu.Lock()
+	if len(ts.f) <= i || ts.d[i] != want {
+		ts.mu.Unlock()
+		t.Fatalf("timer %d: have %v, want one of %s", i, ts.d, want)
+	}
+	f := ts.f[i]
+	ts.mu.Unlock()
+	f()
+}
+
+// TestBreakerOutageTimer (issue 35 item 2): the outage clock starts at the
+// first failed attempt; MaxOutage later no attempt is admitted and those in
+// flight get Grace; then the outage is final whatever hangs: waiters get
+// it and the calls bound to the breaker are canceled. An attempt answered
+// during the grace ends the outage instead.
+func TestBreakerOutageTimer(t *testing.T) {
+	const maxOutage, grace = 10 * time.Second, 2 * time.Second
+	for _, answered := range []bool{false, true} {
+		b, clock := testBreaker(BreakerPolicy{Threshold: 8, Backoff: time.Second, MaxOutage: maxOutage, Grace: grace}, nil)
+		ts := &timers{}
+		b.after = ts.after
+		ctx, release := b.bind(context.Background())
+		fail(b) // the first failure: the clock starts (the breaker stays closed: 1 of 8)
+		if err := b.Admit(ctx); err != nil {
+			t.Fatalf("a closed breaker refused: %v", err)
+		} // an attempt in flight, hanging
+		clock.sleep(ctx, maxOutage)
+		ts.fire(t, 0, maxOutage)
+		if err := b.Admit(ctx); err == nil || !llm.ClassOf(err).Retryable() {
+			t.Fatalf("after MaxOutage an attempt was admitted (err %v)", err)
+		}
+		if answered {
+			b.Observe(nil)
+			ts.fire(t, 1, grace)
+			if b.final() != nil || b.isOpen() || ctx.Err() != nil {
+				t.Fatalf("an attempt answered in the grace did not end the outage: final %v", b.final())
+			}
+			release()
+			continue
+		}
+		clock.sleep(ctx, grace)
+		ts.fire(t, 1, grace)
+		oe := errOutageOf(b.wait(context.Background()))
+		if oe == nil || oe.Down != maxOutage+grace {
+			t.Fatalf("wait: %v, want an outage of %s", oe, maxOutage+grace)
+		}
+		select { // the cancellation runs in its own goroutine
+		case <-ctx.Done():
+		case <-time.After(5 * time.Second):
+		}
+		if errOutageOf(context.Cause(ctx)) == nil {
+			t.Fatalf("the calls bound to the breaker were not canceled: %v", context.Cause(ctx))
+		}
+		release()
+	}
+}
