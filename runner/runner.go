@@ -60,7 +60,8 @@ type Model struct {
 	// Attempts is the socket of the retry loop beneath Client (nil: none):
 	// the run plugs the model's circuit breaker in, so that it sees every
 	// attempt as it ends and refuses attempts while the endpoint is down.
-	// Without one the breaker sees each call of Client as one attempt.
+	// Without one (or in batch mode, where Client is the batch collector)
+	// the breaker sees each call of Client as one attempt.
 	Attempts *llm.GateSocket
 	// Spare reports the calls the endpoint's limiter would let through now
 	// beyond those in flight and waiting (nil: unknown). Units in flight
@@ -281,11 +282,12 @@ func Execute(ctx context.Context, p Plan, opt Options) (Stats, error) {
 	for i, m := range p.Models {
 		br := newBreaker(p.Breaker, m.Name, m.Probe)
 		defer br.close()
-		if m.Attempts != nil {
+		hooked := m.Attempts != nil && p.Lockstep == nil // batch mode replaces the client above the retry loop
+		if hooked {
 			defer m.Attempts.Plug(br)()
 		}
 		breakers = append(breakers, br)
-		p.Models[i].Client = &gate{b: br, next: m.Client, attempts: m.Attempts == nil}
+		p.Models[i].Client = &gate{b: br, next: m.Client, attempts: !hooked}
 	}
 	e := &execution{p: p, opt: opt, st: Stats{Units: p.Units()}, spend: newSpending(opt.Budget), breakers: breakers}
 	e.ctx, e.cancel = context.WithCancelCause(ctx)
