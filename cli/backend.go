@@ -59,20 +59,25 @@ const defaultOpenAIBase = "https://api.openai.com/v1"
 // route): a probe asks "is anyone there", not "is the request right".
 // chatProbe is the circuit breaker's probe of an endpoint: the cheapest
 // real call of the run's kind, a one-token chat completion of the run's
-// model straight to the endpoint (no retry, no cache, not counted in the
-// run's calls). A server whose model list answers while its chat fails is
-// down for the run (issue 28 item 5), and so is one whose chat hangs (the
-// probe is bounded by probeTimeout).
-func chatProbe(c llm.Client, model string) func(context.Context) error {
-	return func(ctx context.Context) error {
-		ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+// model straight to the endpoint (no retry, no cache, not in the run's
+// calls; the run counts the probes and their tokens apart: runner.Stats
+// Probes). A server whose model list answers while its chat fails is down
+// for the run (issue 28 item 5), and so is one whose chat hangs (the probe
+// is bounded by the per-call timeout, at most probeTimeout).
+func chatProbe(c llm.Client, model string, timeout time.Duration) runner.Probe {
+	if timeout <= 0 || timeout > probeTimeout {
+		timeout = probeTimeout
+	}
+	return func(ctx context.Context) (llm.Response, error) {
+		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
-		_, err := c.Chat(ctx, llm.Request{Model: model, MaxTokens: 1,
+		resp, err := c.Chat(ctx, llm.Request{Model: model, MaxTokens: 1,
 			Messages: []llm.Message{{Role: "user", Content: probePrompt}}, Meta: llm.Meta{Kind: "probe"}})
+		resp.Attempts = llm.Sent(resp, err)
 		if err != nil && ctx.Err() != nil {
-			return &llm.Error{Class: llm.ClassTimeout, Err: fmt.Errorf("probe chat did not answer in %s: %w", probeTimeout, err)}
+			return resp, &llm.Error{Class: llm.ClassTimeout, Err: fmt.Errorf("probe chat did not answer in %s: %w", timeout, err)}
 		}
-		return answered(err)
+		return resp, answered(err)
 	}
 }
 
@@ -139,7 +144,8 @@ func openEndpoint(ctx context.Context, model string, b *backendFlags, s plan.Spe
 		rp.BaseDelay = b.retryBase
 	}
 	lim := llm.NewLimiter(nil, b.limitPolicy(provider))
-	ep.Client, ep.Limits = llm.NewLimitedRetry(backend, rp, lim), lim.Stats
+	ep.Gate = &llm.GateSocket{}
+	ep.Client, ep.Limits = llm.NewGatedRetry(backend, rp, lim, ep.Gate), lim.Stats
 	if !ep.Sim { // the simulator has no capacity to follow: the runner's floor sets its pace
 		ep.Spare = lim.Spare
 	}
@@ -208,7 +214,7 @@ func openOllama(ctx context.Context, ep *plan.Endpoint, b *backendFlags, s plan.
 		return nil, usagef("--base-url: %v", err)
 	}
 	ep.Ref.BaseURL = c.Endpoint()
-	ep.Probe = chatProbe(c, ep.Request)
+	ep.Probe = chatProbe(c, ep.Request, b.timeout)
 	if b.offline { // a dry run sends nothing: the digest stays unknown
 		return c, nil
 	}
@@ -230,7 +236,7 @@ func openOpenAI(ctx context.Context, ep *plan.Endpoint, b *backendFlags, s plan.
 		return nil, usagef("--base-url: %v", err)
 	}
 	ep.Ref.BaseURL = cache.CleanBaseURL(c.Endpoint())
-	ep.Probe = chatProbe(c, ep.Request)
+	ep.Probe = chatProbe(c, ep.Request, b.timeout)
 	if b.offline { // a dry run sends nothing
 		return c, nil
 	}

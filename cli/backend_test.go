@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"database/sql"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -204,6 +205,9 @@ func TestFaultInjection(t *testing.T) {
 				tt.name, time.Since(start).Round(time.Millisecond), len(qs), failed, len(calls), attempts, requests, probes, srv.Injected(), injected)
 			t.Logf("failed attempts by class: injected %v, recorded %v", expected, recorded)
 
+			if mp := manifestProbes(t, dir); mp != probes {
+				t.Errorf("manifest.json counts %d probes, the server received %d probe chats", mp, probes)
+			}
 			if int64(attempts) != requests-int64(probes) {
 				t.Errorf("calls.parquet counts %d attempts, the server saw %d chat requests (%d of them breaker probes)", attempts, requests, probes)
 			}
@@ -246,6 +250,24 @@ func TestFaultInjection(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manifestProbes is counts.probes of the run in dir (read as plain JSON).
+func manifestProbes(t *testing.T, dir string) int {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, results.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Counts struct {
+			Probes int `json:"probes"`
+		} `json:"counts"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m.Counts.Probes
 }
 
 // srv2url starts a fake server of flavor into *srv and returns its base URL.
@@ -629,7 +651,7 @@ func TestProbeRequestIsTold(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := chatProbe(c, "tiny")(t.Context()); err != nil {
+		if _, err := chatProbe(c, "tiny", 0)(t.Context()); err != nil {
 			t.Fatal(err)
 		}
 		served := srv.Served()

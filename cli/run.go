@@ -108,7 +108,7 @@ func (o *RunOptions) register(fl *pflag.FlagSet) {
 	fl.BoolVar(&o.NoReport, "no-report", false, "do not write summary.parquet and report.md at the end of the run ('medteam report DIR' writes them at any time)")
 	fl.BoolVar(&o.RetryErrors, "retry-errors", true, "on resume, run again the units that ended in a retryable error (5xx, 429, timeout, network, malformed); their earlier calls stay in calls.parquet")
 	fl.Float64Var(&o.MaxErrorRate, "max-error-rate", 0, "share of units (0–1) that may end in error before the run exits "+fmt.Sprint(exitUnitErrors))
-	fl.DurationVar(&o.MaxOutage, "max-outage", runner.DefaultBreakerPolicy().MaxOutage, "how long an unreachable endpoint is waited for before the run stops (resumable, exit "+fmt.Sprint(exitUnavailable)+"); 0 = the default, negative = forever")
+	fl.DurationVar(&o.MaxOutage, "max-outage", runner.DefaultBreakerPolicy().MaxOutage, "how long an endpoint is waited for from its first failed attempt (none answered since) before the run stops (resumable, exit "+fmt.Sprint(exitUnavailable)+"); attempts in flight then get one more --timeout; 0 = the default, negative = forever")
 	fl.BoolVar(&o.Batch, "batch", false, "openai/ models: send the calls as provider batches (half price, each stage of all questions within 24 h), journaled: rerun the same command to resume polling; see 'medteam batches'")
 	fl.DurationVar(&o.BatchPoll, "batch-poll", batch.DefaultBackoff.First, "with --batch: first wait between polls of a batch (growing 1.5× per poll, at most 5m)")
 	fl.DurationVar(&o.OutageProbe, "outage-probe", runner.DefaultBreakerPolicy().Backoff, "first wait before probing an endpoint that keeps failing; doubles up to 15s")
@@ -227,10 +227,10 @@ func (o *RunOptions) runnerPlan(r *plan.Resolved, runID string) runner.Plan {
 		RunID: runID, Sets: r.Sets, Arms: r.Arms,
 		Repeats: r.Spec.Repeats, Seed: r.Spec.Seed, Parallel: o.Parallel, Transcripts: r.Spec.Transcripts,
 		Tasks: tasks.All(), Judge: r.Spec.DiagnosisJudge,
-		Breaker: runner.BreakerPolicy{MaxOutage: o.MaxOutage, Backoff: o.OutageProbe},
+		Breaker: runner.BreakerPolicy{MaxOutage: o.MaxOutage, Backoff: o.OutageProbe, Grace: o.Backend.timeout},
 	}
 	for _, ep := range r.Endpoints {
-		p.Models = append(p.Models, runner.Model{Name: ep.Ref.Name, Request: ep.Request, Client: ep.Client, Probe: ep.Probe, Spare: ep.Spare})
+		p.Models = append(p.Models, runner.Model{Name: ep.Ref.Name, Request: ep.Request, Client: ep.Client, Probe: ep.Probe, Spare: ep.Spare, Attempts: ep.Gate})
 	}
 	if o.Parallel == 0 { // follow the endpoints' capacity
 		p.Parallel, p.MaxParallel = DefaultParallel, -1

@@ -95,6 +95,8 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 	load := startLoad(r.Endpoints)
 	st, runErr := runner.Execute(ctx, p, runner.Options{Sink: run.Journal, Done: run.Done, Progress: prog.add, Stop: f.Stop, Budget: budget})
 	prog.finish()
+	m.Probes, m.ProbeTokens = earlierProbes(run.Dir)
+	m.Probes, m.ProbeTokens = m.Probes+st.Probes, m.ProbeTokens+st.ProbeTokens
 	defer load.report(f.Out, o.Parallel)
 	exported := func(rows []results.QuestionRow) { reportAfterRun(f, o, run.Dir, rows, false) }
 	if ended, err := endEarly(run, m, st, runErr, p.Units(), exported); ended {
@@ -202,7 +204,20 @@ func summarize(w io.Writer, r *plan.Resolved, rows []results.QuestionRow, st run
 	if st.Outages > 0 {
 		fmt.Fprintf(w, "the endpoint failed repeatedly %d time(s); the run waited for it and ran the affected questions again (%d extra tries, their calls kept in calls.parquet)\n", st.Outages, st.Retried)
 	}
+	if st.Probes > 0 {
+		fmt.Fprintf(w, "%d probe request(s) of the circuit breaker reached the endpoint this invocation (%d tokens; not calls, counted in manifest.json counts.probes)\n", st.Probes, st.ProbeTokens)
+	}
 	return nil
+}
+
+// earlierProbes are the breaker probes and their tokens that the run's
+// manifest records of earlier invocations (none without a manifest).
+func earlierProbes(dir string) (int, int64) {
+	old, err := results.ReadManifest(filepath.Join(dir, results.ManifestFile))
+	if err != nil {
+		return 0, 0
+	}
+	return old.Counts.Probes, old.Counts.ProbeTokens
 }
 
 // checkErrorRate fails a finished run whose share of units in error exceeds

@@ -109,7 +109,8 @@ func (p RetryPolicy) Backoff(failed int, retryAfter time.Duration, u float64) ti
 type retry struct {
 	next    Client
 	p       RetryPolicy
-	limiter *Limiter // nil: attempts are not limited
+	limiter *Limiter    // nil: attempts are not limited
+	gate    AttemptGate // nil: every attempt is admitted
 }
 
 // NewRetry wraps next with bounded retries of retryable failures
@@ -139,7 +140,17 @@ func NewRetry(next Client, p RetryPolicy) Client { return NewLimitedRetry(next, 
 // slot does not count against PerCallTimeout. l's own next is not used (make
 // it with NewLimiter(nil, policy)); a nil l limits nothing.
 func NewLimitedRetry(next Client, p RetryPolicy, l *Limiter) Client {
-	return &retry{next: next, p: p.withDefaults(), limiter: l}
+	return NewGatedRetry(next, p, l, nil)
+}
+
+// NewGatedRetry is NewLimitedRetry whose attempts each pass g (nil: none):
+// g.Admit is asked before every attempt, once its limiter slot is held, and
+// a refusal ends the call at once with g's error (not retried: the
+// endpoint's breaker refuses while it is down, and a retry loop must not
+// spin on it); g.Observe hears how every admitted attempt ended, timeouts
+// included, as it ends.
+func NewGatedRetry(next Client, p RetryPolicy, l *Limiter, g AttemptGate) Client {
+	return &retry{next: next, p: p.withDefaults(), limiter: l, gate: g}
 }
 
 func (r *retry) Chat(ctx context.Context, req Request) (Response, error) {
@@ -153,7 +164,15 @@ func (r *retry) Chat(ctx context.Context, req Request) (Response, error) {
 		if ctx.Err() != nil || s.acquire(ctx) != nil {
 			return t.response(), canceledErr(ctx, req, t.last, t.attempts)
 		}
+		if r.gate != nil {
+			if err := r.gate.Admit(ctx); err != nil {
+				return t.response(), finalErr(err, t.attempts)
+			}
+		}
 		resp, err := r.attempt(ctx, req)
+		if r.gate != nil {
+			r.gate.Observe(err)
+		}
 		s.observe(err)
 		t.add(resp, err)
 		if err == nil {
@@ -186,10 +205,7 @@ type tally struct {
 // came first); a backend that does not say made one, unless its error says
 // the request was never sent.
 func (t *tally) add(resp Response, err error) {
-	n := resp.Attempts
-	if n == 0 && !unsent(err) {
-		n = 1
-	}
+	n := Sent(resp, err)
 	t.attempts += n
 	t.failed = append(t.failed, resp.AttemptErrors...)
 	if err != nil && n > 0 {

@@ -28,6 +28,10 @@ type Manifest struct {
 	// Incomplete marks a run as incomplete whatever its row count says
 	// (a merge of shards one of which is incomplete).
 	Incomplete bool
+	// Probes and ProbeTokens are the breaker probes of the run so far (of
+	// every invocation) and their tokens (results.Counts).
+	Probes      int
+	ProbeTokens int64
 }
 
 // AsFailed is m marking the run failed.
@@ -67,6 +71,7 @@ func (m Manifest) Write(dir string, rows []results.QuestionRow, calls int) error
 	}
 	out.Tool.Name, out.Tool.Version, out.Tool.GitRevision, out.Tool.GoVersion = "medteam", version, rev, gover
 	out.Counts.Questions, out.Counts.Calls = len(rows), calls
+	out.Counts.Probes, out.Counts.ProbeTokens = m.Probes, m.ProbeTokens
 	planned := m.Planned
 	if planned == 0 {
 		d := m.Doc
@@ -107,6 +112,7 @@ func RewriteManifest(dir string, body []byte, rows []results.QuestionRow, calls 
 		m.Argv, m.Start, m.Datasets, m.Parallel, m.Batch = old.Command, old.StartedAt, old.Datasets, old.Parallel, old.Batch
 		m.Failed = old.Status.State == results.StateFailed
 		m.Planned = old.Status.Planned
+		m.Probes, m.ProbeTokens = old.Counts.Probes, old.Counts.ProbeTokens
 	}
 	return m.Write(dir, rows, calls)
 }

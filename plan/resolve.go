@@ -25,7 +25,10 @@ type Endpoint struct {
 	Sim     bool // the simulator: never a model result
 	// Probe checks that the endpoint answers at all (nil for sim): run
 	// before the run starts, and by the circuit breaker during an outage.
-	Probe func(context.Context) error
+	Probe runner.Probe
+	// Gate is the socket of the retry loop of Client (nil: none), where the
+	// run plugs the endpoint's circuit breaker (runner.Model.Attempts).
+	Gate  *llm.GateSocket
 	Close func()
 	// Limits reports the endpoint's limiter (nil: no limiter): attempts,
 	// 429s, the cap and the time slots were held.

@@ -111,6 +111,13 @@ type Counts struct {
 	Questions int `json:"questions"` // rows of questions.parquet
 	Calls     int `json:"calls"`     // rows of calls.parquet
 	Errors    int `json:"errors"`    // question rows with an error
+	// Probes counts the circuit breaker's probe requests (one-token chats
+	// sent while an endpoint was down; not calls, so not in calls.parquet)
+	// over every invocation of the run, ProbeTokens their tokens (prompt +
+	// completion): the requests an endpoint received are the attempts of
+	// calls.parquet plus these. Absent: none.
+	Probes      int   `json:"probes,omitempty"`
+	ProbeTokens int64 `json:"probe_tokens,omitempty"`
 }
 
 // DatasetRef identifies one dataset file used by a run.

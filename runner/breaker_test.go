@@ -28,13 +28,25 @@ func (c *fakeClock) sleep(_ context.Context, d time.Duration) error {
 }
 
 func testBreaker(p BreakerPolicy, probe func(context.Context) error) (*breaker, *fakeClock) {
-	b := newBreaker(p, "openai/m", probe)
+	var pr Probe
+	if probe != nil {
+		pr = func(ctx context.Context) (llm.Response, error) { return llm.Response{Attempts: 1}, probe(ctx) }
+	}
+	b := newBreaker(p, "openai/m", pr)
 	c := &fakeClock{t: time.Unix(1e9, 0)}
 	b.now, b.sleep = c.now, c.sleep
 	return b, c
 }
 
-var errDown = errors.New("server error (HTTP 503)")
+var errDown = &llm.Error{Class: llm.ClassServer, Err: errors.New("server error (HTTP 503)")}
+
+// fail is a failed attempt: admitted, then observed with errDown; it
+// reports whether the breaker is open afterwards.
+func fail(b *breaker) bool {
+	b.Admit(context.Background())
+	b.Observe(errDown)
+	return b.isOpen()
+}
 
 func TestBreakerOpensAfterThresholdAndClosesOnProbe(t *testing.T) {
 	probes := 0
@@ -48,13 +60,13 @@ func TestBreakerOpensAfterThresholdAndClosesOnProbe(t *testing.T) {
 		})
 	ctx := context.Background()
 	for i := range 2 {
-		if open := b.done(false, errDown); open {
+		if open := fail(b); open {
 			t.Fatalf("open after %d failures, threshold 3", i+1)
 		}
 	}
-	b.done(true, nil) // a success resets the count
+	b.Observe(nil) // an answered attempt resets the count
 	for i := range 3 {
-		open := b.done(false, errDown)
+		open := fail(b)
 		if open != (i == 2) {
 			t.Fatalf("failure %d: open=%v", i+1, open)
 		}
@@ -90,7 +102,7 @@ func equalDurations(a, b []time.Duration) bool {
 func TestBreakerGivesUpAfterMaxOutage(t *testing.T) {
 	b, _ := testBreaker(BreakerPolicy{Threshold: 1, Backoff: time.Minute, MaxBackoff: time.Minute, MaxOutage: 5 * time.Minute},
 		func(context.Context) error { return errDown })
-	b.done(false, errDown)
+	fail(b)
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
 	for i := range errs { // every waiter gets the same outage
@@ -110,7 +122,7 @@ func TestBreakerGivesUpAfterMaxOutage(t *testing.T) {
 // let through; its success closes the breaker, its failure reopens it.
 func TestBreakerHalfOpenTrial(t *testing.T) {
 	b, _ := testBreaker(BreakerPolicy{Threshold: 1, Backoff: time.Second, MaxOutage: time.Hour}, nil)
-	b.done(false, errDown)
+	fail(b)
 	if err := b.wait(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -125,6 +137,7 @@ func TestBreakerHalfOpenTrial(t *testing.T) {
 		t.Fatal("a second unit passed during the half-open trial")
 	case <-time.After(20 * time.Millisecond):
 	}
+	fail(b) // the trial's attempt fails
 	if open := b.done(false, errDown); !open {
 		t.Fatal("a failed trial closed the breaker")
 	}
@@ -133,6 +146,7 @@ func TestBreakerHalfOpenTrial(t *testing.T) {
 	if !b.trial {
 		t.Fatal("the next waiter is not the trial unit")
 	}
+	b.Observe(nil) // the trial's attempt is answered
 	if open := b.done(true, nil); open {
 		t.Fatal("a successful trial left the breaker open")
 	}
@@ -142,10 +156,10 @@ func TestBreakerHalfOpenTrial(t *testing.T) {
 // is not charged a try.
 func TestBreakerChargesTriesOnlyWhenClosed(t *testing.T) {
 	b, _ := testBreaker(BreakerPolicy{Threshold: 2, UnitTries: 3, MaxOutage: time.Hour}, nil)
-	if open := b.done(false, errDown); open {
+	if fail(b); b.done(false, errDown) {
 		t.Fatal("open after 1 of 2")
 	}
-	if open := b.done(false, errDown); !open {
+	if fail(b); !b.done(false, errDown) {
 		t.Fatal("closed after 2 of 2")
 	}
 	if open := b.done(false, errors.New("bad request")); !open {
@@ -167,6 +181,7 @@ func TestBreakerProbeAnswersCallsFail(t *testing.T) {
 			break
 		}
 		clock.sleep(ctx, time.Second) // a failing unit's try takes a second
+		fail(b)
 		b.done(false, errDown)
 	}
 	oe := errOutageOf(err)
@@ -181,8 +196,81 @@ func TestBreakerProbeAnswersCallsFail(t *testing.T) {
 	}
 	b2, _ := testBreaker(BreakerPolicy{Threshold: 1, Backoff: time.Second, MaxOutage: time.Hour}, nil)
 	g := &gate{b: b2, next: nil}
-	b2.done(false, errDown)
+	fail(b2)
 	if _, err := g.Chat(ctx, llm.Request{}); err == nil || !llm.ClassOf(err).Retryable() {
 		t.Errorf("a call through an open breaker: %v, want a retryable unsent error", err)
+	}
+}
+
+// timers collects the breaker's timers so a test fires them by hand.
+type timers struct {
+	mu sync.Mutex
+	d  []time.Duration
+	f  []func()
+}
+
+func (ts *timers) after(d time.Duration, f func()) func() bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	ts.d, ts.f = append(ts.d, d), append(ts.f, f)
+	return func() bool { return true }
+}
+
+func (ts *timers) fire(t *testing.T, i int, want time.Duration) {
+	t.Helper()
+	ts.mu.Lock()
+	if len(ts.f) <= i || ts.d[i] != want {
+		ts.mu.Unlock()
+		t.Fatalf("timer %d: have %v, want one of %s", i, ts.d, want)
+	}
+	f := ts.f[i]
+	ts.mu.Unlock()
+	f()
+}
+
+// TestBreakerOutageTimer (issue 35 item 2): the outage clock starts at the
+// first failed attempt; MaxOutage later no attempt is admitted and those in
+// flight get Grace; then the outage is final whatever hangs: waiters get
+// it and the calls bound to the breaker are canceled. An attempt answered
+// during the grace ends the outage instead.
+func TestBreakerOutageTimer(t *testing.T) {
+	const maxOutage, grace = 10 * time.Second, 2 * time.Second
+	for _, answered := range []bool{false, true} {
+		b, clock := testBreaker(BreakerPolicy{Threshold: 8, Backoff: time.Second, MaxOutage: maxOutage, Grace: grace}, nil)
+		ts := &timers{}
+		b.after = ts.after
+		ctx, release := b.bind(context.Background())
+		fail(b) // the first failure: the clock starts (the breaker stays closed: 1 of 8)
+		if err := b.Admit(ctx); err != nil {
+			t.Fatalf("a closed breaker refused: %v", err)
+		} // an attempt in flight, hanging
+		clock.sleep(ctx, maxOutage)
+		ts.fire(t, 0, maxOutage)
+		if err := b.Admit(ctx); err == nil || !llm.ClassOf(err).Retryable() {
+			t.Fatalf("after MaxOutage an attempt was admitted (err %v)", err)
+		}
+		if answered {
+			b.Observe(nil)
+			ts.fire(t, 1, grace)
+			if b.final() != nil || b.isOpen() || ctx.Err() != nil {
+				t.Fatalf("an attempt answered in the grace did not end the outage: final %v", b.final())
+			}
+			release()
+			continue
+		}
+		clock.sleep(ctx, grace)
+		ts.fire(t, 1, grace)
+		oe := errOutageOf(b.wait(context.Background()))
+		if oe == nil || oe.Down != maxOutage+grace {
+			t.Fatalf("wait: %v, want an outage of %s", oe, maxOutage+grace)
+		}
+		select { // the cancellation runs in its own goroutine
+		case <-ctx.Done():
+		case <-time.After(5 * time.Second):
+		}
+		if errOutageOf(context.Cause(ctx)) == nil {
+			t.Fatalf("the calls bound to the breaker were not canceled: %v", context.Cause(ctx))
+		}
+		release()
 	}
 }

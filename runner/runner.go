@@ -57,7 +57,13 @@ type Model struct {
 	Client  llm.Client
 	// Probe checks cheaply that the endpoint answers (nil: while the
 	// endpoint is down, one unit at a time is the probe).
-	Probe func(context.Context) error
+	Probe Probe
+	// Attempts is the socket of the retry loop beneath Client (nil: none):
+	// the run plugs the model's circuit breaker in, so that it sees every
+	// attempt as it ends and refuses attempts while the endpoint is down.
+	// Without one (or in batch mode, where Client is the batch collector)
+	// the breaker sees each call of Client as one attempt.
+	Attempts *llm.GateSocket
 	// Spare reports the calls the endpoint's limiter would let through now
 	// beyond those in flight and waiting (nil: unknown). Units in flight
 	// follow it between Plan.Parallel and Plan.MaxParallel.
@@ -181,6 +187,11 @@ type Stats struct {
 	// (their calls stay in calls.parquet under earlier unit_try numbers);
 	// Outages counts how often an endpoint's breaker opened.
 	Retried, Outages int
+	// Probes counts the requests the breakers' probes sent (chats the
+	// endpoint received besides the calls' attempts), ProbeTokens their
+	// tokens (prompt + completion).
+	Probes      int
+	ProbeTokens int64
 	// PeakUnits is the most units that were in flight at once.
 	PeakUnits int
 	// Calls is the logical calls of the finished units (the sum over arms);
@@ -291,8 +302,13 @@ func Execute(ctx context.Context, p Plan, opt Options) (Stats, error) {
 	p.Models = slices.Clone(p.Models)
 	for i, m := range p.Models {
 		br := newBreaker(p.Breaker, m.Name, m.Probe)
+		defer br.close()
+		hooked := m.Attempts != nil && p.Lockstep == nil // batch mode replaces the client above the retry loop
+		if hooked {
+			defer m.Attempts.Plug(br)()
+		}
 		breakers = append(breakers, br)
-		p.Models[i].Client = &gate{b: br, next: m.Client}
+		p.Models[i].Client = &gate{b: br, next: m.Client, attempts: !hooked}
 	}
 	e := &execution{p: p, opt: opt, st: Stats{Units: p.Units()}, spend: newSpending(opt.Budget), breakers: breakers}
 	e.ctx, e.cancel = context.WithCancelCause(ctx)
@@ -434,6 +450,9 @@ func (e *execution) finish(ctx context.Context, err error) (Stats, error) {
 	st := e.st
 	for _, b := range e.breakers {
 		st.Outages += b.opened
+		n, tok := b.stats()
+		st.Probes += n
+		st.ProbeTokens += tok
 	}
 	if e.fatal != nil {
 		return st, &FatalError{Err: e.fatal}
@@ -460,13 +479,22 @@ func (e *execution) finish(ctx context.Context, err error) (Stats, error) {
 // every request that reached the endpoint stays in calls.parquet; the
 // question row is the final try's, with Tries saying how many there were.
 func runTries(ctx context.Context, p Plan, u unit, br *breaker, texts llm.TranscriptSink) (results.QuestionRow, []results.CallRow, int, error) {
+	ctx, release := br.bind(ctx) // the final outage cancels the unit's calls
+	defer release()
 	var earlier []results.CallRow
 	counted := 0
 	for try := 0; ; try++ {
 		if err := br.wait(ctx); err != nil {
+			if oe := br.final(); oe != nil {
+				return results.QuestionRow{}, nil, try, oe
+			}
 			return results.QuestionRow{}, nil, try, err
 		}
+		answered := br.answers()
 		qr, cr, err := runOne(ctx, p, u, texts)
+		if oe := br.final(); oe != nil && err != nil {
+			return results.QuestionRow{}, nil, try + 1, oe
+		}
 		for i := range cr {
 			cr[i].UnitTry = int32(try)
 		}
@@ -476,7 +504,9 @@ func runTries(ctx context.Context, p Plan, u unit, br *breaker, texts llm.Transc
 			qr.Tries = int32(try + 1)
 			return qr, append(earlier, cr...), try + 1, err
 		}
-		if !br.done(false, err) {
+		// A try counts when the endpoint was seen answering meanwhile;
+		// one that failed with nothing answered is the outage's.
+		if !br.done(false, err) && br.answers() > answered {
 			counted++
 		}
 		if counted >= br.p.UnitTries {
