@@ -91,7 +91,8 @@ type Spec struct {
 // the prompts do not show (parsing, aggregation, the simulator), so that a
 // rerun does not resume a plan started under other rules. 3 (issue 36):
 // vote:weighted weighs by ReConcile's rescaled confidence; teamwork's roles
-// column marks the roles its agents never saw.
+// column marks the roles its agents never saw; leaderless SMM matches facts
+// by content words; rows record facts_stated/facts_verified and heuristic_*.
 const ProtocolVersion = 3
 
 // Doc is what identifies a plan: its settings, the datasets' content hashes,
