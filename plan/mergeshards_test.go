@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -69,5 +70,22 @@ func TestMergedPlanned(t *testing.T) {
 		if got := mergedPlanned(c.doc, shards, c.missing); got != c.want {
 			t.Errorf("%s: %d, want %d", c.name, got, c.want)
 		}
+	}
+}
+
+// TestShardProbesAddUp: the merged manifest accounts for every shard's probe
+// requests (they reached the endpoint); a shard without a manifest adds none.
+func TestShardProbesAddUp(t *testing.T) {
+	var dirs []string
+	for _, c := range []results.Counts{{Probes: 3, ProbeTokens: 9}, {}, {Probes: 2, ProbeTokens: 7}} {
+		dir := t.TempDir()
+		if err := results.WriteManifest(filepath.Join(dir, results.ManifestFile), results.Manifest{Counts: c}); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, dir)
+	}
+	dirs = append(dirs, t.TempDir()) // no manifest
+	if p, tok := shardProbes(dirs); p != 5 || tok != 16 {
+		t.Fatalf("shardProbes = %d probes, %d tokens; want 5, 16", p, tok)
 	}
 }
