@@ -70,9 +70,9 @@ func TestBatchRunCLI(t *testing.T) {
 	}
 	code, so, se = runCLI(t, append(args, "--out", t.TempDir(), "--batch", "--dry-run", "--prices", prices)...)
 	// The calls sent (the 24 first answers base and full share counted once),
-	// 303,353–316,384 prompt and 32,004–33,251 completion tokens without and
+	// 302,509–315,506 prompt (shared prompt layout) and 32,004–33,251 completion tokens without and
 	// with full's 12 possible tie-breaks, at half of $1 and $2 per million.
-	if code != 0 || !strings.Contains(so, "batch mode: 15 stages") || !strings.Contains(so, "make at most 16 stages") || !strings.Contains(so, "expected cost: $0.1837–$0.1914") {
+	if code != 0 || !strings.Contains(so, "batch mode: 15 stages") || !strings.Contains(so, "make at most 16 stages") || !strings.Contains(so, "expected cost: $0.1833–$0.1910") {
 		t.Errorf("dry run: exit %d\n%s\n%s", code, so, se)
 	}
 	t.Logf("dry run:\n%s", so)
