@@ -76,7 +76,11 @@ func (s *Server) openaiChat(body []byte, variant FaultKind, suffix string) resul
 			"This model's maximum context length is %d tokens. However, your request has %d input tokens. Please reduce the length of the input messages.",
 			s.opts.ContextLength, prompt), "")
 	}
-	return s.jsonResult(http.StatusOK, s.openaiAnswer(c, prompt, variant, suffix))
+	cached := -1
+	if s.cache != nil {
+		cached = s.cache.Serve(c.Model, c.Messages)
+	}
+	return s.jsonResult(http.StatusOK, s.openaiAnswer(c, prompt, cached, variant, suffix))
 }
 
 // openaiCall reads a chat completion request.
@@ -145,9 +149,10 @@ func (s *Server) responseFormat(c *Call, rf *openaiResponseFormat) *refusal {
 }
 
 // openaiAnswer is the chat.completion answering c, whose prompt is prompt
-// tokens long; variant FaultNoUsage leaves out "usage" and
+// tokens long, cached of them from the prompt cache (-1: no cache, no
+// cached count reported); variant FaultNoUsage leaves out "usage" and
 // FaultEmptyChoices empties "choices".
-func (s *Server) openaiAnswer(c Call, prompt int, variant FaultKind, suffix string) map[string]any {
+func (s *Server) openaiAnswer(c Call, prompt, cached int, variant FaultKind, suffix string) map[string]any {
 	text, finish := s.answer(c, suffix)
 	resp := map[string]any{
 		"id":                 fmt.Sprintf("chatcmpl-%016x", c.Hash()),
@@ -163,7 +168,11 @@ func (s *Server) openaiAnswer(c Call, prompt int, variant FaultKind, suffix stri
 	}
 	if s.reportsUsage(variant) {
 		comp := Tokens(text)
-		resp["usage"] = map[string]int{"prompt_tokens": prompt, "completion_tokens": comp, "total_tokens": prompt + comp}
+		u := map[string]any{"prompt_tokens": prompt, "completion_tokens": comp, "total_tokens": prompt + comp}
+		if cached >= 0 {
+			s.opts.CacheField.usageFields(u, prompt, cached)
+		}
+		resp["usage"] = u
 	}
 	if variant == FaultEmptyChoices {
 		resp["choices"] = []any{}
