@@ -65,7 +65,10 @@
 //	CacheVLLM    blocks of 16; the prompt's last token is never cached
 //
 // Answers are not cached as such: an answer is part of a later prompt that
-// carries it. Lookup and store are one step in arrival order.
+// carries it. A prompt is looked up and stored in one step on arrival, so
+// that parallel requests with a common prefix share it and the counts do
+// not depend on timing (LatencyOptions.StoreOnAnswer stores it when
+// answered instead: requests in flight together then do not share).
 //
 // LatencyServer (latency.go) applies the same rules with
 // LatencyOptions.Cache, charges LatencyOptions.Prefill of service time per

@@ -73,6 +73,13 @@ type LatencyOptions struct {
 	// in every answer; the prompt tokens are then PromptTokens of the
 	// messages (else a quarter of the body's bytes).
 	Cache CacheRule
+	// StoreOnAnswer stores a prompt's prefixes when its answer is sent
+	// rather than when it arrives, so requests in flight together (parallel
+	// agents) do not share them, as on a provider that caches a prefix once
+	// processed; on arrival (the default) they do, as vLLM's scheduler
+	// shares the blocks of requests scheduled in the same step, and the
+	// counts do not depend on timing.
+	StoreOnAnswer bool
 	// Prefill, when > 0, is added to the service time per uncached prompt
 	// token (the prefill a cached prefix saves on a local server).
 	Prefill time.Duration
@@ -176,9 +183,14 @@ func (s *LatencyServer) chat(w http.ResponseWriter, r *http.Request) {
 		s.Busy.Add(int64(time.Since(taken)))
 		<-s.slots
 	}()
-	prompt, cached := len(body)/4, -1
+	prompt, cached, store := len(body)/4, -1, func() {}
 	if s.cache != nil {
-		prompt, cached = PromptTokens(req.Messages), s.cache.Serve(req.Model, req.Messages)
+		prompt = PromptTokens(req.Messages)
+		cached, store = s.cache.Lookup(req.Model, req.Messages)
+		if !s.opts.StoreOnAnswer { // stored on arrival
+			store()
+			store = func() {}
+		}
 	}
 	t := time.NewTimer(s.delay + time.Duration(prompt-max(cached, 0))*s.opts.Prefill)
 	defer t.Stop()
@@ -187,6 +199,7 @@ func (s *LatencyServer) chat(w http.ResponseWriter, r *http.Request) {
 	case <-r.Context().Done():
 		return
 	}
+	store()
 	s.answer(w, req, body, prompt, cached)
 }
 
@@ -270,7 +283,7 @@ func (s *LatencyServer) Stats() LatencyStats {
 
 // padFields are the free-text fields of the latency answers, which
 // padAnswer fills.
-var padFields = []string{"reasoning", "analysis", "report", "summary", "response"}
+var padFields = []string{"reasoning"}
 
 // padWords is the vocabulary of the padding.
 var padWords = strings.Fields(`the patient presents with acute chronic pain fever history of

@@ -102,11 +102,11 @@ func (f CacheField) usageFields(u map[string]any, prompt, cached int) {
 // and then its content cut in 4-byte pieces (the last one shorter), one
 // token each. Two prompts share a prefix of n tokens when their first n
 // tokens are equal (same role headers, same bytes). Only prompts enter the
-// cache — an answer is cached once a later prompt carries it. Lookup and
-// store are one step under a lock, in arrival order: two identical
-// requests sent at once may both find the prefix uncached or one cached,
-// as on a real server, so counts are deterministic only for requests sent
-// one after another.
+// cache — an answer is cached once a later prompt carries it. Serve looks
+// a prompt up and stores its prefixes in one step, in arrival order, so
+// that identical requests sent together share (the second finds the
+// first's prefix) and the counts do not depend on timing; Lookup stores
+// them later, when the caller says (LatencyOptions.StoreOnAnswer).
 type PrefixCache struct {
 	rule CacheRule
 	mu   sync.Mutex
@@ -137,15 +137,26 @@ func NewPrefixCache(rule CacheRule) *PrefixCache {
 func (p *PrefixCache) Rule() CacheRule { return p.rule }
 
 // Serve returns the tokens of msgs served from the cache for model and
-// stores the prompt's prefixes for the prompts after it.
+// stores the prompt's prefixes for the prompts after it: Lookup, then its
+// store at once.
 func (p *PrefixCache) Serve(model string, msgs []llm.Message) int {
+	cached, store := p.Lookup(model, msgs)
+	store()
+	return cached
+}
+
+// Lookup returns the tokens of msgs served from the cache for model, and
+// the function that stores the prompt's prefixes, to be called when its
+// answer is sent: a request in flight meanwhile does not find them (as on a
+// provider that caches a prefix once it has been processed).
+func (p *PrefixCache) Lookup(model string, msgs []llm.Message) (int, func()) {
 	size, least := p.rule.block()
 	total := PromptTokens(msgs)
 	if size == 0 {
 		p.mu.Lock()
 		p.log = append(p.log, CacheHit{Model: model, Prompt: total})
 		p.mu.Unlock()
-		return 0
+		return 0, func() {}
 	}
 	keys := blockHashes(msgs, size)
 	p.mu.Lock()
@@ -166,15 +177,18 @@ func (p *PrefixCache) Serve(model string, msgs []llm.Message) int {
 		}
 		hit++
 	}
-	for _, k := range keys {
-		set[k] = struct{}{}
-	}
 	cached := hit * size
 	if cached < least || total < least {
 		cached = 0
 	}
 	p.log = append(p.log, CacheHit{Model: model, Prompt: total, Cached: cached})
-	return cached
+	return cached, func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		for _, k := range keys {
+			set[k] = struct{}{}
+		}
+	}
 }
 
 // Hits lists every prompt served so far, in arrival order.

@@ -41,7 +41,8 @@ type config struct {
 	n, agents, pad int
 	rules, arms    []string
 	dataset, bin   string
-	prefill        time.Duration
+	prefill, delay time.Duration
+	onAnswer       bool
 	extra          []string
 }
 
@@ -55,6 +56,8 @@ func main() {
 	flag.StringVar(&arms, "arms", "full;base;debate:3,2;medagents;council:balanced", "arms, separated by ';'")
 	flag.StringVar(&sweep, "sweep", "", "take the arms from this sweep file's arms: list instead of -arms")
 	flag.StringVar(&c.dataset, "dataset", defaultData, "dataset (medqa-sample: the embedded 50 questions)")
+	flag.DurationVar(&c.delay, "delay", 10*time.Millisecond, "server time per request")
+	flag.BoolVar(&c.onAnswer, "store-on-answer", false, "cache a prompt when answered, not on arrival: requests in flight together (parallel agents) do not share a prefix")
 	flag.DurationVar(&c.prefill, "prefill", 0, "server time per uncached prompt token (e.g. 20us), for the wall-time column")
 	flag.StringVar(&c.bin, "medteam", "", "medteam binary (default: go build ./cmd/medteam)")
 	flag.Parse()
@@ -130,16 +133,16 @@ func run(c config, w io.Writer) error {
 			return fmt.Errorf("go build ./cmd/medteam: %v\n%s", err, out)
 		}
 	}
-	fmt.Fprintf(w, "%d questions of %s, --agents %d, answers padded to %d words, prefill %v/token, extra flags %q\n\n",
-		c.n, c.dataset, c.agents, c.pad, c.prefill, c.extra)
+	fmt.Fprintf(w, "%d questions of %s, --agents %d, reasoning padded to %d words, %v per request + %v per uncached prompt token, stored on answer %v, extra flags %q\n\n",
+		c.n, c.dataset, c.agents, c.pad, c.delay, c.prefill, c.onAnswer, c.extra)
 	fmt.Fprintf(w, "| rule | arm | calls/q | prompt tok/q | cached (server) | cached (recorded) | wall s |\n|---|---|---:|---:|---:|---:|---:|\n")
 	for _, rs := range c.rules {
 		rule, err := llmtest.ParseCacheRule(rs)
 		if err != nil {
 			return fmt.Errorf("-rules: %w", err)
 		}
-		for _, arm := range c.arms {
-			m, err := measure(c, rule, arm, filepath.Join(tmp, fmt.Sprintf("out-%s-%d", rs, len(arm))))
+		for i, arm := range c.arms {
+			m, err := measure(c, rule, arm, filepath.Join(tmp, fmt.Sprintf("out-%s-%d", rs, i)))
 			if err != nil {
 				return fmt.Errorf("%s under %s: %w", arm, rule, err)
 			}
@@ -168,7 +171,7 @@ type measurement struct {
 
 // measure runs one arm against a fresh server under rule.
 func measure(c config, rule llmtest.CacheRule, arm, out string) (measurement, error) {
-	srv := llmtest.NewLatencyServerWith(64, 0, false, llmtest.LatencyOptions{Cache: rule, Prefill: c.prefill, PadWords: c.pad})
+	srv := llmtest.NewLatencyServerWith(64, c.delay, false, llmtest.LatencyOptions{Cache: rule, Prefill: c.prefill, PadWords: c.pad, StoreOnAnswer: c.onAnswer})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return measurement{}, err
