@@ -64,8 +64,10 @@
 //	             under 1,024, caches nothing (so 1,024 + 128·k)
 //	CacheVLLM    blocks of 16; the prompt's last token is never cached
 //
-// Answers are not cached as such: an answer is part of a later prompt that
-// carries it. A prompt is looked up and stored in one step on arrival, so
+// Under CacheVLLM a prompt is stored followed by its reply as an assistant
+// message (vLLM keeps the generated tokens' blocks), so a conversation that
+// carries the reply on finds it; under CacheOpenAI only prompts are
+// stored. A prompt is looked up and stored in one step on arrival, so
 // that parallel requests with a common prefix share it and the counts do
 // not depend on timing (LatencyOptions.StoreOnAnswer stores it when
 // answered instead: requests in flight together then do not share).

@@ -183,13 +183,14 @@ func (s *LatencyServer) chat(w http.ResponseWriter, r *http.Request) {
 		s.Busy.Add(int64(time.Since(taken)))
 		<-s.slots
 	}()
-	prompt, cached, store := len(body)/4, -1, func() {}
+	content := s.content(req, body)
+	prompt, cached, store := len(body)/4, -1, func(string) {}
 	if s.cache != nil {
 		prompt = PromptTokens(req.Messages)
 		cached, store = s.cache.Lookup(req.Model, req.Messages)
 		if !s.opts.StoreOnAnswer { // stored on arrival
-			store()
-			store = func() {}
+			store(content)
+			store = func(string) {}
 		}
 	}
 	t := time.NewTimer(s.delay + time.Duration(prompt-max(cached, 0))*s.opts.Prefill)
@@ -199,13 +200,12 @@ func (s *LatencyServer) chat(w http.ResponseWriter, r *http.Request) {
 	case <-r.Context().Done():
 		return
 	}
-	store()
-	s.answer(w, req, body, prompt, cached)
+	store(content)
+	s.answer(w, req, content, prompt, cached)
 }
 
-// answer writes the answer to req (whose body is body), prompt tokens
-// long, cached of them from the cache (-1: no cache, none reported).
-func (s *LatencyServer) answer(w http.ResponseWriter, req latencyRequest, body []byte, prompt, cached int) {
+// content is the answer text to req, whose body is body.
+func (s *LatencyServer) content(req latencyRequest, body []byte) string {
 	content := LatencyAnswer
 	if f := req.ResponseFormat; f != nil && f.JSONSchema != nil {
 		if a, ok := LatencyAnswers[f.JSONSchema.Name]; ok {
@@ -215,6 +215,12 @@ func (s *LatencyServer) answer(w http.ResponseWriter, req latencyRequest, body [
 	if s.opts.PadWords > 0 {
 		content = padAnswer(content, s.opts.PadWords, body)
 	}
+	return content
+}
+
+// answer writes content as the answer to req, whose prompt is prompt
+// tokens long, cached of them from the cache (-1: no cache, none reported).
+func (s *LatencyServer) answer(w http.ResponseWriter, req latencyRequest, content string, prompt, cached int) {
 	usage := map[string]any{"prompt_tokens": prompt, "completion_tokens": len(content) / 4, "total_tokens": prompt + len(content)/4}
 	if cached >= 0 {
 		usage["prompt_tokens_details"] = map[string]int{"cached_tokens": cached}

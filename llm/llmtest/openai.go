@@ -76,11 +76,7 @@ func (s *Server) openaiChat(body []byte, variant FaultKind, suffix string) resul
 			"This model's maximum context length is %d tokens. However, your request has %d input tokens. Please reduce the length of the input messages.",
 			s.opts.ContextLength, prompt), "")
 	}
-	cached := -1
-	if s.cache != nil {
-		cached = s.cache.Serve(c.Model, c.Messages)
-	}
-	return s.jsonResult(http.StatusOK, s.openaiAnswer(c, prompt, cached, variant, suffix))
+	return s.jsonResult(http.StatusOK, s.openaiAnswer(c, prompt, variant, suffix))
 }
 
 // openaiCall reads a chat completion request.
@@ -149,11 +145,15 @@ func (s *Server) responseFormat(c *Call, rf *openaiResponseFormat) *refusal {
 }
 
 // openaiAnswer is the chat.completion answering c, whose prompt is prompt
-// tokens long, cached of them from the prompt cache (-1: no cache, no
-// cached count reported); variant FaultNoUsage leaves out "usage" and
-// FaultEmptyChoices empties "choices".
-func (s *Server) openaiAnswer(c Call, prompt, cached int, variant FaultKind, suffix string) map[string]any {
+// tokens long, with the tokens served from the prompt cache when the
+// server has one (ServerOptions.CacheRule); variant FaultNoUsage leaves out
+// "usage" and FaultEmptyChoices empties "choices".
+func (s *Server) openaiAnswer(c Call, prompt int, variant FaultKind, suffix string) map[string]any {
 	text, finish := s.answer(c, suffix)
+	cached := -1 // no cache: no cached count reported
+	if s.cache != nil {
+		cached = s.cache.Serve(c.Model, c.Messages, text)
+	}
 	resp := map[string]any{
 		"id":                 fmt.Sprintf("chatcmpl-%016x", c.Hash()),
 		"object":             "chat.completion",

@@ -101,8 +101,10 @@ func (f CacheField) usageFields(u map[string]any, prompt, cached int) {
 // message in order contributes four header tokens (standing for its role)
 // and then its content cut in 4-byte pieces (the last one shorter), one
 // token each. Two prompts share a prefix of n tokens when their first n
-// tokens are equal (same role headers, same bytes). Only prompts enter the
-// cache — an answer is cached once a later prompt carries it. Serve looks
+// tokens are equal (same role headers, same bytes). Under CacheVLLM a
+// reply enters the cache after its prompt, as an assistant message (vLLM
+// caches the generated tokens' blocks); under CacheOpenAI only prompts do.
+// Serve looks
 // a prompt up and stores its prefixes in one step, in arrival order, so
 // that identical requests sent together share (the second finds the
 // first's prefix) and the counts do not depend on timing; Lookup stores
@@ -137,26 +139,30 @@ func NewPrefixCache(rule CacheRule) *PrefixCache {
 func (p *PrefixCache) Rule() CacheRule { return p.rule }
 
 // Serve returns the tokens of msgs served from the cache for model and
-// stores the prompt's prefixes for the prompts after it: Lookup, then its
-// store at once.
-func (p *PrefixCache) Serve(model string, msgs []llm.Message) int {
+// stores the prompt's prefixes (and under CacheVLLM those of the prompt
+// followed by reply) for the prompts after it: Lookup, then its store at
+// once.
+func (p *PrefixCache) Serve(model string, msgs []llm.Message, reply string) int {
 	cached, store := p.Lookup(model, msgs)
-	store()
+	store(reply)
 	return cached
 }
 
 // Lookup returns the tokens of msgs served from the cache for model, and
-// the function that stores the prompt's prefixes, to be called when its
-// answer is sent: a request in flight meanwhile does not find them (as on a
-// provider that caches a prefix once it has been processed).
-func (p *PrefixCache) Lookup(model string, msgs []llm.Message) (int, func()) {
+// the function that stores the prompt's prefixes given its reply: under
+// CacheVLLM the prompt followed by the reply as an assistant message (vLLM
+// keeps the generated tokens' blocks too, so a conversation that carries
+// the reply on finds it), under CacheOpenAI the prompt alone. Stored when
+// called: a request in flight before does not find them (as on a provider
+// that caches a sequence once it has been processed).
+func (p *PrefixCache) Lookup(model string, msgs []llm.Message) (int, func(reply string)) {
 	size, least := p.rule.block()
 	total := PromptTokens(msgs)
 	if size == 0 {
 		p.mu.Lock()
 		p.log = append(p.log, CacheHit{Model: model, Prompt: total})
 		p.mu.Unlock()
-		return 0, func() {}
+		return 0, func(string) {}
 	}
 	keys := blockHashes(msgs, size)
 	p.mu.Lock()
@@ -182,7 +188,10 @@ func (p *PrefixCache) Lookup(model string, msgs []llm.Message) (int, func()) {
 		cached = 0
 	}
 	p.log = append(p.log, CacheHit{Model: model, Prompt: total, Cached: cached})
-	return cached, func() {
+	return cached, func(reply string) {
+		if p.rule == CacheVLLM {
+			keys = blockHashes(append(msgs[:len(msgs):len(msgs)], llm.Message{Role: llm.RoleAssistant, Content: reply}), size)
+		}
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		for _, k := range keys {

@@ -79,7 +79,7 @@ func TestPrefixCacheRules(t *testing.T) {
 				if c.model != nil {
 					model = c.model[i]
 				}
-				got = append(got, p.Serve(model, m))
+				got = append(got, p.Serve(model, m, ""))
 			}
 			if fmt.Sprint(got) != fmt.Sprint(c.want) {
 				t.Errorf("cached %v, want %v", got, c.want)
@@ -199,4 +199,59 @@ func newLoopback(t *testing.T, h *LatencyServer) string {
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
 	return ts.URL
+}
+
+// TestPrefixCacheReplies: vLLM keeps the reply's blocks, so a conversation
+// carrying the reply on finds the prompt and the reply cached; OpenAI
+// caches prompts only.
+func TestPrefixCacheReplies(t *testing.T) {
+	first := msgs(words("sys", 1200)) // 1204 tokens
+	reply := words("rep", 400)        // + 404 as an assistant message
+	next := append(msgs(words("sys", 1200)), llm.Message{Role: llm.RoleAssistant, Content: reply},
+		llm.Message{Role: llm.RoleUser, Content: words("q", 100)}) // 1204 + 404 + 104 = 1712
+	for _, c := range []struct {
+		rule CacheRule
+		want int
+	}{
+		{CacheVLLM, 1600},   // 1608 shared → 100 blocks of 16
+		{CacheOpenAI, 1152}, // the 1204-token prompt → 9 blocks of 128
+	} {
+		p := NewPrefixCache(c.rule)
+		p.Serve(DefaultModel, first, reply)
+		if got := p.Serve(DefaultModel, next, ""); got != c.want {
+			t.Errorf("%s: %d cached, want %d", c.rule, got, c.want)
+		}
+	}
+}
+
+// TestLatencyStoreOnAnswer: with StoreOnAnswer two identical requests in
+// flight together both miss; stored on arrival, the second finds the first.
+func TestLatencyStoreOnAnswer(t *testing.T) {
+	body, _ := json.Marshal(map[string]any{"model": "bench", "messages": msgs(words("a", 300))})
+	for _, onAnswer := range []bool{false, true} {
+		s := NewLatencyServerWith(2, 100*time.Millisecond, false, LatencyOptions{Cache: CacheVLLM, StoreOnAnswer: onAnswer})
+		url := newLoopback(t, s) + "/v1/chat/completions"
+		done := make(chan error, 2)
+		for range 2 {
+			go func() {
+				code, _, b, err := post(t, url, string(body))
+				if err == nil && code != 200 {
+					err = fmt.Errorf("%d %s", code, b)
+				}
+				done <- err
+			}()
+		}
+		for range 2 {
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := int64(288) // 303 cacheable tokens → 18 blocks
+		if onAnswer {
+			want = 0
+		}
+		if got := s.Stats().CachedTokens; got != want {
+			t.Errorf("StoreOnAnswer %v: %d cached, want %d", onAnswer, got, want)
+		}
+	}
 }
