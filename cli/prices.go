@@ -7,6 +7,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/llm/prefixcache"
 )
 
 // priceTable maps model names (provider/model) to USD per million tokens.
@@ -19,6 +20,11 @@ type priceTable map[string]struct {
 	// CachedPrompt is the rate of prompt tokens the provider served from
 	// its prompt cache (its cached-input price); absent: the prompt rate.
 	CachedPrompt *float64 `yaml:"cached_prompt"`
+	// CacheRule is the provider's prompt-cache rule a dry run estimates
+	// the cached share under: openai (≥ 1,024 tokens, 128-token steps),
+	// vllm (16-token blocks) or none; "" = openai when CachedPrompt is
+	// set, else none.
+	CacheRule string `yaml:"cache_rule"`
 }
 
 // loadPrices reads a price table: a "models" mapping of provider/model to
@@ -40,6 +46,9 @@ func loadPrices(path string) (priceTable, error) {
 	for m, p := range doc.Models {
 		if p.Prompt < 0 || p.Completion < 0 || p.BatchPrompt < 0 || p.BatchCompletion < 0 || p.CachedPrompt != nil && *p.CachedPrompt < 0 {
 			return nil, usagef("--prices %s: model %s has a negative price", path, m)
+		}
+		if _, err := prefixcache.Parse(p.CacheRule); err != nil && p.CacheRule != "" {
+			return nil, usagef("--prices %s: model %s: cache_rule: %v", path, m, err)
 		}
 		if p.CachedPrompt != nil && *p.CachedPrompt > p.Prompt {
 			return nil, usagef("--prices %s: model %s: cached_prompt %g is above its prompt rate %g (it is the discounted rate of cached prompt tokens)", path, m, *p.CachedPrompt, p.Prompt)
@@ -65,4 +74,20 @@ func (t priceTable) price(model string) func(string, llm.Usage) float64 {
 
 func usageOf(prompt, completion int64) llm.Usage {
 	return llm.Usage{PromptTokens: int(prompt), CompletionTokens: int(completion)}
+}
+
+// cacheRule is the prompt-cache rule of model's provider: its cache_rule,
+// else openai when it has a cached_prompt rate, else none.
+func (t priceTable) cacheRule(model string) prefixcache.Rule {
+	p, ok := t[model]
+	if !ok {
+		return prefixcache.None
+	}
+	if r, err := prefixcache.Parse(p.CacheRule); err == nil && p.CacheRule != "" {
+		return r
+	}
+	if p.CachedPrompt != nil {
+		return prefixcache.OpenAI
+	}
+	return prefixcache.None
 }

@@ -49,6 +49,7 @@ func TestPricesCachedPrompt(t *testing.T) {
 	for name, table := range map[string]string{
 		"above.yaml":    "models:\n  openai/x: {prompt: 1, completion: 2, cached_prompt: 1.5}\n",
 		"negative.yaml": "models:\n  openai/x: {prompt: 1, completion: 2, cached_prompt: -1}\n",
+		"rule.yaml":     "models:\n  openai/x: {prompt: 1, completion: 2, cache_rule: anthropic}\n",
 	} {
 		if _, err := loadPrices(write(name, table)); err == nil || !strings.Contains(err.Error(), "openai/x") {
 			t.Errorf("%s: %v, want an error naming openai/x", name, err)
