@@ -71,7 +71,7 @@ type LatencyOptions struct {
 	// Cache, other than CacheNone, caches prompt prefixes under that rule
 	// (see PrefixCache) and reports usage.prompt_tokens_details.cached_tokens
 	// in every answer; the prompt tokens are then PromptTokens of the
-	// messages (else a quarter of the body's bytes).
+	// messages (else a quarter of the body's bytes, unless Prefill is set).
 	Cache CacheRule
 	// StoreOnAnswer stores a prompt's prefixes when its answer is sent
 	// rather than when it arrives, so requests in flight together (parallel
@@ -185,8 +185,10 @@ func (s *LatencyServer) chat(w http.ResponseWriter, r *http.Request) {
 	}()
 	content := s.content(req, body)
 	prompt, cached, store := len(body)/4, -1, func(string) {}
-	if s.cache != nil {
+	if s.cache != nil || s.opts.Prefill > 0 {
 		prompt = PromptTokens(req.Messages)
+	}
+	if s.cache != nil {
 		cached, store = s.cache.Lookup(req.Model, req.Messages)
 		if !s.opts.StoreOnAnswer { // stored on arrival
 			store(content)

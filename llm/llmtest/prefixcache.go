@@ -58,4 +58,3 @@ func (f CacheField) usageFields(u map[string]any, prompt, cached int) {
 		u["prompt_tokens_details"] = map[string]int{"cached_tokens": cached}
 	}
 }
-
