@@ -32,77 +32,6 @@ func msgs(parts ...string) []llm.Message {
 	return m
 }
 
-func TestPrefixCacheRules(t *testing.T) {
-	// A message of c content tokens is c+4 prompt tokens (PromptTokens).
-	long := words("sys", 1500)  // 1504 tokens
-	other := words("oth", 1500) // same length, other bytes
-	cases := []struct {
-		name   string
-		rule   CacheRule
-		model  []string // model of each prompt ("" = DefaultModel)
-		prompt [][]llm.Message
-		want   []int
-	}{
-		{"openai repeat", CacheOpenAI, nil,
-			[][]llm.Message{msgs(long), msgs(long)}, []int{0, 1408}}, // 1504 → 11 blocks of 128
-		{"openai short prompt never cached", CacheOpenAI, nil,
-			[][]llm.Message{msgs(words("a", 1000)), msgs(words("a", 1000))}, []int{0, 0}},
-		{"openai shared prefix below 1024", CacheOpenAI, nil,
-			[][]llm.Message{msgs(words("a", 1000), words("b", 600)), msgs(words("a", 1000), words("c", 600))}, []int{0, 0}},
-		{"openai shared prefix rounded down", CacheOpenAI, nil,
-			// shared: 1204 + 4 header tokens of the second message = 1208 → 1152
-			[][]llm.Message{msgs(words("a", 1200), "xxxx"+words("b", 600)), msgs(words("a", 1200), "yyyy"+words("c", 600))}, []int{0, 1152}},
-		{"openai other model", CacheOpenAI, []string{"m1", "m2"},
-			[][]llm.Message{msgs(long), msgs(long)}, []int{0, 0}},
-		{"openai other content", CacheOpenAI, nil,
-			[][]llm.Message{msgs(long), msgs(other)}, []int{0, 0}},
-		{"vllm repeat keeps the last token", CacheVLLM, nil,
-			// 100 content + 4 = 104 tokens: 103 cacheable → 6 blocks
-			[][]llm.Message{msgs(words("a", 100)), msgs(words("a", 100))}, []int{0, 96}},
-		{"vllm appended conversation", CacheVLLM, nil,
-			// first: 104 tokens, 6 whole blocks stored; second shares 104 → 96
-			[][]llm.Message{msgs(words("a", 100)), msgs(words("a", 100), words("r", 50), words("q", 20))}, []int{0, 96}},
-		{"vllm role counts", CacheVLLM, nil,
-			[][]llm.Message{{{Role: "system", Content: words("a", 100)}}, {{Role: "user", Content: words("a", 100)}}}, []int{0, 0}},
-		{"vllm partial token differs", CacheVLLM, nil,
-			// 4 header + 12 content tokens shared, the 13th ("abzz" vs "aczz") differs: 1 block
-			[][]llm.Message{msgs(words("a", 12) + "ab" + words("z", 40)), msgs(words("a", 12) + "ac" + words("z", 40))}, []int{0, 16}},
-		{"none", CacheNone, nil,
-			[][]llm.Message{msgs(long), msgs(long)}, []int{0, 0}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			p := NewPrefixCache(c.rule)
-			var got []int
-			for i, m := range c.prompt {
-				model := DefaultModel
-				if c.model != nil {
-					model = c.model[i]
-				}
-				got = append(got, p.Serve(model, m, ""))
-			}
-			if fmt.Sprint(got) != fmt.Sprint(c.want) {
-				t.Errorf("cached %v, want %v", got, c.want)
-			}
-			prompt, cached := p.Totals()
-			if want := int64(PromptTokens(c.prompt[0]) + PromptTokens(c.prompt[1])); prompt != want || cached != int64(c.want[1]) {
-				t.Errorf("Totals %d, %d; want %d, %d", prompt, cached, want, c.want[1])
-			}
-		})
-	}
-}
-
-func TestParseCacheRule(t *testing.T) {
-	for name, want := range CacheRules {
-		if r, err := ParseCacheRule(strings.ToUpper(name)); err != nil || r != want || r.String() != name {
-			t.Errorf("%s: %v %v %v", name, r, err, r.String())
-		}
-	}
-	if _, err := ParseCacheRule("anthropic"); err == nil || !strings.Contains(err.Error(), "want none, openai or vllm") {
-		t.Errorf("unknown rule: %v", err)
-	}
-}
-
 // TestServerReportsCachedTokens: the OpenAI flavour reports the cached
 // tokens in each field form; without a rule it reports none (no field).
 func TestServerReportsCachedTokens(t *testing.T) {
@@ -199,29 +128,6 @@ func newLoopback(t *testing.T, h *LatencyServer) string {
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
 	return ts.URL
-}
-
-// TestPrefixCacheReplies: vLLM keeps the reply's blocks, so a conversation
-// carrying the reply on finds the prompt and the reply cached; OpenAI
-// caches prompts only.
-func TestPrefixCacheReplies(t *testing.T) {
-	first := msgs(words("sys", 1200)) // 1204 tokens
-	reply := words("rep", 400)        // + 404 as an assistant message
-	next := append(msgs(words("sys", 1200)), llm.Message{Role: llm.RoleAssistant, Content: reply},
-		llm.Message{Role: llm.RoleUser, Content: words("q", 100)}) // 1204 + 404 + 104 = 1712
-	for _, c := range []struct {
-		rule CacheRule
-		want int
-	}{
-		{CacheVLLM, 1600},   // 1608 shared → 100 blocks of 16
-		{CacheOpenAI, 1152}, // the 1204-token prompt → 9 blocks of 128
-	} {
-		p := NewPrefixCache(c.rule)
-		p.Serve(DefaultModel, first, reply)
-		if got := p.Serve(DefaultModel, next, ""); got != c.want {
-			t.Errorf("%s: %d cached, want %d", c.rule, got, c.want)
-		}
-	}
 }
 
 // TestLatencyStoreOnAnswer: with StoreOnAnswer two identical requests in
