@@ -181,7 +181,8 @@ func writeBatchPlan(w io.Writer, st batchmode.Stats) {
 
 // batchRates is t with the batch rates as its prices: batch_prompt and
 // batch_completion when given, else half the synchronous rates (OpenAI's
-// batch discount).
+// batch discount). Cached prompt tokens cost the batch prompt rate (no
+// cached_prompt discount on top).
 func (t priceTable) batchRates() priceTable {
 	if t == nil {
 		return nil
@@ -189,6 +190,7 @@ func (t priceTable) batchRates() priceTable {
 	out := make(priceTable, len(t))
 	for m, p := range t {
 		q := p
+		q.CachedPrompt = nil
 		q.Prompt, q.Completion = p.Prompt/2, p.Completion/2
 		if p.BatchPrompt > 0 || p.BatchCompletion > 0 {
 			q.Prompt, q.Completion = p.BatchPrompt, p.BatchCompletion

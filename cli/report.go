@@ -271,7 +271,11 @@ func pricesOf(t priceTable, batch bool) report.Prices {
 	}
 	out := report.Prices{}
 	for m, p := range t {
-		out[m] = report.Price{Prompt: p.Prompt, Completion: p.Completion}
+		pr := report.Price{Prompt: p.Prompt, Completion: p.Completion}
+		if p.CachedPrompt != nil {
+			pr.Cached, pr.HasCached = *p.CachedPrompt, true
+		}
+		out[m] = pr
 	}
 	return out
 }

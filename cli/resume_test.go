@@ -43,7 +43,8 @@ func normalised(t *testing.T, dir string) ([]results.QuestionRow, []results.Call
 	}
 	for i := range qs {
 		qs[i].WallMS, qs[i].CallLatencyMS, qs[i].Attempts, qs[i].CachedCalls = 0, 0, 0, 0
-		qs[i].PaidPromptTokens, qs[i].PaidCompletionTokens = 0, 0 // billed by whichever unit sent a shared call
+		qs[i].PaidPromptTokens, qs[i].PaidCompletionTokens = 0, 0        // billed by whichever unit sent a shared call
+		qs[i].PaidCachedPromptTokens, qs[i].CallsCachedUnreported = 0, 0 // likewise counted over the billed calls
 	}
 	for i := range cs {
 		cs[i].LatencyMS, cs[i].Attempts, cs[i].Cached = 0, 0, false

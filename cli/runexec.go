@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/medteam-bench/medteam/llm/prefixcache"
 	"io"
 	"path/filepath"
 	"strings"
@@ -243,7 +244,11 @@ func checkErrorRate(rows []results.QuestionRow, tolerated float64, dir string) e
 
 // dryRun prints the plan's expected calls, tokens and cost.
 func dryRun(ctx context.Context, w io.Writer, p runner.Plan, r *plan.Resolved, prices priceTable) error {
-	est, err := runner.DryRun(ctx, p)
+	var rule prefixcache.Rule
+	if len(p.Models) == 1 {
+		rule = prices.cacheRule(p.Models[0].Name)
+	}
+	est, err := runner.DryRunWith(ctx, p, runner.DryRunOptions{CacheRule: rule})
 	if err != nil {
 		return err
 	}
@@ -255,14 +260,7 @@ func dryRun(ctx context.Context, w io.Writer, p runner.Plan, r *plan.Resolved, p
 	fmt.Fprint(w, est.String())
 	if len(p.Models) == 1 {
 		if price := prices.price(p.Models[0].Name); price != nil {
-			lo, hi := est.Sent()
-			clo := price(p.Models[0].Name, usageOf(lo.PromptTokens, lo.CompletionTokens))
-			chi := price(p.Models[0].Name, usageOf(hi.PromptTokens, hi.CompletionTokens))
-			cost := fmt.Sprintf("$%.4f", clo)
-			if chi != clo {
-				cost += fmt.Sprintf("–$%.4f", chi)
-			}
-			fmt.Fprintf(w, "expected cost: %s (the calls sent; prices from the price table)\n", cost)
+			writeDryCost(w, est, p.Models[0].Name, price)
 		}
 	}
 	fmt.Fprintln(w, "tokens are estimated as characters / 4 with typical answers; nothing was sent to any model")
@@ -278,4 +276,33 @@ func warnLimits(w io.Writer, ds []results.DatasetRef) {
 			}
 		}
 	}
+}
+
+// writeDryCost prints the expected cost of the calls sent at price, with
+// the expected prompt-cache discount when the estimate has a cache rule.
+func writeDryCost(w io.Writer, est runner.Estimate, model string, price func(string, llm.Usage) float64) {
+	lo, hi := est.Sent()
+	share := est.CachedShare()
+	cost := func(a runner.ArmEstimate, cached bool) float64 {
+		u := usageOf(a.PromptTokens, a.CompletionTokens)
+		if cached {
+			u.CachedTokens, u.CachedReported = int(share*float64(a.PromptTokens)), true
+		}
+		return price(model, u)
+	}
+	span := func(cached bool) string {
+		clo, chi := cost(lo, cached), cost(hi, cached)
+		s := fmt.Sprintf("$%.4f", clo)
+		if chi != clo {
+			s += fmt.Sprintf("–$%.4f", chi)
+		}
+		return s
+	}
+	if est.CacheRule == prefixcache.None {
+		fmt.Fprintf(w, "expected cost: %s (the calls sent; prices from the price table)\n", span(false))
+		return
+	}
+	fmt.Fprintf(w, "expected prompt cache (%s rule): %.1f%% of the prompt tokens sent (%d of %d), from the prompts' layout within each question\n",
+		est.CacheRule, 100*share, est.SentCached, est.SentPrompt)
+	fmt.Fprintf(w, "expected cost: %s with the cached_prompt rate, %s without caching (the calls sent; prices from the price table)\n", span(true), span(false))
 }

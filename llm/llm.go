@@ -106,6 +106,16 @@ type Meta struct {
 type Usage struct {
 	PromptTokens     int
 	CompletionTokens int
+	// CachedTokens is the part of PromptTokens the provider served from its
+	// prompt (prefix) cache, billed at its cached-input rate; it means
+	// something only with CachedReported.
+	CachedTokens int
+	// CachedReported is true when the API reported a cached count, 0
+	// included (OpenAI's and vLLM's prompt_tokens_details.cached_tokens,
+	// DeepSeek's prompt_cache_hit_tokens, Anthropic's
+	// cache_read_input_tokens). False — Ollama, the simulator, a server
+	// that sends no such field — means unknown, never "none cached".
+	CachedReported bool
 	// Missing is true when the API did not report the counts (no usage in
 	// the answer, Ollama without prompt_eval_count or eval_count): the
 	// counts are 0 and mean "unknown", never "free".

@@ -40,6 +40,10 @@ type Totals struct {
 	// report; Usage sums the others only, so it is a lower bound when this
 	// is not 0.
 	UsageMissing int
+	// CachedUnreported counts the answered calls with usage that reached
+	// the model (not Cached) whose API did not report a cached-token count; Usage.CachedTokens sums the others
+	// (Usage.CachedReported: at least one did).
+	CachedUnreported int
 	// Truncated, Filtered and Refused count the answered calls the backend
 	// cut off at their token limit (finish reason "length"), withheld by its
 	// content filter (finish reason "content_filter"), and the model refused
@@ -77,13 +81,24 @@ func (t *Totals) Add(r CallRecord) {
 			t.Filtered++
 		}
 	}
-	t.Usage.PromptTokens += r.Usage.PromptTokens
-	t.Usage.CompletionTokens += r.Usage.CompletionTokens
+	if r.Err == nil && !r.Cached && !r.Usage.Missing && !r.Usage.CachedReported {
+		t.CachedUnreported++
+	}
+	t.Usage.add(r.Usage)
 	if !r.Cached {
-		t.Paid.PromptTokens += r.Usage.PromptTokens
-		t.Paid.CompletionTokens += r.Usage.CompletionTokens
+		t.Paid.add(r.Usage)
 	}
 	t.Latency += r.Latency
+}
+
+// add sums u into t (the cached count only where reported).
+func (t *Usage) add(u Usage) {
+	t.PromptTokens += u.PromptTokens
+	t.CompletionTokens += u.CompletionTokens
+	if u.CachedReported {
+		t.CachedTokens += u.CachedTokens
+		t.CachedReported = true
+	}
 }
 
 // Meter is middleware that records every call passing through it. Use one

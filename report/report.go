@@ -193,7 +193,12 @@ func Build(rows []results.QuestionRow, opt Options) (*Report, error) {
 func (r *Report) compute(rows []results.QuestionRow, opt Options) {
 	rank := r.armRank()
 	boot := stats.Bootstrap{Reps: r.Reps, Seed: r.Seed, Level: r.Level}
-	agg := stats.AggregateOptions{Price: opt.Prices.Func(), PaidPrice: opt.PaidPrices.Func(), Bins: r.Bins, Level: r.Level, Seed: r.Seed, Reps: r.Reps}
+	paid := opt.PaidPrices
+	if paid == nil {
+		paid = opt.Prices
+	}
+	agg := stats.AggregateOptions{Price: opt.Prices.Func(), PaidPrice: opt.PaidPrices.Func(), CacheSaving: paid.saving(),
+		Bins: r.Bins, Level: r.Level, Seed: r.Seed, Reps: r.Reps}
 	r.Groups = sortGroups(stats.Aggregate(rows, agg), rank)
 	if hasSubjects(rows) {
 		agg.BySubject = true

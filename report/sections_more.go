@@ -13,15 +13,28 @@ import (
 // costSection is the distributions of calls, tokens, latency and cost.
 func (r *Report) costSection() *Section {
 	h := []string{"arm", "calls/q mean (p50, p95)", "tokens/q mean (p50, p95)", "prompt tok/q", "completion tok/q", "wall s/q p50 (p95)"}
+	cached := r.promptCached()
+	if cached {
+		h = append(h, "prompt cached")
+	}
 	if r.Priced {
 		h = append(h, "list cost", "actual spend")
+		if cached {
+			h = append(h, "cache saved")
+		}
 	}
 	t := Table{Header: r.lead("dataset", "model", h...)}
 	for _, g := range r.Groups {
 		row := []string{g.Key.Arm, dist(g.Calls, 2), dist(g.Tokens, 0), fnum(g.PromptTokens.Mean, 0), fnum(g.CompletionTokens.Mean, 0),
 			fnum(g.WallMS.P50/1000, 2) + " (" + fnum(g.WallMS.P95/1000, 2) + ")"}
+		if cached {
+			row = append(row, cachedShare(g.PromptCache))
+		}
 		if r.Priced {
 			row = append(row, totalCost(g.Cost), spentCost(g.Cost))
+			if cached {
+				row = append(row, savedCost(g.Cost))
+			}
 		}
 		t.Rows = append(t.Rows, r.lead(g.Key.Dataset, g.Key.Model, row...))
 	}
@@ -31,7 +44,46 @@ func (r *Report) costSection() *Section {
 			"Actual spend: the tokens billed — calls served from the cache or shared from an identical request of another arm cost nothing " +
 			"(a shared call is paid by the arm whose unit sent it first, so the split among arms depends on scheduling; their sum does not) — at the rates paid (batch rates for runs sent as provider batches)."
 	}
+	if cached {
+		text += " Prompt cached: the share of the billed prompt tokens the provider served from its prompt (prefix) cache, as its usage reported it " +
+			"(rows with a call that reported no count are left out; \"not reported\" when none did: Ollama and the simulator report none, which is unknown, not 0)."
+		if r.Priced {
+			text += " Actual spend prices those tokens at the table's cached_prompt rate; cache saved is what that rate saved against the prompt rate."
+		}
+	}
 	return &Section{ID: SecCost, Heading: "Cost and latency", Text: text, Tables: []Table{t}}
+}
+
+// promptCached reports whether any group's calls reported cached prompt
+// tokens (the cost table then shows the cached share).
+func (r *Report) promptCached() bool {
+	for _, g := range r.Groups {
+		if g.PromptCache.Reported {
+			return true
+		}
+	}
+	return false
+}
+
+// cachedShare is a group's share of billed prompt tokens served from the
+// provider's prompt cache, with the unreported calls when there are some.
+func cachedShare(c stats.PromptCache) string {
+	if !c.Reported {
+		return "not reported"
+	}
+	s := fnum(100*c.Share(), 1) + "%"
+	if c.Unreported > 0 {
+		s += fmt.Sprintf(" (%d calls not reported)", c.Unreported)
+	}
+	return s
+}
+
+// savedCost is what the cached-input rate saved a group.
+func savedCost(c *stats.Cost) string {
+	if c == nil || c.Total == 0 && !c.Priced {
+		return dash
+	}
+	return usd(c.CacheSaved)
 }
 
 // dist is "mean (p50, p95)".

@@ -76,6 +76,7 @@ func (r Run) MABRows(f MABFile) []results.QuestionRow {
 		if rec.HasUsage {
 			row.PromptTokens, row.CompletionTokens = rec.Prompt, rec.Completion
 			row.PaidPromptTokens, row.PaidCompletionTokens = rec.Prompt, rec.Completion
+			row.CallsCachedUnreported = 1 // published records give no cached count: unknown, not 0
 		} else if !rec.HasCost {
 			row.CallsUsageMissing = 1
 		}

@@ -99,21 +99,24 @@ func fullQuestion(i int) QuestionRow {
 		MonitoringQuality:   []float64{-1, 0.5, 1},
 		LeaderInterventions: 4,
 
-		Calls:                21,
-		Attempts:             23,
-		CachedCalls:          5,
-		PromptTokens:         1 << 33,
-		CompletionTokens:     123456789012,
-		PaidPromptTokens:     987654321,
-		PaidCompletionTokens: 12345678,
-		CallsUsageMissing:    2,
-		CallsTruncated:       3,
-		CallsFiltered:        1,
-		CallsRefused:         4,
-		CallLatencyMS:        1234.5,
-		WallMS:               987.25,
-		Tries:                2,
-		ParseFailures:        1,
+		Calls:                  21,
+		Attempts:               23,
+		CachedCalls:            5,
+		PromptTokens:           1 << 33,
+		CompletionTokens:       123456789012,
+		PaidPromptTokens:       987654321,
+		PaidCompletionTokens:   12345678,
+		CachedPromptTokens:     1 << 32,
+		PaidCachedPromptTokens: 98765432,
+		CallsCachedUnreported:  4,
+		CallsUsageMissing:      2,
+		CallsTruncated:         3,
+		CallsFiltered:          1,
+		CallsRefused:           4,
+		CallLatencyMS:          1234.5,
+		WallMS:                 987.25,
+		Tries:                  2,
+		ParseFailures:          1,
 
 		Error:        "timeout: 上游",
 		ErrorClass:   "timeout",
@@ -144,46 +147,47 @@ func fullQuestion(i int) QuestionRow {
 
 // usageMissing is r as recorded when the API reported no usage.
 func usageMissing(r CallRow) CallRow {
-	r.PromptTokens, r.CompletionTokens = nil, nil
+	r.PromptTokens, r.CompletionTokens, r.CachedPromptTokens = nil, nil, nil
 	return r
 }
 
 // fullCall returns a CallRow with every field set to a non-zero value.
 func fullCall(i int) CallRow {
 	return CallRow{
-		SchemaVersion:    SchemaVersion,
-		RunID:            "20261122T014700Z-a3f09c",
-		QuestionID:       fmt.Sprintf("q-%05d", i/7),
-		Arm:              "full",
-		Repeat:           2,
-		Seq:              int32(i % 7),
-		UnitTry:          1,
-		Phase:            "discussion",
-		Kind:             "rank",
-		Turn:             2,
-		Agent:            -1,
-		Role:             "Leader — Chef",
-		Model:            "openai/gpt-4o-mini",
-		PromptTokens:     ptr[int64](4096),
-		CompletionTokens: ptr[int64](1 << 35),
-		LatencyMS:        12.75,
-		Attempts:         3,
-		AttemptErrors:    []string{"rate_limited", "server"},
-		Cached:           true,
-		FinishReason:     "length",
-		ServedModel:      "gpt-4o-mini-2024-07-18",
-		Refusal:          "I can’t help with that.",
-		Status:           "error",
-		ErrorClass:       "rate_limit",
-		Error:            "429 Too Many Requests ⏳",
-		ParseMethod:      "json",
-		ParseError:       "unexpected token ‘}’",
-		ParseReason:      "ambiguous",
-		ParseNotes:       []string{`letter "E" is not an option (options A–D); ignored`, ""},
-		RequestHash:      "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-		Seed:             int64(i) + 1,
-		Prompt:           "System: you are a 心臓専門医.\nUser: …",
-		Response:         `{"ranking":["B","A"],"confidence":0.7}`,
+		SchemaVersion:      SchemaVersion,
+		RunID:              "20261122T014700Z-a3f09c",
+		QuestionID:         fmt.Sprintf("q-%05d", i/7),
+		Arm:                "full",
+		Repeat:             2,
+		Seq:                int32(i % 7),
+		UnitTry:            1,
+		Phase:              "discussion",
+		Kind:               "rank",
+		Turn:               2,
+		Agent:              -1,
+		Role:               "Leader — Chef",
+		Model:              "openai/gpt-4o-mini",
+		PromptTokens:       ptr[int64](4096),
+		CompletionTokens:   ptr[int64](1 << 35),
+		CachedPromptTokens: ptr[int64](3968),
+		LatencyMS:          12.75,
+		Attempts:           3,
+		AttemptErrors:      []string{"rate_limited", "server"},
+		Cached:             true,
+		FinishReason:       "length",
+		ServedModel:        "gpt-4o-mini-2024-07-18",
+		Refusal:            "I can’t help with that.",
+		Status:             "error",
+		ErrorClass:         "rate_limit",
+		Error:              "429 Too Many Requests ⏳",
+		ParseMethod:        "json",
+		ParseError:         "unexpected token ‘}’",
+		ParseReason:        "ambiguous",
+		ParseNotes:         []string{`letter "E" is not an option (options A–D); ignored`, ""},
+		RequestHash:        "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+		Seed:               int64(i) + 1,
+		Prompt:             "System: you are a 心臓専門医.\nUser: …",
+		Response:           `{"ranking":["B","A"],"confidence":0.7}`,
 	}
 }
 
@@ -315,10 +319,11 @@ func TestRoundTripQuestions(t *testing.T) {
 }
 
 // TestTokenColumnsNullable: calls.parquet's token columns are optional and
-// hold null — not 0 — for a call whose usage was not reported; 0 stays 0.
+// hold null — not 0 — for a call whose usage (or cached count) was not
+// reported; 0 stays 0.
 func TestTokenColumnsNullable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), CallsFile)
-	if err := WriteCalls(path, []CallRow{fullCall(1), usageMissing(fullCall(2)), {PromptTokens: ptr[int64](0), CompletionTokens: ptr[int64](0)}}); err != nil {
+	if err := WriteCalls(path, []CallRow{fullCall(1), usageMissing(fullCall(2)), {PromptTokens: ptr[int64](0), CompletionTokens: ptr[int64](0), CachedPromptTokens: ptr[int64](0)}}); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(path)
@@ -331,7 +336,7 @@ func TestTokenColumnsNullable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, col := range []string{"prompt_tokens", "completion_tokens"} {
+	for _, col := range []string{"prompt_tokens", "completion_tokens", "cached_prompt_tokens"} {
 		leaf, ok := pf.Schema().Lookup(col)
 		if !ok || !leaf.Node.Optional() {
 			t.Fatalf("column %s is not optional", col)
@@ -362,6 +367,9 @@ func TestTokenColumnsNullable(t *testing.T) {
 	}
 	if p, q, ok := got[2].Tokens(); !ok || p != 0 || q != 0 {
 		t.Errorf("reported zeros read back as %d %d %v", p, q, ok)
+	}
+	if got[1].CachedPromptTokens != nil || got[2].CachedPromptTokens == nil || *got[2].CachedPromptTokens != 0 {
+		t.Errorf("cached_prompt_tokens read back as %v (unreported) and %v (reported 0)", got[1].CachedPromptTokens, got[2].CachedPromptTokens)
 	}
 }
 

@@ -5,7 +5,10 @@ package results
 // SchemaVersion is bumped on any incompatible change to QuestionRow, CallRow
 // or ItemRow. items.parquet (ItemRow) came as a new, optional file under
 // version 5: files written before it are unchanged, so it needed no bump.
-const SchemaVersion = 5
+// Version 6 added the cached prompt tokens (cached_prompt_tokens in both
+// files, paid_cached_prompt_tokens and calls_cached_unreported in
+// questions.parquet).
+const SchemaVersion = 6
 
 // QuestionRow is one row of questions.parquet: one question × arm × repeat.
 //
@@ -128,6 +131,16 @@ type QuestionRow struct {
 	// a run's rows does not.
 	PaidPromptTokens     int64 `parquet:"paid_prompt_tokens"`
 	PaidCompletionTokens int64 `parquet:"paid_completion_tokens"`
+	// CachedPromptTokens sums the prompt tokens the provider reported
+	// serving from its prompt cache, over the calls that reported a count;
+	// PaidCachedPromptTokens the same over the paid calls (billed at the
+	// cached-input rate). CallsCachedUnreported counts the paid answered
+	// calls with usage that reported no cached count (Ollama, sim, servers
+	// without the field): when it equals the paid calls with usage, the
+	// cached columns are unknown, not 0.
+	CachedPromptTokens     int64 `parquet:"cached_prompt_tokens"`
+	PaidCachedPromptTokens int64 `parquet:"paid_cached_prompt_tokens"`
+	CallsCachedUnreported  int32 `parquet:"calls_cached_unreported"`
 	// CallsUsageMissing counts the answered calls whose usage the API did not
 	// report (their token columns in calls.parquet are null).
 	CallsUsageMissing int32 `parquet:"calls_usage_missing"`
@@ -211,26 +224,31 @@ type CallRow struct {
 	// PromptTokens and CompletionTokens are the API's own counts, null when it
 	// reported none — an answer without usage, or a failed call — never 0 in
 	// their stead (see Tokens).
-	PromptTokens     *int64   `parquet:"prompt_tokens,optional"`
-	CompletionTokens *int64   `parquet:"completion_tokens,optional"`
-	LatencyMS        float64  `parquet:"latency_ms"`
-	Attempts         int32    `parquet:"attempts"`
-	AttemptErrors    []string `parquet:"attempt_errors,list"` // class of each failed attempt (retried or final)
-	Cached           bool     `parquet:"cached"`
-	Status           string   `parquet:"status"`        // ok | error
-	FinishReason     string   `parquet:"finish_reason"` // the backend's: stop, length (cut off at the token limit), content_filter, …; "" when none
-	ServedModel      string   `parquet:"served_model"`  // the model name the server echoed (may differ from model: an alias resolved); "" when none
-	Refusal          string   `parquet:"refusal"`       // the model's refusal message (the call is an abstention, reason refusal); "" when none
-	ErrorClass       string   `parquet:"error_class"`
-	Error            string   `parquet:"error"`
-	ParseMethod      string   `parquet:"parse_method"` // how the answer was read; "none" when unparseable
-	ParseError       string   `parquet:"parse_error"`
-	ParseReason      string   `parquet:"parse_reason"`     // abstention reason code when nothing was read: empty, no_answer, ambiguous, …
-	ParseNotes       []string `parquet:"parse_notes,list"` // what was read but not used: letters outside the options, out-of-range numbers, unattributable scores
-	RequestHash      string   `parquet:"request_hash"`
-	Seed             int64    `parquet:"seed"`
-	Prompt           string   `parquet:"prompt"`   // only with --transcripts
-	Response         string   `parquet:"response"` // only with --transcripts
+	PromptTokens     *int64 `parquet:"prompt_tokens,optional"`
+	CompletionTokens *int64 `parquet:"completion_tokens,optional"`
+	// CachedPromptTokens is the part of PromptTokens the provider reported
+	// serving from its prompt cache; null when it reported no cached count
+	// (Ollama, sim, a server without the field, a call without usage) —
+	// unknown, never 0 in its stead.
+	CachedPromptTokens *int64   `parquet:"cached_prompt_tokens,optional"`
+	LatencyMS          float64  `parquet:"latency_ms"`
+	Attempts           int32    `parquet:"attempts"`
+	AttemptErrors      []string `parquet:"attempt_errors,list"` // class of each failed attempt (retried or final)
+	Cached             bool     `parquet:"cached"`
+	Status             string   `parquet:"status"`        // ok | error
+	FinishReason       string   `parquet:"finish_reason"` // the backend's: stop, length (cut off at the token limit), content_filter, …; "" when none
+	ServedModel        string   `parquet:"served_model"`  // the model name the server echoed (may differ from model: an alias resolved); "" when none
+	Refusal            string   `parquet:"refusal"`       // the model's refusal message (the call is an abstention, reason refusal); "" when none
+	ErrorClass         string   `parquet:"error_class"`
+	Error              string   `parquet:"error"`
+	ParseMethod        string   `parquet:"parse_method"` // how the answer was read; "none" when unparseable
+	ParseError         string   `parquet:"parse_error"`
+	ParseReason        string   `parquet:"parse_reason"`     // abstention reason code when nothing was read: empty, no_answer, ambiguous, …
+	ParseNotes         []string `parquet:"parse_notes,list"` // what was read but not used: letters outside the options, out-of-range numbers, unattributable scores
+	RequestHash        string   `parquet:"request_hash"`
+	Seed               int64    `parquet:"seed"`
+	Prompt             string   `parquet:"prompt"`   // only with --transcripts
+	Response           string   `parquet:"response"` // only with --transcripts
 	// Transcript is, while the row is in the journal, the id of its texts in
 	// the journal's transcripts table (Prompt and Response are then empty
 	// until the journal reads the row back); 0 when the texts are inline or

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/llm/prefixcache"
 	"github.com/medteam-bench/medteam/protocol"
 	"github.com/medteam-bench/medteam/results"
 )
@@ -33,6 +34,30 @@ type Estimate struct {
 	// sent (what an endpoint bills).
 	Shared                int64
 	SentPrompt, SentCompl int64
+	// CacheRule is the provider prompt-cache rule of the estimate
+	// (DryRunOptions), and SentCached the prompt tokens of the calls sent
+	// that its cache would serve: the requests of one question, in the
+	// order the run makes them, against the prompts of that question so
+	// far (prompts other questions share, such as instructions, are left
+	// out: a lower bound).
+	CacheRule  prefixcache.Rule
+	SentCached int64
+}
+
+// DryRunOptions are a dry run's optional estimates.
+type DryRunOptions struct {
+	// CacheRule, other than prefixcache.None, estimates the prompt tokens a
+	// provider's prompt cache would serve under that rule (SentCached).
+	CacheRule prefixcache.Rule
+}
+
+// CachedShare is SentCached / SentPrompt: the expected share of the sent
+// prompt tokens served from the provider's cache (0 without a rule).
+func (e Estimate) CachedShare() float64 {
+	if e.SentPrompt == 0 {
+		return 0
+	}
+	return float64(e.SentCached) / float64(e.SentPrompt)
 }
 
 // ArmEstimate is one arm's expected cost over all its units.
@@ -89,19 +114,25 @@ func (a ArmEstimate) TokensPerUnit() int64 {
 // 10% less CPU for a peak under 100 MB on a nine-arm sweep of 1,273
 // questions.
 func DryRun(ctx context.Context, p Plan) (Estimate, error) {
+	return DryRunWith(ctx, p, DryRunOptions{})
+}
+
+// DryRunWith is DryRun with options.
+func DryRunWith(ctx context.Context, p Plan, o DryRunOptions) (Estimate, error) {
 	if os.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	}
 	stubbed := p
 	stubbed.Models = make([]Model, len(p.Models))
 	tally := newShareTally(p.Arms, p.Repeats)
+	tally.rule = o.CacheRule
 	for i, m := range p.Models {
 		c := stubs(p.Arms, !strings.HasPrefix(m.Name, "sim/"))
 		stubbed.Models[i] = Model{Name: m.Name, Request: m.Request, Client: tallied(c, m.Name, tally)}
 	}
 	stubbed.Transcripts = false
 	stubbed.Unhashed = true // each arm keeps its stub's answers; tally counts what a run would share
-	est := Estimate{PerArm: map[string]ArmEstimate{}}
+	est := Estimate{PerArm: map[string]ArmEstimate{}, CacheRule: o.CacheRule}
 	for _, a := range p.Arms {
 		est.Arms = append(est.Arms, a.Label)
 	}
@@ -119,7 +150,7 @@ func DryRun(ctx context.Context, p Plan) (Estimate, error) {
 		est.MinCalls += a.MinCalls
 		est.MaxCalls += a.MaxCalls
 	}
-	est.Shared, est.SentPrompt, est.SentCompl = tally.totals()
+	est.Shared, est.SentPrompt, est.SentCompl, est.SentCached = tally.totals()
 	return est, nil
 }
 

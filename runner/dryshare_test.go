@@ -36,10 +36,10 @@ func TestShareTally(t *testing.T) {
 			if r.Meta.Arm == "b" { // b's stub answers at another length: a's are counted
 				u = llm.Usage{PromptTokens: 10, CompletionTokens: 1000}
 			}
-			tally.note("sim/x", r, u)
+			tally.note("sim/x", r, u, "")
 		}
 		tally.finished("sim/x", "q1")
-		shared, prompt, compl := tally.totals()
+		shared, prompt, compl, _ := tally.totals()
 		if shared != tc.shared || prompt != tc.prompt || compl != tc.compl {
 			t.Errorf("%s: shared %d, sent %d+%d tokens; want %d, %d+%d", tc.name, shared, prompt, compl, tc.shared, tc.prompt, tc.compl)
 		}

@@ -259,6 +259,10 @@ func CallRows(m RowMeta, qid string, calls []llm.CallRecord, notes []protocol.Pa
 		if c.Err == nil && !c.Usage.Missing { // else null: no usage was reported
 			prompt, completion := int64(c.Usage.PromptTokens), int64(c.Usage.CompletionTokens)
 			r.PromptTokens, r.CompletionTokens = &prompt, &completion
+			if c.Usage.CachedReported {
+				cached := int64(c.Usage.CachedTokens)
+				r.CachedPromptTokens = &cached
+			}
 		}
 		for _, e := range c.AttemptErrors {
 			r.AttemptErrors = append(r.AttemptErrors, string(e))

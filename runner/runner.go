@@ -577,6 +577,8 @@ func runOne(ctx context.Context, p Plan, u unit, texts llm.TranscriptSink) (resu
 	row.PaidPromptTokens = int64(t.Paid.PromptTokens)
 	row.PaidCompletionTokens = int64(t.Paid.CompletionTokens)
 	row.CallsUsageMissing = int32(t.UsageMissing)
+	row.CachedPromptTokens, row.PaidCachedPromptTokens = int64(t.Usage.CachedTokens), int64(t.Paid.CachedTokens)
+	row.CallsCachedUnreported = int32(t.CachedUnreported)
 	row.CallsTruncated, row.CallsFiltered, row.CallsRefused = int32(t.Truncated), int32(t.Filtered), int32(t.Refused)
 	row.CallLatencyMS = float64(t.Latency.Microseconds()) / 1000
 	return row, crs, err

@@ -227,8 +227,9 @@ func TestRowsIndependentOfParallelism(t *testing.T) {
 			r := res.Questions[i]
 			sent += int(r.Calls - r.CachedCalls)
 			r.WallMS, r.CallLatencyMS, r.Attempts, r.CachedCalls = 0, 0, 0, 0
-			r.PaidPromptTokens, r.PaidCompletionTokens = 0, 0 // paid by whichever unit sent the shared call
-			stated, verified := int32(-1), int32(-1)          // compare the counts, not the pointers
+			r.PaidPromptTokens, r.PaidCompletionTokens = 0, 0        // paid by whichever unit sent the shared call
+			r.PaidCachedPromptTokens, r.CallsCachedUnreported = 0, 0 // likewise counted over the paid calls
+			stated, verified := int32(-1), int32(-1)                 // compare the counts, not the pointers
 			if r.FactsStated != nil {
 				stated, verified = *r.FactsStated, *r.FactsVerified
 			}
@@ -239,8 +240,12 @@ func TestRowsIndependentOfParallelism(t *testing.T) {
 			c := res.Calls[i]
 			c.LatencyMS, c.Attempts, c.Cached = 0, 0, false
 			p, q, _ := c.Tokens()
-			c.PromptTokens, c.CompletionTokens = nil, nil // compare the counts, not the pointers
-			sig = append(sig, fmt.Sprintf("%+v %d %d", c, p, q))
+			cached := int64(-1)
+			if c.CachedPromptTokens != nil {
+				cached = *c.CachedPromptTokens
+			}
+			c.PromptTokens, c.CompletionTokens, c.CachedPromptTokens = nil, nil, nil // compare the counts, not the pointers
+			sig = append(sig, fmt.Sprintf("%+v %d %d %d", c, p, q, cached))
 		}
 		if prev != nil && !reflect.DeepEqual(sig, prev) {
 			t.Fatalf("--parallel %d changed the rows", par)

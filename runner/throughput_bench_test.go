@@ -227,7 +227,7 @@ func (s *tpSink) Put(_ string, _ int64, q results.QuestionRow, _ []results.CallR
 
 // tpQuestionsFor returns n questions: the embedded sample, repeated under
 // new IDs when n exceeds it.
-func tpQuestionsFor(b *testing.B, n int) []qa.Question {
+func tpQuestionsFor(b testing.TB, n int) []qa.Question {
 	b.Helper()
 	sample, err := datasets.Sample()
 	if err != nil {
@@ -243,7 +243,7 @@ func tpQuestionsFor(b *testing.B, n int) []qa.Question {
 	return qs
 }
 
-func tpFullArm(b *testing.B) runner.Arm {
+func tpFullArm(b testing.TB) runner.Arm {
 	b.Helper()
 	c, err := teamwork.ParseComponents("full", teamwork.Default())
 	if err != nil {

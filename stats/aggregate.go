@@ -18,8 +18,12 @@ type AggregateOptions struct {
 	// cache hits and calls shared across arms cost nothing) at the rates
 	// paid — a provider batch's discount, say; nil = Price.
 	PaidPrice PriceFunc
-	Bins      int     // calibration bins; 0 = DefaultBins
-	Level     float64 // confidence level; 0 = DefaultLevel
+	// CacheSaving is what the cached-input rates paid saved on the paid
+	// prompt tokens served from the provider's prompt cache (the rows'
+	// paid_cached_prompt_tokens), taken off Cost.Spent; nil = none.
+	CacheSaving CacheSavingFunc
+	Bins        int     // calibration bins; 0 = DefaultBins
+	Level       float64 // confidence level; 0 = DefaultLevel
 	// Seed and Reps drive the question bootstrap of the ECE interval
 	// (CalibrateClustered); Reps 0 = DefaultReps.
 	Seed uint64
@@ -41,6 +45,10 @@ type Cost struct {
 	// PaidTokens are the prompt and completion tokens billed (the rows'
 	// paid_* columns), over every row priced or not.
 	PaidTokens int64
+	// CacheSaved is what the cached-input rate saved on the paid prompt
+	// tokens the provider served from its prompt cache (already taken off
+	// Spent).
+	CacheSaved float64
 }
 
 // Group is the summary of one arm × model × dataset (× subject). Every
@@ -81,6 +89,8 @@ type Group struct {
 	RiskCoverage RiskCoverage // RiskCoverageOf the group's rows
 	Convergence  Convergence  // ConvergenceOf the group's rows (flows summed)
 	Cost         *Cost        // nil without a PriceFunc
+	// PromptCache is the provider prompt caching of the group's paid calls.
+	PromptCache PromptCache
 	// Triage is the triage summary (TriageOf) of the group's triage rows;
 	// nil when it has none (multiple-choice items).
 	Triage *Triage
@@ -129,8 +139,9 @@ func aggregateGroup(rows []results.QuestionRow, g group, opt AggregateOptions) G
 	s.RiskCoverage = riskCoverageIdx(rows, g.idx)
 	s.Convergence = convergenceIdx(rows, g.idx, lvl)
 	if opt.Price != nil {
-		s.Cost = costOf(rows, g.idx, opt.Price, opt.PaidPrice)
+		s.Cost = costOf(rows, g.idx, opt.Price, opt.PaidPrice, opt.CacheSaving)
 	}
+	s.PromptCache = promptCacheIdx(rows, g.idx)
 	s.Triage = triageIdx(rows, g.idx, lvl)
 	return s
 }
@@ -167,7 +178,7 @@ func (s *Group) describe(rows []results.QuestionRow, idx []int) {
 }
 
 // costOf prices every row of idx.
-func costOf(rows []results.QuestionRow, idx []int, price, paid PriceFunc) *Cost {
+func costOf(rows []results.QuestionRow, idx []int, price, paid PriceFunc, saving CacheSavingFunc) *Cost {
 	if paid == nil {
 		paid = price
 	}
@@ -187,6 +198,7 @@ func costOf(rows []results.QuestionRow, idx []int, price, paid PriceFunc) *Cost 
 		c.Total += v
 		if w, ok := paid(r.Model, r.PaidPromptTokens, r.PaidCompletionTokens); ok {
 			c.Spent += w
+			cacheSaving(c, r, saving)
 		}
 	}
 	c.Priced = c.Unpriced == 0

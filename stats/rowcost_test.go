@@ -28,7 +28,7 @@ func TestCostOfOwnCost(t *testing.T) {
 		{"tokens and own cost", []results.QuestionRow{{Model: "gpt-4o", PromptTokens: 10000, CompletionTokens: 1500}, {Model: "gpt-4o", Protocol: "rescore", ProtocolJSON: `{"cost_usd":0.01}`}}, 0.05, 0.025, 0},
 		{"another protocol's field is not a cost", []results.QuestionRow{{Model: "x", Protocol: "vote", ProtocolJSON: `{"cost_usd":1}`}}, 0, 0, 1},
 	} {
-		c := costOf(tc.rows, seq(len(tc.rows)), price, nil)
+		c := costOf(tc.rows, seq(len(tc.rows)), price, nil, nil)
 		if math.Abs(c.Total-tc.total) > 1e-12 || math.Abs(c.PerQuestion-tc.perQ) > 1e-12 || c.Unpriced != tc.unpriced {
 			t.Errorf("%s: %+v, want total %g, per question %g, unpriced %d", tc.name, c, tc.total, tc.perQ, tc.unpriced)
 		}

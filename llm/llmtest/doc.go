@@ -43,6 +43,41 @@
 // (about four bytes per token, plus four per message) and can be left out
 // (ServerOptions.OmitUsage).
 //
+// # Prompt caching
+//
+// With ServerOptions.CacheRule the OpenAI flavour serves prompt prefixes
+// from a cache as a provider does (PrefixCache) and reports the cached
+// tokens of every answer in "usage": prompt_tokens_details.cached_tokens
+// (OpenAI, vLLM), or with ServerOptions.CacheField prompt_cache_hit_tokens
+// and prompt_cache_miss_tokens (DeepSeek) or cache_read_input_tokens
+// (Anthropic's name). Without a rule no cached field is sent, and the
+// Ollama flavour never sends one (Ollama reports none).
+//
+// A prompt is a sequence of PromptTokens tokens: each message, in order,
+// is four header tokens standing for its role, then its content in 4-byte
+// pieces (the last one shorter), one token each. The cache keeps, per
+// model, every prefix of every prompt it has served that ends on a block
+// boundary; a prompt's cached tokens are its longest such prefix seen
+// before, under the rule:
+//
+//	CacheOpenAI  blocks of 128; a prompt under 1,024 tokens, or a match
+//	             under 1,024, caches nothing (so 1,024 + 128·k)
+//	CacheVLLM    blocks of 16; the prompt's last token is never cached
+//
+// Under CacheVLLM a prompt is stored followed by its reply as an assistant
+// message (vLLM keeps the generated tokens' blocks), so a conversation that
+// carries the reply on finds it; under CacheOpenAI only prompts are
+// stored. A prompt is looked up and stored in one step on arrival, so
+// that parallel requests with a common prefix share it and the counts do
+// not depend on timing (LatencyOptions.StoreOnAnswer stores it when
+// answered instead: requests in flight together then do not share).
+//
+// LatencyServer (latency.go) applies the same rules with
+// LatencyOptions.Cache, charges LatencyOptions.Prefill of service time per
+// uncached prompt token, and pads its answers' free-text fields to
+// LatencyOptions.PadWords words (the realistic reply lengths of a
+// measurement; see scripts/cachemeasure).
+//
 // Knobs set at construction (ServerOptions): the served models (other names
 // get 404), a bearer key (401 without it), a context length (400 with the
 // flavour's own wording for a longer prompt; an Ollama request that does not

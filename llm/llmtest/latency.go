@@ -2,11 +2,15 @@ package llmtest
 
 import (
 	"encoding/json"
+	"hash/fnv"
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/medteam-bench/medteam/llm"
 )
 
 // LatencyAnswer is the answer LatencyServer gives a request whose schema
@@ -39,6 +43,8 @@ var LatencyAnswers = map[string]string{
 type LatencyServer struct {
 	delay  time.Duration
 	reject bool
+	opts   LatencyOptions
+	cache  *PrefixCache // nil without opts.Cache
 	slots  chan struct{}
 	start  atomic.Int64 // Unix ns, for the counts after the first second
 
@@ -54,14 +60,54 @@ type LatencyServer struct {
 	// First and Last are when the first chat request arrived and the last
 	// answer left (Unix ns; 0 = none yet).
 	First, Last atomic.Int64
+	// PromptTokens and CachedTokens sum the prompt tokens of the answered
+	// requests and those of them served from the prompt cache.
+	PromptTokens, CachedTokens atomic.Int64
+}
+
+// LatencyOptions are a LatencyServer's optional behaviours; the zero value
+// is none of them.
+type LatencyOptions struct {
+	// Cache, other than CacheNone, caches prompt prefixes under that rule
+	// (see PrefixCache) and reports usage.prompt_tokens_details.cached_tokens
+	// in every answer; the prompt tokens are then PromptTokens of the
+	// messages (else a quarter of the body's bytes, unless Prefill is set).
+	Cache CacheRule
+	// StoreOnAnswer stores a prompt's prefixes when its answer is sent
+	// rather than when it arrives, so requests in flight together (parallel
+	// agents) do not share them, as on a provider that caches a prefix once
+	// processed; on arrival (the default) they do, as vLLM's scheduler
+	// shares the blocks of requests scheduled in the same step, and the
+	// counts do not depend on timing.
+	StoreOnAnswer bool
+	// Prefill, when > 0, is added to the service time per uncached prompt
+	// token (the prefill a cached prefix saves on a local server).
+	Prefill time.Duration
+	// PadWords, when > 0, pads the free-text field of every answer
+	// (reasoning, analysis, report, summary, response) to this many words
+	// drawn from the request's hash, so that replies have a realistic
+	// length and differ from one request to the next; the answer stays
+	// well formed.
+	PadWords int
 }
 
 // NewLatencyServer returns a server of capacity cap and service time delay.
 func NewLatencyServer(cap int, delay time.Duration, reject bool) *LatencyServer {
-	s := &LatencyServer{delay: delay, reject: reject, slots: make(chan struct{}, cap)}
+	return NewLatencyServerWith(cap, delay, reject, LatencyOptions{})
+}
+
+// NewLatencyServerWith is NewLatencyServer with options.
+func NewLatencyServerWith(cap int, delay time.Duration, reject bool, o LatencyOptions) *LatencyServer {
+	s := &LatencyServer{delay: delay, reject: reject, opts: o, slots: make(chan struct{}, cap)}
+	if o.Cache != CacheNone {
+		s.cache = NewPrefixCache(o.Cache)
+	}
 	s.Start()
 	return s
 }
+
+// PrefixCache is the server's prompt cache, nil without LatencyOptions.Cache.
+func (s *LatencyServer) PrefixCache() *PrefixCache { return s.cache }
 
 // Cap is the requests served at once.
 func (s *LatencyServer) Cap() int { return cap(s.slots) }
@@ -80,11 +126,8 @@ func (s *LatencyServer) ConnState(_ net.Conn, st http.ConnState) {
 }
 
 type latencyRequest struct {
-	Model    string `json:"model"`
-	Messages []struct {
-		Role    string `json:"role"`
-		Content string `json:"content"`
-	} `json:"messages"`
+	Model          string        `json:"model"`
+	Messages       []llm.Message `json:"messages"`
 	ResponseFormat *struct {
 		JSONSchema *struct {
 			Name string `json:"name"`
@@ -140,28 +183,56 @@ func (s *LatencyServer) chat(w http.ResponseWriter, r *http.Request) {
 		s.Busy.Add(int64(time.Since(taken)))
 		<-s.slots
 	}()
-	t := time.NewTimer(s.delay)
+	content := s.content(req, body)
+	prompt, cached, store := len(body)/4, -1, func(string) {}
+	if s.cache != nil || s.opts.Prefill > 0 {
+		prompt = PromptTokens(req.Messages)
+	}
+	if s.cache != nil {
+		cached, store = s.cache.Lookup(req.Model, req.Messages)
+		if !s.opts.StoreOnAnswer { // stored on arrival
+			store(content)
+			store = func(string) {}
+		}
+	}
+	t := time.NewTimer(s.delay + time.Duration(prompt-max(cached, 0))*s.opts.Prefill)
 	defer t.Stop()
 	select {
 	case <-t.C:
 	case <-r.Context().Done():
 		return
 	}
-	s.answer(w, req, len(body))
+	store(content)
+	s.answer(w, req, content, prompt, cached)
 }
 
-func (s *LatencyServer) answer(w http.ResponseWriter, req latencyRequest, size int) {
+// content is the answer text to req, whose body is body.
+func (s *LatencyServer) content(req latencyRequest, body []byte) string {
 	content := LatencyAnswer
 	if f := req.ResponseFormat; f != nil && f.JSONSchema != nil {
 		if a, ok := LatencyAnswers[f.JSONSchema.Name]; ok {
 			content = a
 		}
 	}
-	prompt := size / 4
+	if s.opts.PadWords > 0 {
+		content = padAnswer(content, s.opts.PadWords, body)
+	}
+	return content
+}
+
+// answer writes content as the answer to req, whose prompt is prompt
+// tokens long, cached of them from the cache (-1: no cache, none reported).
+func (s *LatencyServer) answer(w http.ResponseWriter, req latencyRequest, content string, prompt, cached int) {
+	usage := map[string]any{"prompt_tokens": prompt, "completion_tokens": len(content) / 4, "total_tokens": prompt + len(content)/4}
+	if cached >= 0 {
+		usage["prompt_tokens_details"] = map[string]int{"cached_tokens": cached}
+		s.CachedTokens.Add(int64(cached))
+	}
+	s.PromptTokens.Add(int64(prompt))
 	out, _ := json.Marshal(map[string]any{
 		"id": "chatcmpl-bench", "object": "chat.completion", "created": 1, "model": req.Model,
 		"choices": []map[string]any{{"index": 0, "message": map[string]string{"role": "assistant", "content": content}, "finish_reason": "stop"}},
-		"usage":   map[string]int{"prompt_tokens": prompt, "completion_tokens": len(content) / 4, "total_tokens": prompt + len(content)/4},
+		"usage":   usage,
 	})
 	s.Requests.Add(1) // before the answer leaves, so a finished run has counted it
 	s.Last.Store(time.Now().UnixNano())
@@ -201,16 +272,60 @@ type LatencyStats struct {
 	OfBound      float64 `json:"of_bound"` // rate ÷ (cap / delay)
 	LateAll      int64   `json:"late_all"` // requests after the first second
 	LateRejected int64   `json:"late_rejected"`
+	PromptTokens int64   `json:"prompt_tokens"` // of the answered requests
+	CachedTokens int64   `json:"cached_tokens"` // of them, served from the prompt cache
 }
 
 // Stats returns the counters, with the achieved rate against the bound.
 func (s *LatencyServer) Stats() LatencyStats {
 	st := LatencyStats{Cap: s.Cap(), DelayMS: float64(s.delay) / float64(time.Millisecond), Requests: s.Requests.Load(),
-		Rejected: s.Rejected.Load(), Peak: s.Peak.Load(), Conns: s.Conns.Load(), LateAll: s.LateAll.Load(), LateRejected: s.LateRejected.Load()}
+		Rejected: s.Rejected.Load(), Peak: s.Peak.Load(), Conns: s.Conns.Load(), LateAll: s.LateAll.Load(), LateRejected: s.LateRejected.Load(),
+		PromptTokens: s.PromptTokens.Load(), CachedTokens: s.CachedTokens.Load()}
 	if f, l := s.First.Load(), s.Last.Load(); f > 0 && l > f {
 		st.WallS = float64(l-f) / 1e9
 		st.Rate = float64(st.Requests) / st.WallS
 		st.OfBound = st.Rate / (float64(st.Cap) / s.delay.Seconds())
 	}
 	return st
+}
+
+// padFields are the free-text fields of the latency answers, which
+// padAnswer fills.
+var padFields = []string{"reasoning"}
+
+// padWords is the vocabulary of the padding.
+var padWords = strings.Fields(`the patient presents with acute chronic pain fever history of
+	examination shows elevated reduced normal findings suggest likely diagnosis treatment
+	therapy risk factor symptom laboratory imaging reveals consistent with management first
+	line option because however therefore given clinical features support exclude other
+	causes such as infection inflammation cardiac renal hepatic pulmonary neurologic dose`)
+
+// padAnswer replaces the value of each free-text field of the JSON answer
+// content with words words drawn from a hash of body.
+func padAnswer(content string, words int, body []byte) string {
+	var obj map[string]any
+	if json.Unmarshal([]byte(content), &obj) != nil {
+		return content
+	}
+	h := fnv.New64a()
+	h.Write(body)
+	x := h.Sum64() | 1
+	for _, f := range padFields {
+		if _, ok := obj[f]; !ok {
+			continue
+		}
+		var b strings.Builder
+		for i := range words {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			b.WriteString(padWords[x%uint64(len(padWords))])
+		}
+		obj[f] = b.String()
+	}
+	out, _ := json.Marshal(obj)
+	return string(out)
 }

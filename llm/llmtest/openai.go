@@ -145,10 +145,15 @@ func (s *Server) responseFormat(c *Call, rf *openaiResponseFormat) *refusal {
 }
 
 // openaiAnswer is the chat.completion answering c, whose prompt is prompt
-// tokens long; variant FaultNoUsage leaves out "usage" and
-// FaultEmptyChoices empties "choices".
+// tokens long, with the tokens served from the prompt cache when the
+// server has one (ServerOptions.CacheRule); variant FaultNoUsage leaves out
+// "usage" and FaultEmptyChoices empties "choices".
 func (s *Server) openaiAnswer(c Call, prompt int, variant FaultKind, suffix string) map[string]any {
 	text, finish := s.answer(c, suffix)
+	cached := -1 // no cache: no cached count reported
+	if s.cache != nil {
+		cached = s.cache.Serve(c.Model, c.Messages, text)
+	}
 	resp := map[string]any{
 		"id":                 fmt.Sprintf("chatcmpl-%016x", c.Hash()),
 		"object":             "chat.completion",
@@ -163,7 +168,11 @@ func (s *Server) openaiAnswer(c Call, prompt int, variant FaultKind, suffix stri
 	}
 	if s.reportsUsage(variant) {
 		comp := Tokens(text)
-		resp["usage"] = map[string]int{"prompt_tokens": prompt, "completion_tokens": comp, "total_tokens": prompt + comp}
+		u := map[string]any{"prompt_tokens": prompt, "completion_tokens": comp, "total_tokens": prompt + comp}
+		if cached >= 0 {
+			s.opts.CacheField.usageFields(u, prompt, cached)
+		}
+		resp["usage"] = u
 	}
 	if variant == FaultEmptyChoices {
 		resp["choices"] = []any{}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/llm/prefixcache"
 )
 
 // Call is what a fake server understood of one chat request.
@@ -61,17 +62,11 @@ func DefaultRespond(c Call) string {
 
 // Tokens is the fake servers' token count of a text: one token per four
 // bytes, rounded up.
-func Tokens(s string) int { return (len(s) + 3) / 4 }
+func Tokens(s string) int { return prefixcache.Tokens(s) }
 
 // PromptTokens is the fake servers' token count of a prompt: Tokens of each
 // message's content plus four per message.
-func PromptTokens(msgs []llm.Message) int {
-	n := 0
-	for _, m := range msgs {
-		n += Tokens(m.Content) + 4
-	}
-	return n
-}
+func PromptTokens(msgs []llm.Message) int { return prefixcache.PromptTokens(msgs) }
 
 // limitTokens cuts text to max tokens; it reports whether it did.
 func limitTokens(text string, max int) (string, bool) {

@@ -77,6 +77,12 @@ type ServerOptions struct {
 	// KeepBodies keeps each request's body in Served (off: a long run's
 	// bodies are not held for the server's lifetime).
 	KeepBodies bool
+	// CacheRule, other than CacheNone, makes the OpenAI flavour cache
+	// prompt prefixes under that rule (see PrefixCache) and report the
+	// cached tokens of every answer in the form CacheField says. The
+	// Ollama flavour reports none, as Ollama does.
+	CacheRule  CacheRule
+	CacheField CacheField
 }
 
 // Recorded is one request as the fake server received it.
@@ -109,7 +115,8 @@ type Server struct {
 	chats    atomic.Int64
 	injected atomic.Int64
 
-	bs batchStore // files and batches (OpenAI flavour; batch.go)
+	bs    batchStore   // files and batches (OpenAI flavour; batch.go)
+	cache *PrefixCache // prompt prefixes (ServerOptions.CacheRule); nil without
 
 	mu       sync.Mutex
 	served   []Served
@@ -148,6 +155,9 @@ func newServer(t testing.TB, f Flavor, opts ServerOptions) *Server {
 	if s.opts.Version == "" {
 		s.opts.Version = DefaultVersion
 	}
+	if opts.CacheRule != CacheNone {
+		s.cache = NewPrefixCache(opts.CacheRule)
+	}
 	s.Server = httptest.NewServer(s)
 	t.Cleanup(func() {
 		close(s.closing)
@@ -176,6 +186,11 @@ func (s *Server) Requests() int64 { return s.requests.Load() }
 
 // ChatRequests is the number of chat requests received (faults included).
 func (s *Server) ChatRequests() int64 { return s.chats.Load() }
+
+// PrefixCache is the server's prompt cache, nil without
+// ServerOptions.CacheRule: its Hits and Totals are what the server reported
+// as cached.
+func (s *Server) PrefixCache() *PrefixCache { return s.cache }
 
 // Injected is the number of faults injected so far.
 func (s *Server) Injected() int64 { return s.injected.Load() }

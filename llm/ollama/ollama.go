@@ -10,7 +10,10 @@
 // included), seed, top_p (when > 0), num_predict (MaxTokens, when > 0) and
 // num_ctx (Config.NumCtx, when > 0), and format set to the schema when the
 // request carries one. Token usage is the response's prompt_eval_count and
-// eval_count.
+// eval_count. Ollama reports no cached prompt tokens (its prompt_eval_count
+// counts only the tokens it evaluated, the reused KV cache not among them),
+// so Usage.CachedReported stays false: the cached count is unknown, and
+// calls.parquet's cached_prompt_tokens is null, never 0.
 //
 // The chat call posts with net/http rather than api.Client.Chat because the
 // latter's streaming reader cannot report what a benchmark needs to

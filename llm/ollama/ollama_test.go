@@ -574,3 +574,17 @@ func TestFinishReason(t *testing.T) {
 		t.Fatalf("decodeChat: %+v, %v", out, err)
 	}
 }
+
+// TestNoCachedCount: Ollama reports no cached prompt tokens, so a call's
+// cached count is unreported (unknown), not 0, even from a server that
+// caches prefixes.
+func TestNoCachedCount(t *testing.T) {
+	s := llmtest.NewOllamaServer(t, llmtest.ServerOptions{CacheRule: llmtest.CacheVLLM})
+	c := newClient(t, s, nil)
+	for i := range 2 {
+		resp, err := c.Chat(context.Background(), simpleRequest(llmtest.DefaultModel))
+		if err != nil || resp.Usage.CachedReported || resp.Usage.CachedTokens != 0 || resp.Usage.Missing {
+			t.Errorf("call %d: usage %+v, %v; want counts without a cached count", i+1, resp.Usage, err)
+		}
+	}
+}

@@ -200,7 +200,7 @@ func answer(status int, body json.RawMessage) (llm.Response, *llm.Error, bool) {
 	resp.Text = cr.Choices[0].Message.Content
 	resp.FinishReason = string(cr.Choices[0].FinishReason)
 	resp.ServedModel, resp.Refusal = cr.Model, cr.Choices[0].Message.Refusal
-	resp.Usage = usage(cr.Usage)
+	resp.Usage = usage(cr.Usage, body)
 	return resp, nil, false
 }
 

@@ -20,6 +20,7 @@
 package openai
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -201,7 +202,7 @@ func (c *Client) chat(ctx context.Context, req llm.Request) (llm.Response, error
 	for {
 		mode := slot.Load()
 		creq := wireRequest(req, mode)
-		ex := exchange{sent: &sent, limit: c.maxBody}
+		ex := exchange{sent: &sent, limit: c.maxBody, keep: true}
 		resp, err := c.api.CreateChatCompletion(withExchange(ctx, &ex), creq)
 		if err != nil {
 			if req.Schema != nil && int(mode)+1 < len(modes) && ctx.Err() == nil && rejectsFormat(err) {
@@ -219,7 +220,7 @@ func (c *Client) chat(ctx context.Context, req llm.Request) (llm.Response, error
 			FinishReason:  string(resp.Choices[0].FinishReason),
 			ServedModel:   resp.Model,
 			Refusal:       resp.Choices[0].Message.Refusal,
-			Usage:         usage(resp.Usage),
+			Usage:         usage(resp.Usage, ex.raw),
 			Latency:       time.Since(start),
 			Attempts:      int(sent.Load()),
 			AttemptErrors: rejected,
@@ -238,14 +239,53 @@ func (c *Client) failed(ctx context.Context, err error, ex exchange, model strin
 
 var errNoChoices = errors.New("response has no choices")
 
-// usage is the token usage of an answer. A prompt is never 0 tokens, so an
-// answer without usage, with "usage": null or with a zero prompt count (a
-// server that does not count) is Missing, with no counts.
-func usage(u goopenai.Usage) llm.Usage {
+// usage is the token usage of an answer whose body is raw. A prompt is
+// never 0 tokens, so an answer without usage, with "usage": null or with a
+// zero prompt count (a server that does not count) is Missing, with no
+// counts. The cached prompt tokens are read from
+// prompt_tokens_details.cached_tokens (OpenAI, vLLM, SGLang, Anthropic's
+// compatible endpoint), else from DeepSeek's prompt_cache_hit_tokens or
+// Anthropic's cache_read_input_tokens (as proxies pass it) in raw; a server
+// that sends none of them leaves the count unreported.
+func usage(u goopenai.Usage, raw []byte) llm.Usage {
 	if u.PromptTokens <= 0 {
 		return llm.Usage{Missing: true}
 	}
-	return llm.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
+	out := llm.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
+	if d := u.PromptTokensDetails; d != nil {
+		out.CachedTokens, out.CachedReported = d.CachedTokens, true
+	} else if n, ok := otherCached(raw); ok {
+		out.CachedTokens, out.CachedReported = n, true
+	}
+	if out.CachedTokens < 0 || out.CachedTokens > out.PromptTokens {
+		// A count outside the prompt is not a count: unknown.
+		out.CachedTokens, out.CachedReported = 0, false
+	}
+	return out
+}
+
+// otherCached reads the cached prompt tokens of an answer body in the
+// field forms go-openai does not decode.
+func otherCached(raw []byte) (int, bool) {
+	if len(raw) == 0 || !bytes.Contains(raw, []byte("cache")) {
+		return 0, false
+	}
+	var b struct {
+		Usage struct {
+			DeepSeek  *int `json:"prompt_cache_hit_tokens"`
+			Anthropic *int `json:"cache_read_input_tokens"`
+		} `json:"usage"`
+	}
+	if json.Unmarshal(raw, &b) != nil {
+		return 0, false
+	}
+	switch {
+	case b.Usage.DeepSeek != nil:
+		return *b.Usage.DeepSeek, true
+	case b.Usage.Anthropic != nil:
+		return *b.Usage.Anthropic, true
+	}
+	return 0, false
 }
 
 // invalid is the error of a request the client refuses to send (a schema
@@ -380,6 +420,8 @@ type exchange struct {
 	sent     *atomic.Int32 // counts requests written to the wire; may be nil
 	limit    int64         // cap on the body read, 0 = none
 	oversize bool          // the body went past limit (a 2xx body is then class oversize)
+	keep     bool          // keep the body read in raw, up to maxRaw (for the usage fields go-openai drops)
+	raw      []byte
 }
 
 type exchangeKey struct{}
@@ -437,6 +479,11 @@ func (b *trackedBody) Read(p []byte) (int, error) {
 	}
 	n, err := b.ReadCloser.Read(p)
 	b.read += int64(n)
+	if b.ex.keep && len(b.ex.raw)+n <= maxRaw {
+		b.ex.raw = append(b.ex.raw, p[:n]...)
+	} else {
+		b.ex.keep, b.ex.raw = false, nil // too long to keep: its other cache fields go unread
+	}
 	return n, b.record(err)
 }
 
@@ -446,6 +493,11 @@ func (b *trackedBody) record(err error) error {
 	}
 	return err
 }
+
+// maxRaw is the longest answer body kept for the usage fields go-openai
+// does not decode (DeepSeek's and Anthropic's cached counts): a longer one
+// is not kept, so its count in those forms is unreported.
+const maxRaw = 256 << 10
 
 // errOversize stops the read of a body past the cap.
 var errOversize = errors.New("response body over the size cap")
