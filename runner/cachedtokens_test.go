@@ -13,6 +13,7 @@ import (
 	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/runner"
+	"github.com/medteam-bench/medteam/tasks"
 )
 
 // rowSink keeps every row.
@@ -89,6 +90,7 @@ func TestCachedTokensRecordedAsServed(t *testing.T) {
 func cachedRun(t *testing.T, qs []qa.Question, client llm.Client) *rowSink {
 	t.Helper()
 	plan := runner.Plan{
+		Tasks:    tasks.All(),
 		RunID:    "cached",
 		Sets:     []runner.QuestionSet{{Name: "medqa-sample", Questions: qs}},
 		Models:   []runner.Model{{Name: "openai/bench", Request: "bench", Client: client}},

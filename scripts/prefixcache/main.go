@@ -28,6 +28,7 @@ import (
 	"github.com/medteam-bench/medteam/protocols"
 	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/runner"
+	"github.com/medteam-bench/medteam/tasks"
 )
 
 // protocolsArms are configs/protocols.yaml's arms.
@@ -118,7 +119,7 @@ func measure(specs []string, qs []qa.Question, pad int, layout string, show bool
 		rec.show = os.Stderr
 	}
 	plan := runner.Plan{RunID: "prefixcache", Sets: []runner.QuestionSet{{Name: "medqa-sample", Questions: qs}},
-		Arms: arms, Repeats: 1, Seed: 1, Parallel: 1,
+		Arms: arms, Repeats: 1, Seed: 1, Parallel: 1, Tasks: tasks.All(),
 		Models: []runner.Model{{Name: "sim/default", Request: "default", Client: rec}}}
 	if _, err := runner.Run(context.Background(), plan, nil); err != nil {
 		return Tally{}, 0, err
