@@ -172,3 +172,60 @@ func TestProbesAccounted(t *testing.T) {
 		t.Errorf("the summary does not mention the probes:\n%s", so)
 	}
 }
+
+// TestAbandonedAttemptsAccounted (issue 35 item 8): the endpoint answers a
+// while, then returns 503 for good, so the run stops on --max-outage with
+// units in flight that had sent calls. Their requests are on record too:
+// attempts of calls.parquet + probes + the manifest's abandoned_attempts =
+// the chats the server received.
+func TestAbandonedAttemptsAccounted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	srv := llmtest.NewOpenAIServer(t, llmtest.ServerOptions{Models: []string{"tiny"}, ChatFaultsOnly: true})
+	done := make(chan struct{})
+	defer close(done)
+	go func() { // after 120 answered chats the endpoint goes down for good
+		for srv.ChatRequests() < 120 {
+			select {
+			case <-done:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+		srv.FailFraction(1, llmtest.Status(503))
+	}()
+	out := t.TempDir()
+	code, so, se := runCLI(t, "run", "--model", "openai/tiny", "--base-url", srv.BaseURL(), "--limit", "20", "--config", "full",
+		"--parallel", "4", "--cache", "off", "--retry-base-delay", "10ms", "--outage-probe", "50ms", "--max-outage", "1s", "--out", out, "--run-name", "r")
+	if code != exitUnavailable {
+		t.Fatalf("exit %d, want %d (outage)\n%s\n%s", code, exitUnavailable, so, se)
+	}
+	dir := filepath.Join(out, "r")
+	calls, err := results.ReadCalls(filepath.Join(dir, results.CallsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	attempts := int64(0)
+	for _, c := range calls {
+		attempts += int64(c.Attempts)
+	}
+	m, err := results.ReadManifest(filepath.Join(dir, results.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := m.Counts
+	recorded := attempts + int64(n.Probes) + int64(n.AbandonedAttempts)
+	served := srv.AwaitChatRequests(recorded, 2*time.Second)
+	t.Logf("%d attempts in calls.parquet + %d probes + %d abandoned attempts (%d tokens); the server received %d chats",
+		attempts, n.Probes, n.AbandonedAttempts, n.AbandonedTokens, served)
+	if n.AbandonedAttempts == 0 {
+		t.Fatal("no abandoned attempt recorded: the outage stopped no unit that had sent calls")
+	}
+	if recorded != served {
+		t.Errorf("recorded %d requests, the server received %d", recorded, served)
+	}
+	if !strings.Contains(so+se, "questions stopped before they were written") {
+		t.Errorf("the summary does not mention the abandoned requests:\n%s\n%s", so, se)
+	}
+}

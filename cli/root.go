@@ -13,6 +13,7 @@ import (
 
 	"github.com/medteam-bench/medteam/plan"
 	"github.com/medteam-bench/medteam/rundir"
+	"github.com/medteam-bench/medteam/runner"
 )
 
 // ExitCode is what the medteam process exits with. Every code is here, and
@@ -53,10 +54,16 @@ type unavailableError struct {
 	err      error
 	done, of int
 	dir      string
+	st       runner.Stats // what this invocation sent that no row holds
 }
 
 func (e unavailableError) Error() string {
-	return fmt.Sprintf("%v\n%d of %d units are done; results so far are in %s", e.err, e.done, e.of, e.dir)
+	msg := fmt.Sprintf("%v\n%d of %d units are done; results so far are in %s", e.err, e.done, e.of, e.dir)
+	if e.st.Probes > 0 || e.st.AbandonedAttempts > 0 {
+		msg += fmt.Sprintf("\nthe endpoint also received %d probe request(s) of the circuit breaker and %d request(s) of questions stopped before they were written (%d tokens; they run again on resume; manifest.json counts.probes, counts.abandoned_attempts)",
+			e.st.Probes, e.st.AbandonedAttempts, e.st.AbandonedTokens)
+	}
+	return msg
 }
 func (e unavailableError) Unwrap() error { return e.err }
 

@@ -96,8 +96,7 @@ func executePlan(ctx context.Context, f *Factory, o *RunOptions, r *plan.Resolve
 	load := startLoad(r.Endpoints)
 	st, runErr := runner.Execute(ctx, p, runner.Options{Sink: run.Journal, Done: run.Done, Progress: prog.add, Stop: f.Stop, Budget: budget})
 	prog.finish()
-	m.Probes, m.ProbeTokens = earlierProbes(run.Dir)
-	m.Probes, m.ProbeTokens = m.Probes+st.Probes, m.ProbeTokens+st.ProbeTokens
+	m = withEarlierCounts(m, run.Dir, st)
 	defer load.report(f.Out, o.Parallel)
 	exported := func(rows []results.QuestionRow) { reportAfterRun(f, o, run.Dir, rows, false) }
 	if ended, err := endEarly(run, m, st, runErr, p.Units(), exported); ended {
@@ -157,7 +156,7 @@ func endEarly(run *plan.Run, m plan.Manifest, st runner.Stats, runErr error, uni
 		if err := exportIf(run, m, done > 0, exported); err != nil {
 			return true, errors.Join(runErr, err)
 		}
-		return true, unavailableError{err: runErr, done: done, of: units, dir: run.Dir}
+		return true, unavailableError{err: runErr, done: done, of: units, dir: run.Dir, st: st}
 	case errors.As(runErr, &fatal):
 		if run.Created() && st.Finished == 0 {
 			run.Discard()
@@ -208,17 +207,24 @@ func summarize(w io.Writer, r *plan.Resolved, rows []results.QuestionRow, st run
 	if st.Probes > 0 {
 		fmt.Fprintf(w, "%d probe request(s) of the circuit breaker reached the endpoint this invocation (%d tokens; not calls, counted in manifest.json counts.probes)\n", st.Probes, st.ProbeTokens)
 	}
+	if st.AbandonedAttempts > 0 {
+		fmt.Fprintf(w, "%d request(s) of questions stopped before they were written reached the endpoint this invocation (%d tokens; those questions run again on resume; counted in manifest.json counts.abandoned_attempts)\n", st.AbandonedAttempts, st.AbandonedTokens)
+	}
 	return nil
 }
 
-// earlierProbes are the breaker probes and their tokens that the run's
-// manifest records of earlier invocations (none without a manifest).
-func earlierProbes(dir string) (int, int64) {
-	old, err := results.ReadManifest(filepath.Join(dir, results.ManifestFile))
-	if err != nil {
-		return 0, 0
+// withEarlierCounts is m with the requests no row holds — the breaker's
+// probes and the attempts of abandoned units, with their tokens — of this
+// invocation (st) added to those the run's manifest records of earlier
+// invocations (none without a manifest).
+func withEarlierCounts(m plan.Manifest, dir string, st runner.Stats) plan.Manifest {
+	if old, err := results.ReadManifest(filepath.Join(dir, results.ManifestFile)); err == nil {
+		m.Probes, m.ProbeTokens = old.Counts.Probes, old.Counts.ProbeTokens
+		m.AbandonedAttempts, m.AbandonedTokens = old.Counts.AbandonedAttempts, old.Counts.AbandonedTokens
 	}
-	return old.Counts.Probes, old.Counts.ProbeTokens
+	m.Probes, m.ProbeTokens = m.Probes+st.Probes, m.ProbeTokens+st.ProbeTokens
+	m.AbandonedAttempts, m.AbandonedTokens = m.AbandonedAttempts+st.AbandonedAttempts, m.AbandonedTokens+st.AbandonedTokens
+	return m
 }
 
 // checkErrorRate fails a finished run whose share of units in error exceeds

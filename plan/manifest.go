@@ -32,6 +32,11 @@ type Manifest struct {
 	// every invocation) and their tokens (results.Counts).
 	Probes      int
 	ProbeTokens int64
+	// AbandonedAttempts and AbandonedTokens are the requests (and their
+	// tokens) of units that were not committed, over every invocation
+	// (results.Counts).
+	AbandonedAttempts int
+	AbandonedTokens   int64
 }
 
 // AsFailed is m marking the run failed.
@@ -72,6 +77,7 @@ func (m Manifest) Write(dir string, rows []results.QuestionRow, calls int) error
 	out.Tool.Name, out.Tool.Version, out.Tool.GitRevision, out.Tool.GoVersion = "medteam", version, rev, gover
 	out.Counts.Questions, out.Counts.Calls = len(rows), calls
 	out.Counts.Probes, out.Counts.ProbeTokens = m.Probes, m.ProbeTokens
+	out.Counts.AbandonedAttempts, out.Counts.AbandonedTokens = m.AbandonedAttempts, m.AbandonedTokens
 	planned := m.Planned
 	if planned == 0 {
 		d := m.Doc
@@ -113,6 +119,7 @@ func RewriteManifest(dir string, body []byte, rows []results.QuestionRow, calls 
 		m.Failed = old.Status.State == results.StateFailed
 		m.Planned = old.Status.Planned
 		m.Probes, m.ProbeTokens = old.Counts.Probes, old.Counts.ProbeTokens
+		m.AbandonedAttempts, m.AbandonedTokens = old.Counts.AbandonedAttempts, old.Counts.AbandonedTokens
 	}
 	return m.Write(dir, rows, calls)
 }

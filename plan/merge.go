@@ -64,21 +64,24 @@ func Merge(out string, dirs []string, argv []string) (Merged, error) {
 		return res, err
 	}
 	m := Manifest{Argv: argv, Start: time.Now().UTC(), Doc: doc, Planned: res.Planned, Incomplete: len(missing) > 0 || !shardsComplete(dirs)}
-	m.Probes, m.ProbeTokens = shardProbes(dirs)
+	m.Probes, m.ProbeTokens, m.AbandonedAttempts, m.AbandonedTokens = shardCounts(dirs)
 	return res, m.Write(out, rows, int(res.CallRows))
 }
 
-// shardProbes adds up the circuit breaker's probe requests (and their
-// tokens) the shards' manifests record: they reached the endpoint too, so the
-// merged run accounts for them (issue 35 item 8).
-func shardProbes(dirs []string) (probes int, tokens int64) {
+// shardCounts adds up the requests no row holds that the shards' manifests
+// record — the circuit breaker's probes and the attempts of abandoned units,
+// with their tokens: they reached the endpoint too, so the merged run
+// accounts for them (issue 35 item 8).
+func shardCounts(dirs []string) (probes int, probeTokens int64, abandoned int, abandonedTokens int64) {
 	for _, dir := range dirs {
 		if m, err := results.ReadManifest(filepath.Join(dir, results.ManifestFile)); err == nil {
 			probes += m.Counts.Probes
-			tokens += m.Counts.ProbeTokens
+			probeTokens += m.Counts.ProbeTokens
+			abandoned += m.Counts.AbandonedAttempts
+			abandonedTokens += m.Counts.AbandonedTokens
 		}
 	}
-	return probes, tokens
+	return probes, probeTokens, abandoned, abandonedTokens
 }
 
 // shardsComplete reports whether every shard's manifest says it is

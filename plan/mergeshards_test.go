@@ -74,10 +74,11 @@ func TestMergedPlanned(t *testing.T) {
 }
 
 // TestShardProbesAddUp: the merged manifest accounts for every shard's probe
-// requests (they reached the endpoint); a shard without a manifest adds none.
+// requests and abandoned attempts (they reached the endpoint); a shard without
+// a manifest adds none.
 func TestShardProbesAddUp(t *testing.T) {
 	var dirs []string
-	for _, c := range []results.Counts{{Probes: 3, ProbeTokens: 9}, {}, {Probes: 2, ProbeTokens: 7}} {
+	for _, c := range []results.Counts{{Probes: 3, ProbeTokens: 9}, {AbandonedAttempts: 4, AbandonedTokens: 100}, {Probes: 2, ProbeTokens: 7, AbandonedAttempts: 1, AbandonedTokens: 20}} {
 		dir := t.TempDir()
 		if err := results.WriteManifest(filepath.Join(dir, results.ManifestFile), results.Manifest{Counts: c}); err != nil {
 			t.Fatal(err)
@@ -85,7 +86,7 @@ func TestShardProbesAddUp(t *testing.T) {
 		dirs = append(dirs, dir)
 	}
 	dirs = append(dirs, t.TempDir()) // no manifest
-	if p, tok := shardProbes(dirs); p != 5 || tok != 16 {
-		t.Fatalf("shardProbes = %d probes, %d tokens; want 5, 16", p, tok)
+	if p, tok, a, atok := shardCounts(dirs); p != 5 || tok != 16 || a != 5 || atok != 120 {
+		t.Fatalf("shardCounts = %d probes, %d tokens, %d abandoned attempts, %d tokens; want 5, 16, 5, 120", p, tok, a, atok)
 	}
 }

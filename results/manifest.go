@@ -118,6 +118,13 @@ type Counts struct {
 	// calls.parquet plus these. Absent: none.
 	Probes      int   `json:"probes,omitempty"`
 	ProbeTokens int64 `json:"probe_tokens,omitempty"`
+	// AbandonedAttempts counts the requests of units that were stopped
+	// before they were committed (an outage, a signal, a fatal error) over
+	// every invocation; their questions ran again, so no row holds these
+	// requests. AbandonedTokens are their tokens (prompt + completion, as
+	// reported). Absent: none.
+	AbandonedAttempts int   `json:"abandoned_attempts,omitempty"`
+	AbandonedTokens   int64 `json:"abandoned_tokens,omitempty"`
 }
 
 // DatasetRef identifies one dataset file used by a run.

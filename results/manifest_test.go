@@ -44,7 +44,7 @@ func fullManifest() Manifest {
 		Simulated:     true,
 		Batch:         true,
 		Status:        Status{State: StateIncomplete, Done: 590, Planned: 600},
-		Counts:        Counts{Questions: 600, Calls: 12345, Errors: 2, Probes: 4, ProbeTokens: 12},
+		Counts:        Counts{Questions: 600, Calls: 12345, Errors: 2, Probes: 4, ProbeTokens: 12, AbandonedAttempts: 3, AbandonedTokens: 30},
 		Files:         map[string]string{QuestionsFile: strings.Repeat("01", 32), CallsFile: strings.Repeat("23", 32)},
 	}
 }

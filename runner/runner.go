@@ -192,6 +192,14 @@ type Stats struct {
 	// tokens (prompt + completion).
 	Probes      int
 	ProbeTokens int64
+	// AbandonedAttempts counts the requests sent by units that were not
+	// committed (an outage, a stop, a fatal error: their questions run
+	// again on resume), AbandonedTokens the tokens those requests reported
+	// (prompt + completion): the endpoint received and may bill them, so
+	// they are on record (manifest counts.abandoned_*), though no row holds
+	// them.
+	AbandonedAttempts int
+	AbandonedTokens   int64
 	// PeakUnits is the most units that were in flight at once.
 	PeakUnits int
 	// Calls is the logical calls of the finished units (the sum over arms);
@@ -403,6 +411,9 @@ func (e *execution) work(u unit, est int64) error {
 	e.st.Retried += max(0, tries-1)
 	e.mu.Unlock()
 	if e.uncommitted(err) {
+		e.mu.Lock()
+		e.st.abandon(cr)
+		e.mu.Unlock()
 		return nil
 	}
 	if err := e.opt.Sink.Put(u.key, u.ord, qr, cr); err != nil {
@@ -443,6 +454,16 @@ func (e *execution) uncommitted(err error) bool {
 		return true
 	}
 	return false
+}
+
+// abandon accounts for the calls of a unit that is not committed.
+func (st *Stats) abandon(calls []results.CallRow) {
+	for _, c := range calls {
+		st.AbandonedAttempts += int(c.Attempts)
+		if p, q, ok := c.Tokens(); ok && !c.Cached {
+			st.AbandonedTokens += p + q
+		}
+	}
 }
 
 // finish turns the end of the run into its Stats and error.
@@ -486,14 +507,14 @@ func runTries(ctx context.Context, p Plan, u unit, br *breaker, texts llm.Transc
 	for try := 0; ; try++ {
 		if err := br.wait(ctx); err != nil {
 			if oe := br.final(); oe != nil {
-				return results.QuestionRow{}, nil, try, oe
+				return results.QuestionRow{}, earlier, try, oe
 			}
-			return results.QuestionRow{}, nil, try, err
+			return results.QuestionRow{}, earlier, try, err
 		}
 		answered := br.answers()
 		qr, cr, err := runOne(ctx, p, u, texts)
 		if oe := br.final(); oe != nil && err != nil {
-			return results.QuestionRow{}, nil, try + 1, oe
+			return results.QuestionRow{}, append(earlier, cr...), try + 1, oe
 		}
 		for i := range cr {
 			cr[i].UnitTry = int32(try)
