@@ -60,8 +60,12 @@ type unavailableError struct {
 func (e unavailableError) Error() string {
 	msg := fmt.Sprintf("%v\n%d of %d units are done; results so far are in %s", e.err, e.done, e.of, e.dir)
 	if e.st.Probes > 0 || e.st.AbandonedAttempts > 0 {
-		msg += fmt.Sprintf("\nthe endpoint also received %d probe request(s) of the circuit breaker and %d request(s) of questions stopped before they were written (%d tokens; they run again on resume; manifest.json counts.probes, counts.abandoned_attempts)",
+		msg += fmt.Sprintf("\nthe endpoint also received %d probe request(s) of the circuit breaker and %d request(s) of questions stopped before they were written (%d tokens; they run again on resume",
 			e.st.Probes, e.st.AbandonedAttempts, e.st.AbandonedTokens)
+		if e.done > 0 {
+			msg += "; manifest.json counts.probes, counts.abandoned_attempts"
+		}
+		msg += ")"
 	}
 	return msg
 }

@@ -79,7 +79,10 @@ func (e *Error) Error() string {
 	if e.Endpoint != "" {
 		where += " at " + e.Endpoint
 	}
-	msg := fmt.Sprintf("%s: %s error", where, e.Class)
+	msg := fmt.Sprintf("%s error", e.Class)
+	if where != "" {
+		msg = where + ": " + msg
+	}
 	if e.Status != 0 {
 		msg += fmt.Sprintf(" (HTTP %d)", e.Status)
 	}
