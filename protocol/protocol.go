@@ -30,6 +30,7 @@ import (
 	"strings"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/llm/sim"
 	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/suggest"
 	"github.com/medteam-bench/medteam/triage/redflag"
@@ -70,6 +71,23 @@ type Protocol struct {
 	// report names such arms apart from those whose shared request differs
 	// (DESIGN §5 "Equal terms").
 	OwnFirstAnswer bool
+	// Sim, when set, is the protocol's simulated behaviour: how llm/sim
+	// answers the call kinds that are the protocol's own (its package's
+	// sim.go). Nil for a protocol whose calls are kinds the simulator's core
+	// answers (the shared first answer, a revision, …).
+	Sim *sim.Behaviour
+}
+
+// Sim lists the registry's simulated behaviours (Protocol.Sim), for
+// sim.New: sim.New(profile, items, registry.Sim()...).
+func (r Registry) Sim() []sim.Behaviour {
+	var out []sim.Behaviour
+	for _, p := range r {
+		if p.Sim != nil {
+			out = append(out, *p.Sim)
+		}
+	}
+	return out
 }
 
 // OwnFirstAnswer lists the registry's protocols that ask their first

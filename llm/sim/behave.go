@@ -6,8 +6,9 @@ import (
 	"github.com/medteam-bench/medteam/llm"
 )
 
-// call is one request being answered.
-type call struct {
+// Call is one request being answered: what a Behaviour is handed (its
+// exported methods are the core's mechanisms, behaviour_core.go).
+type Call struct {
 	m   *Model
 	p   *Profile
 	it  *item
@@ -15,7 +16,11 @@ type call struct {
 	key uint64
 	n   int // number of options
 	pr  prompt
+	b   *Behaviour // the protocol's behaviour answering the call; nil: the core's kind
 }
+
+// call is the core's name for a Call.
+type call = Call
 
 func (c *call) rng(tag uint64) stream { return newStream(c.key, tag) }
 
@@ -69,8 +74,9 @@ func (c *call) respond() string {
 	if c.req.Meta.Kind == kindDiagnosisJudge {
 		return c.diagnosisVerdict()
 	}
-	if text, ok := c.medagents(); ok {
-		return text
+	if c.b != nil {
+		c.pr.leader = -1
+		return c.b.Answer(c)
 	}
 	if text, ok := c.mdagents(); ok {
 		return text

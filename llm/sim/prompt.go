@@ -19,11 +19,14 @@ const (
 	maxPeers   = 16
 )
 
-// ranking is an ordered list of option indexes (a partial ranking is allowed).
-type ranking struct {
+// Ranking is an ordered list of option indexes (a partial ranking is allowed).
+type Ranking struct {
 	idx [maxLetters]int8
 	n   int
 }
+
+// ranking is the core's name for a Ranking.
+type ranking = Ranking
 
 func (r *ranking) has(i int8) bool {
 	for k := 0; k < r.n; k++ {

@@ -1,0 +1,183 @@
+package sim
+
+import "github.com/medteam-bench/medteam/llm"
+
+// The core's mechanisms, as a protocol's Behaviour uses them. Each is the
+// one the core's own kinds use, so a behaviour moved out of the core draws
+// exactly what it drew inside. As everywhere in the simulator, the gold
+// enters an answer only through an agent's own knowledge (Know, the
+// correctness draw of DrawRanking) and the quality of its reasoning
+// (LatentQuality): a behaviour reads Gold only to apply what it knows.
+
+// Purpose tags of the core's streams that behaviours draw from (Rng).
+const (
+	TagRoleOrder = tagRoleOrder
+	TagFacts     = tagFacts
+	TagText      = tagText
+	TagSwitch    = tagSwitch
+	TagLeader    = tagLeader
+	TagQuality   = tagQuality
+)
+
+// MaxLetters bounds the options of an item.
+const MaxLetters = maxLetters
+
+// RecruitPool is how many of the most relevant specialties an unranked
+// recruitment draws from.
+const RecruitPool = recruitPool
+
+// NSpecialties is the number of specialties the simulator knows.
+const NSpecialties = nSpecialties
+
+// First is the ranking's first option, -1 when empty.
+func (r *Ranking) First() int8 { return r.first() }
+
+// At is the option at position k (0-based).
+func (r *Ranking) At(k int) int8 { return r.idx[k] }
+
+// Len is the number of options ranked.
+func (r *Ranking) Len() int { return r.n }
+
+// NewStream is the stream of purpose tag under key.
+func NewStream(key, tag uint64) Stream { return newStream(key, tag) }
+
+// Float is a uniform draw in [0, 1).
+func (r *Stream) Float() float64 { return r.float() }
+
+// Intn is a uniform draw in [0, n).
+func (r *Stream) Intn(n int) int { return r.intn(n) }
+
+// Normal is a standard normal draw.
+func (r *Stream) Normal() float64 { return r.normal() }
+
+// Mix64 is the simulator's 64-bit mixer; Fnv64 its string hash; Golden
+// the golden-ratio constant its keys use.
+func Mix64(z uint64) uint64 { return mix64(z) }
+
+// Fnv64 hashes s (FNV-1a).
+func Fnv64(s string) uint64 { return fnv64(s) }
+
+// Golden is the golden-ratio constant of the keys.
+const Golden = golden
+
+// Clamp limits x to [lo, hi].
+func Clamp(x, lo, hi float64) float64 { return clamp(x, lo, hi) }
+
+// DecodeTier reads the quality tier of the cue in s, -1 when none.
+func DecodeTier(s string) int8 { return decodeTier(s) }
+
+// TrimSpace trims blanks, tabs and a carriage return, as the core's
+// prompt reader does.
+func TrimSpace(s string) string { return trimSpace(s) }
+
+// AppendQuoted appends s as a JSON string.
+func AppendQuoted(b []byte, s string) []byte { return appendQuoted(b, s) }
+
+// SpecialtyName is the name of specialty i.
+func SpecialtyName(i uint8) string { return specialties[i].name }
+
+// QualityCue is the k-th (0 or 1) cue sentence of quality tier t.
+func QualityCue(t, k int) string { return qualityCues[t][k] }
+
+// Request is the request being answered.
+func (c *Call) Request() *llm.Request { return c.req }
+
+// Profile is the simulator's profile.
+func (c *Call) Profile() *Profile { return c.p }
+
+// N is the item's number of options.
+func (c *Call) N() int { return c.n }
+
+// Letter is option i's letter.
+func (c *Call) Letter(i int8) string { return c.it.letters[i] }
+
+// LetterIndex is the index of the option with letter s, -1 when none.
+func (c *Call) LetterIndex(s string) int { return c.it.letterIndex(s) }
+
+// Gold is the gold option's index (see the package's note above).
+func (c *Call) Gold() int8 { return c.it.gold }
+
+// QHash is the question's hash, the key of its per-question draws.
+func (c *Call) QHash() uint64 { return c.it.qhash }
+
+// Relevance lists the specialties by relevance to the question, most
+// relevant first.
+func (c *Call) Relevance() [NSpecialties]uint8 { return c.it.relevance }
+
+// Key is the call's key; SetKey replaces it (a view drawn from something
+// other than the call, e.g. a report's text), so Rng draws from the new key.
+func (c *Call) Key() uint64 { return c.key }
+
+// SetKey replaces the call's key.
+func (c *Call) SetKey(k uint64) { c.key = k }
+
+// Rng is the call's stream of purpose tag.
+func (c *Call) Rng(tag uint64) Stream { return c.rng(tag) }
+
+// SetRole makes the addressed member a specialist of role (its
+// SpecialistBonus, as a "YOUR ROLE:" line does).
+func (c *Call) SetRole(role string) { c.pr.role, c.pr.hasRole = role, role != "" }
+
+// Skill is the addressed member's effective skill for this call.
+func (c *Call) Skill() float64 { return c.skill() }
+
+// Know is the probability of knowing the answer at skill.
+func (c *Call) Know(skill float64) float64 { return c.know(skill) }
+
+// DrawRanking draws an independent full ranking at skill.
+func (c *Call) DrawRanking(skill float64) Ranking { return c.drawRanking(skill) }
+
+// ReasoningNoise is the addressed agent's reasoning-quality noise.
+func (c *Call) ReasoningNoise() float64 { return c.reasoningNoise() }
+
+// LatentQuality is the quality of reasoning at skill for first choice first.
+func (c *Call) LatentQuality(skill float64, first int8, noise float64) float64 {
+	return c.latentQuality(skill, first, noise)
+}
+
+// Susceptibility multiplies a switch probability by the quality q of the
+// agent's own reasoning.
+func (c *Call) Susceptibility(q float64) float64 { return c.susceptibility(q) }
+
+// Perceive is the perceived quality of reasoning of tier t (-1: unseen).
+func (c *Call) Perceive(t int8, r *Stream) float64 { return c.perceive(t, r) }
+
+// Argmax is the option of the greatest weight, a seeded draw among ties.
+func (c *Call) Argmax(w *[MaxLetters]float64, r *Stream) int8 { return c.argmax(w, r) }
+
+// Cue is a sentence carrying reasoning quality q (drawn from r).
+func (c *Call) Cue(q float64, r *Stream) string {
+	var a answer
+	a.setCue(q, r)
+	return a.cue
+}
+
+// DrawFacts draws k facts, each supportive with probability pTrue, and
+// returns their texts.
+func (c *Call) DrawFacts(k int, pTrue float64, r *Stream) []string {
+	var a answer
+	c.drawFacts(&a, k, pTrue, r)
+	out := make([]string, a.nfacts)
+	for i := range out {
+		out[i] = factBank[a.facts[i]]
+	}
+	return out
+}
+
+// Finish applies the malformed and fence draws to the answer b (a JSON
+// object when asJSON) whose chosen option is letter (-1: none), as the
+// core's kinds do.
+func (c *Call) Finish(b []byte, letter int8, asJSON bool) string {
+	if c.p.MalformedRate > 0 {
+		if r := c.rng(tagMalformed); r.float() < c.p.MalformedRate {
+			a := answer{kind: c.req.Meta.Kind, letter: letter}
+			return c.malformed(b, &a, &r)
+		}
+	}
+	if asJSON && c.p.FenceRate > 0 {
+		if r := c.rng(tagFence); r.float() < c.p.FenceRate {
+			return fencePrefaces[r.intn(len(fencePrefaces))] + "```json\n" + string(b) + "\n```"
+		}
+	}
+	return string(b)
+}
