@@ -24,8 +24,8 @@ type call = Call
 
 func (c *call) rng(tag uint64) stream { return newStream(c.key, tag) }
 
-// answer is the latent content of a response, before formatting.
-type answer struct {
+// Answer is the latent content of a response, before formatting.
+type Answer struct {
 	kind string
 
 	rank    ranking
@@ -69,6 +69,9 @@ type answer struct {
 	cj       *consensus
 }
 
+// answer is the core's name for an Answer.
+type answer = Answer
+
 // respond computes the answer and formats it (possibly malformed).
 func (c *call) respond() string {
 	if c.req.Meta.Kind == kindDiagnosisJudge {
@@ -77,9 +80,6 @@ func (c *call) respond() string {
 	if c.b != nil {
 		c.pr.leader = -1
 		return c.b.Answer(c)
-	}
-	if text, ok := c.mdagents(); ok {
-		return text
 	}
 	self, judge := c.reader()
 	scanPrompt(c.req, c.it, self, judge, &c.pr)

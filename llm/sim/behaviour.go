@@ -62,8 +62,6 @@ var coreKinds = [...]string{
 	kindMonitorSelect, kindMonitorRespond, kindMonitorRate, kindTieBreak,
 	kindFirst, kindZeroShot, kindCoT, kindRevise, kindPeerReview, kindChairman, kindJudge, kindDiagnosisJudge,
 	kindVetoDebate, kindVetoBallot,
-	kindMDRoute, kindMDReason, kindMDBasic, kindMDRecruit, kindMDOpinion, kindMDParticipate, kindMDChoose,
-	kindMDMessage, kindMDFinal, kindMDModerator, kindMDTeams, kindMDDelivery, kindMDInvestigate, kindMDReport, kindMDDecision,
 }
 
 // kind codes the call kind k: the core's own, else a registered

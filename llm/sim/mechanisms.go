@@ -1,6 +1,10 @@
 package sim
 
-import "github.com/medteam-bench/medteam/llm"
+import (
+	"math"
+
+	"github.com/medteam-bench/medteam/llm"
+)
 
 // The core's mechanisms, as a protocol's Behaviour uses them. Each is the
 // one the core's own kinds use, so a behaviour moved out of the core draws
@@ -180,4 +184,120 @@ func (c *Call) Finish(b []byte, letter int8, asJSON bool) string {
 		}
 	}
 	return string(b)
+}
+
+// More tags, for the behaviours that answer the question.
+const TagConf = tagConf
+
+// UninformedQuality is the quality read in reasoning that shows no cue.
+const UninformedQuality = uninformedQuality
+
+// TierMid is the midpoint quality of tier t.
+func TierMid(t int8) float64 { return tierMid(t) }
+
+// CutPrefix is s without prefix p, and whether s had it.
+func CutPrefix(s, p string) (string, bool) { return cutPrefix(s, p) }
+
+// AgentNumber reads the N of "N: text" or "N, text" (1…16) and the rest.
+func AgentNumber(s string) (int, string, bool) { return agentNumber(s) }
+
+// YesNo is "yes" or "no".
+func YesNo(v bool) string { return yesNo(v) }
+
+// SpecialtyFocus is what specialty i focuses on.
+func SpecialtyFocus(i uint8) string { return specialties[i].focus }
+
+// Complete appends the options (of n) the ranking lacks, in option order.
+func (r *Ranking) Complete(n int) { r.complete(n) }
+
+// NewAnswer is an empty answer of the call's kind (no letter chosen).
+func (c *Call) NewAnswer() Answer {
+	return Answer{kind: c.req.Meta.Kind, letter: -1, l1: -1, l2: -1}
+}
+
+// Ranking is the answer's ranking.
+func (a *Answer) Ranking() *Ranking { return &a.rank }
+
+// SetRanking replaces the answer's ranking.
+func (a *Answer) SetRanking(r Ranking) { a.rank = r }
+
+// SetConfidence sets the stated confidence.
+func (a *Answer) SetConfidence(v float64) { a.conf = v }
+
+// Letter is the option the answer decides on (-1: none); SetLetter sets it.
+func (a *Answer) Letter() int8 { return a.letter }
+
+// SetLetter sets the option the answer decides on.
+func (a *Answer) SetLetter(l int8) { a.letter = l }
+
+// HasSentence reports whether the answer has its sentence.
+func (a *Answer) HasSentence() bool { return a.sent != nil }
+
+// SetSentence makes the answer's sentence s[0] l1 s[1] l2 s[2].
+func (a *Answer) SetSentence(s *[3]string, l1, l2 int8) { a.sent, a.l1, a.l2 = s, l1, l2 }
+
+// SetCue makes the answer's reasoning carry quality q.
+func (a *Answer) SetCue(q float64, r *Stream) { a.setCue(q, r) }
+
+// Difficulty is the question's difficulty (in [0, 1] around ½).
+func (c *Call) Difficulty() float64 { return c.it.difficulty }
+
+// Distractor is the question's attractive wrong option.
+func (c *Call) Distractor() int8 { return c.it.distractor }
+
+// Diagnosis is a triage item's gold diagnosis ("" otherwise).
+func (c *Call) Diagnosis() string { return c.it.diagnosis }
+
+// ReadPrompt reads the request's marker lines (FORMATS.md): self is the
+// addressed agent's number (0: none), judge asks for the lines a leader
+// judges reasoning by.
+func (c *Call) ReadPrompt(self int, judge bool) { scanPrompt(c.req, c.it, self, judge, &c.pr) }
+
+// Peers is the number of other agents' positions the prompt shows.
+func (c *Call) Peers() int { return c.pr.npeer }
+
+// Peer is the k-th position shown: the agent's number, its first choice
+// and its stated confidence (-1: none).
+func (c *Call) Peer(k int) (num int, first int8, conf float64) {
+	p := &c.pr.peers[k]
+	return p.num, p.rank.first(), p.conf
+}
+
+// SortPeers orders the positions shown by agent number.
+func (c *Call) SortPeers() { c.sortPeers() }
+
+// Seen is the perceived quality of agent n's reasoning as the prompt shows it.
+func (c *Call) Seen(n int, r *Stream) float64 { return c.seen(n, r) }
+
+// OwnPosition is the agent's own ranking ("POSITION you") and confidence,
+// or an independent ranking at skill (confidence -1) when none is shown.
+func (c *Call) OwnPosition(skill float64) (Ranking, float64) { return c.ownPosition(skill) }
+
+// Confidence draws a confidence for an answer that is (not) correct.
+func (c *Call) Confidence(correct bool, r *Stream) float64 { return c.confidence(correct, r) }
+
+// RankSentence gives the answer the sentence of its ranking.
+func (c *Call) RankSentence(a *Answer, r *Stream) { c.rankSentence(a, r) }
+
+// Discuss is an agent's answer after seeing the others' (the peers'
+// majority pulls it, its insight moves it), as the core's discuss kind.
+func (c *Call) Discuss(a *Answer) { c.discuss(a) }
+
+// VerdictSentence writes a decider's sentence (its letter against the most
+// common other first choice) from sents.
+func (c *Call) VerdictSentence(a *Answer, sents *[2][3]string) { c.verdictSentence(a, sents) }
+
+// AppendSentence appends the answer's sentence and cue (a JSON string when
+// asJSON).
+func (c *Call) AppendSentence(b []byte, a *Answer, asJSON bool) []byte {
+	return c.appendSentence(b, a, asJSON)
+}
+
+// Difficulty is question id's drawn difficulty (NaN for an unknown id): a
+// behaviour's tests check that what it answers follows it.
+func (m *Model) Difficulty(id string) float64 {
+	if it := m.items[id]; it != nil && it.err == nil {
+		return it.difficulty
+	}
+	return math.NaN()
 }

@@ -304,10 +304,7 @@ func protocolKindCode(k string) (uint64, bool) {
 	case kindDiagnosisJudge:
 		return 19, true
 	}
-	if c, ok := vetoKindCode(k); ok {
-		return c, true
-	}
-	return mdagentsKindCode(k)
+	return vetoKindCode(k)
 }
 
 // fault decides whether this attempt fails. The decision is a pure function
