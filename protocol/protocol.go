@@ -17,6 +17,26 @@
 //     one question makes) and Stub (dry-run answers); its Arm's Run decides
 //     on a qa.Item through the llm.Client it is given.
 //  2. Add the value to protocols.All.
+//  3. If its calls are kinds of its own (not the shared first answer, a
+//     revision, …, which the simulator's core answers), give it a simulated
+//     behaviour in its package's sim.go and set Protocol.Sim (below).
+//
+// A simulated behaviour is a sim.Behaviour: each kind with a code no other
+// kind has (the code keys the call's draws) and an Answer written with the
+// core's mechanisms (sim.Call's Skill, DrawRanking, Confidence, Cue,
+// Finish, …):
+//
+//	var Sim = sim.Behaviour{Protocol: "mine", Kinds: map[string]uint64{KindPick: 200},
+//		Answer: func(c *sim.Call) string {
+//			rk := c.DrawRanking(c.Skill())
+//			return c.Finish([]byte("ANSWER: "+c.Letter(rk.First())), rk.First(), false)
+//		}}
+//
+// with Protocol.Sim = &Sim. The sim/ backend and protocols.NewSim pass every
+// registered behaviour to sim.New (Registry.Sim); llm/sim itself never names
+// the protocol (llm's TestLLMKnowsNoProtocol). protocols/medagents/sim.go
+// and protocols/mdagents/sim.go are the worked examples, llm/sim's
+// TestAddingABehaviour the smallest.
 //
 // Nothing else changes: the runner, the plan and the tasks know no protocol
 // (protocoltest.AlwaysFirst is added this way in runner's

@@ -5,9 +5,10 @@
 //
 // It owns the simulated team: the Profile knobs and the built-in profiles,
 // the per-question traits it derives at construction, how it reads a
-// prompt's marker lines, how each call kind behaves, and the text it
-// answers with. The call kinds themselves are teamwork's labels, spelled
-// out in kinds.go.
+// prompt's marker lines, how each of its call kinds behaves, and the text
+// it answers with. Its call kinds are teamwork's labels and those of the
+// protocols that share its answer shapes, spelled out in kinds.go; a
+// protocol with kinds of its own brings their behaviour (Behaviour).
 //
 // # What it knows and reads
 //
@@ -115,11 +116,30 @@
 // prompt shows its own previous position, else an independent answer, with
 // a risk as a first answer's and a decision: its first choice below risk
 // 0.5, else VETO from the Safety agent and REFUSE from the others.
-// MedAgents' kinds (medagents.go) read their prompts' own lines: the
-// experts' analyses, advice and the report carry a quality cue and a lean
-// the next stage reads back; a consulted expert votes yes when its own view
-// is the report's lean or the report persuades it. llm/sim/README.md has the
-// tables.
+// MedAgents' and MDAgents' kinds are not the core's: each protocol's
+// package answers them (see "Protocols' own kinds" below). llm/sim/README.md
+// has the tables.
+//
+// # Protocols' own kinds
+//
+// The core above knows no protocol's own call kinds. A protocol whose
+// calls the core does not answer provides a Behaviour beside its code
+// (protocols/medagents/sim.go, protocols/mdagents/sim.go): the kinds it
+// answers, each with a fixed code that keys its draws, and an Answer built
+// from the core's mechanisms, the exported methods of Call — Skill, Know,
+// DrawRanking, Confidence, LatentQuality, ReasoningNoise, Perceive,
+// Susceptibility, Cue, DrawFacts, Discuss, VerdictSentence, ReadPrompt and
+// the peers it shows, Rng with the purpose tags, and Finish (the malformed
+// and fence draws). The protocol's registry entry carries it
+// (protocol.Protocol.Sim) and New takes the registered behaviours:
+//
+//	m := sim.New(profile, items, protocols.All().Sim()...) // protocols.NewSim(profile, items)
+//
+// Adding a protocol with kinds of its own is: write its Behaviour in its
+// package's sim.go (codes not yet taken: New panics on a clash, naming
+// both), set Protocol.Sim, and test its answers there with sim.New(p,
+// items, Sim). A call of a kind that neither the core nor a registered
+// behaviour answers is a bad request naming the kind.
 //
 // # Output
 //
