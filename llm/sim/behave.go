@@ -52,21 +52,12 @@ type Answer struct {
 	concern  *[2]string
 	q        float64
 
-	// The kinds of protocols/: a first answer's risk and veto flag; a
-	// review's ranking of the labels shown (indexes into prompt.labels, best
-	// first) and the perceived quality of each; a chairman's contributors
-	// (agent numbers, weights summing to 1); the consensus judge's output
-	// (consensus.go).
-	risk     float64
-	veto     bool
-	hasVeto  bool // the request asked for the risk and the flag
-	review   [maxPeers]int8
-	rscore   [maxPeers]float64
-	nreview  int
-	contrib  [maxPeers]int
-	cweight  [maxPeers]float64
-	ncontrib int
-	cj       *consensus
+	// The kinds of protocols/: a first answer's risk and veto flag; the
+	// consensus judge's output (consensus.go).
+	risk    float64
+	veto    bool
+	hasVeto bool // the request asked for the risk and the flag
+	cj      *consensus
 }
 
 // answer is the core's name for an Answer.
@@ -103,7 +94,7 @@ func (c *call) reader() (self int, judge bool) {
 		if c.req.Meta.Agent >= 0 {
 			self = c.req.Meta.Agent + 1
 		}
-	case kindSynthesize, kindMediate, kindMonitorSelect, kindMonitorRate, kindTieBreak, kindPeerReview, kindChairman, kindJudge:
+	case kindSynthesize, kindMediate, kindMonitorSelect, kindMonitorRate, kindTieBreak, kindJudge:
 		judge = true
 	}
 	return self, judge

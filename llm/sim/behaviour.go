@@ -60,7 +60,7 @@ func (m *Model) register(bs []Behaviour) {
 var coreKinds = [...]string{
 	kindAssess, kindRecruit, kindPredict, kindSynthesize, kindDiscuss, kindFinal, kindMediate,
 	kindMonitorSelect, kindMonitorRespond, kindMonitorRate, kindTieBreak,
-	kindFirst, kindZeroShot, kindCoT, kindRevise, kindPeerReview, kindChairman, kindJudge, kindDiagnosisJudge,
+	kindFirst, kindZeroShot, kindCoT, kindRevise, kindJudge, kindDiagnosisJudge,
 	kindVetoDebate, kindVetoBallot,
 }
 

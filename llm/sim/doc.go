@@ -101,30 +101,23 @@
 // (revise) is discuss; as debate sends it, a conversation, its own position
 // is its latest assistant message and the peers' are the replies after the
 // "One agent solution:" lines of the latest user message, read in the
-// format the simulator writes (debate.go). A peer review ranks the answers it is shown under anonymous
-// labels ("POSITION response Alpha: …") by the quality it perceives in their
-// reasoning plus ReviewAgreement for an answer it agrees with. A chairman
-// and the consensus judge answer by rule over what they are shown. The
-// chairman answers the gold when it knows it (its own skill), else by its
-// STRATEGY line and the PEER RANK lines (balanced: the most held answer;
-// risk-averse: the most held among confident, well-ranked experts;
-// goal-seeking: the best-ranked expert's; novelty: the least held),
-// crediting the experts behind its answer. The consensus judge executes
+// format the simulator writes (debate.go). The consensus judge executes
 // seed 003's algorithm on the input object it is shown (consensus.go),
 // never knowing the gold, skipping the 0.70 rule with probability
 // JudgeSlip. A veto ballot (veto_debate, veto_ballot) is discuss when the
 // prompt shows its own previous position, else an independent answer, with
 // a risk as a first answer's and a decision: its first choice below risk
 // 0.5, else VETO from the Safety agent and REFUSE from the others.
-// MedAgents' and MDAgents' kinds are not the core's: each protocol's
-// package answers them (see "Protocols' own kinds" below). llm/sim/README.md
+// The council's (peer_review, chairman), MedAgents' and MDAgents' kinds are
+// not the core's: each protocol's package answers them (see "Protocols' own kinds" below). llm/sim/README.md
 // has the tables.
 //
 // # Protocols' own kinds
 //
 // The core above knows no protocol's own call kinds. A protocol whose
 // calls the core does not answer provides a Behaviour beside its code
-// (protocols/medagents/sim.go, protocols/mdagents/sim.go): the kinds it
+// (protocols/council/sim.go, protocols/medagents/sim.go,
+// protocols/mdagents/sim.go): the kinds it
 // answers, each with a fixed code that keys its draws, and an Answer built
 // from the core's mechanisms, the exported methods of Call — Skill, Know,
 // DrawRanking, Confidence, LatentQuality, ReasoningNoise, Perceive,

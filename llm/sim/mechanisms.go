@@ -301,3 +301,40 @@ func (m *Model) Difficulty(id string) float64 {
 	}
 	return math.NaN()
 }
+
+// Tags of the council's draws.
+const (
+	TagReview = tagReview
+	TagChair  = tagChair
+)
+
+// NTiers is the number of reasoning-quality tiers.
+const NTiers = nTiers
+
+// TierOf is the tier of quality q.
+func TierOf(q float64) int8 { return tierOf(q) }
+
+// Round2 rounds x to two decimals.
+func Round2(x float64) float64 { return round2(x) }
+
+// AppendEscaped appends s escaped for a JSON string (no quotes).
+func AppendEscaped(b []byte, s string) []byte { return appendEscaped(b, s) }
+
+// EqualFoldASCII compares ASCII strings case-insensitively.
+func EqualFoldASCII(a, b string) bool { return equalFoldASCII(a, b) }
+
+// CutConfidence splits a position's body at its "(confidence x)" note and
+// returns the stated confidence, -1 when none or not in [0, 1].
+func CutConfidence(body string) (string, float64) { return cutConfidence(body) }
+
+// ParseLetters reads sep-separated option letters, dropping unknown and
+// repeated ones.
+func (c *Call) ParseLetters(s string, sep byte) Ranking { return parseLetters(c.it, s, sep) }
+
+// PeerRanking is the k-th position's ranking as shown (read only).
+func (c *Call) PeerRanking(k int) *Ranking { return &c.pr.peers[k].rank }
+
+// AppendLetter appends option i's letter (escaped for JSON when asJSON).
+func (c *Call) AppendLetter(b []byte, i int8, asJSON bool) []byte {
+	return c.appendLetter(b, i, asJSON)
+}

@@ -295,10 +295,6 @@ func protocolKindCode(k string) (uint64, bool) {
 		return 14, true
 	case kindRevise:
 		return 15, true
-	case kindPeerReview:
-		return 16, true
-	case kindChairman:
-		return 17, true
 	case kindJudge:
 		return 18, true
 	case kindDiagnosisJudge:
