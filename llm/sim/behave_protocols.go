@@ -24,8 +24,6 @@ func (c *call) protocolKind(a *answer) {
 		c.independent(a)
 	case kindJudge:
 		c.consensusJudge(a)
-	case kindVetoDebate, kindVetoBallot:
-		c.vetoBallot(a)
 	}
 }
 

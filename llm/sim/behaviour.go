@@ -61,7 +61,6 @@ var coreKinds = [...]string{
 	kindAssess, kindRecruit, kindPredict, kindSynthesize, kindDiscuss, kindFinal, kindMediate,
 	kindMonitorSelect, kindMonitorRespond, kindMonitorRate, kindTieBreak,
 	kindFirst, kindZeroShot, kindCoT, kindRevise, kindJudge, kindDiagnosisJudge,
-	kindVetoDebate, kindVetoBallot,
 }
 
 // kind codes the call kind k: the core's own, else a registered

@@ -104,20 +104,17 @@
 // format the simulator writes (debate.go). The consensus judge executes
 // seed 003's algorithm on the input object it is shown (consensus.go),
 // never knowing the gold, skipping the 0.70 rule with probability
-// JudgeSlip. A veto ballot (veto_debate, veto_ballot) is discuss when the
-// prompt shows its own previous position, else an independent answer, with
-// a risk as a first answer's and a decision: its first choice below risk
-// 0.5, else VETO from the Safety agent and REFUSE from the others.
-// The council's (peer_review, chairman), MedAgents' and MDAgents' kinds are
-// not the core's: each protocol's package answers them (see "Protocols' own kinds" below). llm/sim/README.md
-// has the tables.
+// JudgeSlip. The council's (peer_review, chairman), veto's ballots,
+// MedAgents' and MDAgents' kinds are not the core's: each protocol's
+// package answers them (see "Protocols' own kinds" below).
+// llm/sim/README.md has the tables.
 //
 // # Protocols' own kinds
 //
 // The core above knows no protocol's own call kinds. A protocol whose
 // calls the core does not answer provides a Behaviour beside its code
-// (protocols/council/sim.go, protocols/medagents/sim.go,
-// protocols/mdagents/sim.go): the kinds it
+// (protocols/council/sim.go, protocols/veto/sim.go,
+// protocols/medagents/sim.go, protocols/mdagents/sim.go): the kinds it
 // answers, each with a fixed code that keys its draws, and an Answer built
 // from the core's mechanisms, the exported methods of Call — Skill, Know,
 // DrawRanking, Confidence, LatentQuality, ReasoningNoise, Perceive,
@@ -131,8 +128,9 @@
 // Adding a protocol with kinds of its own is: write its Behaviour in its
 // package's sim.go (codes not yet taken: New panics on a clash, naming
 // both), set Protocol.Sim, and test its answers there with sim.New(p,
-// items, Sim). A call of a kind that neither the core nor a registered
-// behaviour answers is a bad request naming the kind.
+// items, Sim) and the requests and readers of llm/sim/simtest. A call of
+// a kind that neither the core nor a registered behaviour answers is a bad
+// request naming the kind.
 //
 // # Output
 //

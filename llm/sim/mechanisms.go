@@ -338,3 +338,33 @@ func (c *Call) PeerRanking(k int) *Ranking { return &c.pr.peers[k].rank }
 func (c *Call) AppendLetter(b []byte, i int8, asJSON bool) []byte {
 	return c.appendLetter(b, i, asJSON)
 }
+
+// TagRisk is the tag of a stated risk's draw.
+const TagRisk = tagRisk
+
+// Confidence is the answer's stated confidence.
+func (a *Answer) Confidence() float64 { return a.conf }
+
+// HasOwnPosition reports whether the prompt shows the agent's own previous
+// position ("POSITION you").
+func (c *Call) HasOwnPosition() bool { return c.pr.hasYou }
+
+// Independent is an agent's independent answer, as predict: ranking,
+// confidence, reasoning with its quality cue.
+func (c *Call) Independent(a *Answer) { c.independent(a) }
+
+// AppendRanked writes a ranked answer: the reasoning, ranking and
+// confidence (and facts, when drawn) as a JSON object or labelled lines.
+func (c *Call) AppendRanked(b []byte, a *Answer, asJSON bool) []byte {
+	if asJSON {
+		return c.rankedJSON(b, a)
+	}
+	return c.rankedPlain(b, a)
+}
+
+// AppendDiagnosis adds, on a triage item, the diagnosis an agent answer
+// states (see Item): a DIAGNOSIS line, or a "diagnosis" member before the
+// JSON object's closing brace; nothing on another item.
+func (c *Call) AppendDiagnosis(b []byte, a *Answer, asJSON bool) []byte {
+	return c.appendStatedDiagnosis(b, a, asJSON)
+}

@@ -33,8 +33,6 @@ func (c *call) protocolJSON(b []byte, a *answer) []byte {
 		return append(b, '}')
 	case kindJudge:
 		return c.consensusJSON(b, a)
-	case kindVetoDebate, kindVetoBallot:
-		return c.vetoJSON(b, a)
 	}
 	return b
 }
@@ -63,8 +61,6 @@ func (c *call) protocolPlain(b []byte, a *answer) []byte {
 		return append(b, c.it.letters[a.rank.first()]...)
 	case kindJudge:
 		return c.consensusPlain(b, a)
-	case kindVetoDebate, kindVetoBallot:
-		return c.vetoPlain(b, a)
 	}
 	return b
 }

@@ -300,7 +300,7 @@ func protocolKindCode(k string) (uint64, bool) {
 	case kindDiagnosisJudge:
 		return 19, true
 	}
-	return vetoKindCode(k)
+	return 0, false
 }
 
 // fault decides whether this attempt fails. The decision is a pure function
