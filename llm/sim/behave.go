@@ -52,12 +52,11 @@ type Answer struct {
 	concern  *[2]string
 	q        float64
 
-	// The kinds of protocols/: a first answer's risk and veto flag; the
-	// consensus judge's output (consensus.go).
+	// A first answer's risk and veto flag (protocols/firstanswer's
+	// additions).
 	risk    float64
 	veto    bool
 	hasVeto bool // the request asked for the risk and the flag
-	cj      *consensus
 }
 
 // answer is the core's name for an Answer.
@@ -94,7 +93,7 @@ func (c *call) reader() (self int, judge bool) {
 		if c.req.Meta.Agent >= 0 {
 			self = c.req.Meta.Agent + 1
 		}
-	case kindSynthesize, kindMediate, kindMonitorSelect, kindMonitorRate, kindTieBreak, kindJudge:
+	case kindSynthesize, kindMediate, kindMonitorSelect, kindMonitorRate, kindTieBreak:
 		judge = true
 	}
 	return self, judge

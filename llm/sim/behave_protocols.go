@@ -22,8 +22,6 @@ func (c *call) protocolKind(a *answer) {
 	switch a.kind {
 	case kindFirst, kindZeroShot, kindCoT:
 		c.independent(a)
-	case kindJudge:
-		c.consensusJudge(a)
 	}
 }
 

@@ -101,11 +101,9 @@
 // (revise) is discuss; as debate sends it, a conversation, its own position
 // is its latest assistant message and the peers' are the replies after the
 // "One agent solution:" lines of the latest user message, read in the
-// format the simulator writes (debate.go). The consensus judge executes
-// seed 003's algorithm on the input object it is shown (consensus.go),
-// never knowing the gold, skipping the 0.70 rule with probability
-// JudgeSlip. The council's (peer_review, chairman), veto's ballots,
-// MedAgents' and MDAgents' kinds are not the core's: each protocol's
+// format the simulator writes (debate.go). The council's (peer_review,
+// chairman), the consensus judge's, veto's ballots, MedAgents' and
+// MDAgents' kinds are not the core's: each protocol's
 // package answers them (see "Protocols' own kinds" below).
 // llm/sim/README.md has the tables.
 //
@@ -113,7 +111,7 @@
 //
 // The core above knows no protocol's own call kinds. A protocol whose
 // calls the core does not answer provides a Behaviour beside its code
-// (protocols/council/sim.go, protocols/veto/sim.go,
+// (protocols/council/sim.go, protocols/judge/sim.go, protocols/veto/sim.go,
 // protocols/medagents/sim.go, protocols/mdagents/sim.go): the kinds it
 // answers, each with a fixed code that keys its draws, and an Answer built
 // from the core's mechanisms, the exported methods of Call — Skill, Know,

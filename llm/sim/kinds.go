@@ -23,7 +23,6 @@ const (
 	kindZeroShot = "zeroshot"
 	kindCoT      = "cot"
 	kindRevise   = "revise"
-	kindJudge    = "judge"
 	// kindDiagnosisJudge is the runner's diagnosis judge (--diagnosis-judge).
 	kindDiagnosisJudge = "diagnosis_judge"
 

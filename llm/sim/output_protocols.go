@@ -31,8 +31,6 @@ func (c *call) protocolJSON(b []byte, a *answer) []byte {
 		b = append(b, `,"answer":`...)
 		b = appendQuoted(b, c.it.letters[a.rank.first()])
 		return append(b, '}')
-	case kindJudge:
-		return c.consensusJSON(b, a)
 	}
 	return b
 }
@@ -59,8 +57,6 @@ func (c *call) protocolPlain(b []byte, a *answer) []byte {
 		b = c.appendSentence(b, a, false)
 		b = append(b, "\nANSWER: "...)
 		return append(b, c.it.letters[a.rank.first()]...)
-	case kindJudge:
-		return c.consensusPlain(b, a)
 	}
 	return b
 }

@@ -10,19 +10,13 @@ import (
 )
 
 // The kinds of protocols/ and the prompts that carry their marker lines.
-var protocolKinds = []string{kindFirst, kindZeroShot, kindCoT, kindRevise, kindJudge}
+var protocolKinds = []string{kindFirst, kindZeroShot, kindCoT, kindRevise}
 
 // protocolBody is the marker lines a prompt of kind carries.
 func protocolBody(kind string, ls []string) string {
-	last := ls[len(ls)-1]
-	switch kind {
-	case kindRevise:
+	if kind == kindRevise {
 		return positionLine("you", rankWith(ls, ls[1]), 0.6) + positionLine("agent 2", rankWith(ls, ls[0]), 0.7) +
 			positionLine("agent 3", rankWith(ls, ls[0]), 0.8)
-	case kindJudge:
-		return judgeInput(fmt.Sprintf(`"answer": %q, "confidence": 0.7, "reasoning": "r"`, ls[0]),
-			fmt.Sprintf(`"answer": %q, "confidence": 0.8, "reasoning": "r"`, ls[0]),
-			fmt.Sprintf(`"answer": %q, "confidence": null, "reasoning": null`, last))
 	}
 	return ""
 }
@@ -30,9 +24,6 @@ func protocolBody(kind string, ls []string) string {
 func protocolReq(id string, ls []string, kind string, agent int, seed int64, schema bool) llm.Request {
 	req := agentReq(id, ls, kind, agent, 1, seed, schema, protocolBody(kind, ls))
 	req.Meta.Phase = "answer"
-	if kind == kindJudge {
-		req.Meta.Agent = -1
-	}
 	return req
 }
 
@@ -41,7 +32,6 @@ var protocolJSONKeys = map[string][]string{
 	kindZeroShot: {"answer"},
 	kindCoT:      {"reasoning", "answer"},
 	kindRevise:   {"reasoning", "ranking", "confidence"},
-	kindJudge:    {"reasoning", "consensus_answer", "average_confidence", "is_low_confidence"},
 }
 
 func TestProtocolKindsJSON(t *testing.T) {
@@ -75,13 +65,6 @@ func checkProtocolJSON(t *testing.T, kind string, obj map[string]any, ls []strin
 	if a, ok := obj["answer"].(string); ok && !slices.Contains(ls, a) {
 		t.Fatalf("%s: answer %q", kind, a)
 	}
-	switch kind {
-	case kindJudge:
-		avg, _ := obj["average_confidence"].(float64)
-		if low, _ := obj["is_low_confidence"].(bool); avg != 0.5 || !low && obj["consensus_answer"] != ls[0] || low && obj["consensus_answer"] != "NONE" {
-			t.Fatalf("judge: %v, want the mean 0.50 of 0.70, 0.80 and null, low (or the slip), NONE (or %s)", obj, ls[0])
-		}
-	}
 }
 
 var protocolPlainLabels = map[string][]string{
@@ -89,7 +72,6 @@ var protocolPlainLabels = map[string][]string{
 	kindZeroShot: {"ANSWER: "},
 	kindCoT:      {"REASONING: ", "ANSWER: "},
 	kindRevise:   {"REASONING: ", "RANKING: ", "CONFIDENCE: "},
-	kindJudge:    {"REASONING: ", "CONSENSUS ANSWER: ", "AVERAGE CONFIDENCE: ", "IS LOW CONFIDENCE: "},
 }
 
 func TestProtocolKindsPlain(t *testing.T) {

@@ -295,8 +295,6 @@ func protocolKindCode(k string) (uint64, bool) {
 		return 14, true
 	case kindRevise:
 		return 15, true
-	case kindJudge:
-		return 18, true
 	case kindDiagnosisJudge:
 		return 19, true
 	}
