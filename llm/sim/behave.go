@@ -73,9 +73,6 @@ func (c *call) respond() string {
 	}
 	self, judge := c.reader()
 	scanPrompt(c.req, c.it, self, judge, &c.pr)
-	if c.req.Meta.Kind == kindRevise {
-		c.pr.readConversation(c.req, c.it) // debate.go
-	}
 
 	var a answer
 	a.kind = c.req.Meta.Kind
@@ -89,7 +86,7 @@ func (c *call) respond() string {
 // is true on the kinds that judge the others' answers.
 func (c *call) reader() (self int, judge bool) {
 	switch c.req.Meta.Kind {
-	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst, kindZeroShot, kindCoT, kindRevise:
+	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst, kindZeroShot, kindCoT:
 		if c.req.Meta.Agent >= 0 {
 			self = c.req.Meta.Agent + 1
 		}
@@ -105,7 +102,7 @@ func (c *call) answerKind(a *answer) {
 	switch a.kind {
 	case kindPredict:
 		c.predict(a)
-	case kindDiscuss, kindFinal, kindMonitorRespond, kindRevise:
+	case kindDiscuss, kindFinal, kindMonitorRespond:
 		c.discuss(a)
 	case kindAssess:
 		c.assess(a)

@@ -4,20 +4,18 @@ import (
 	"math"
 )
 
-// Behaviour of the call kinds of the protocols under protocols/ (besides
-// revise, a debate revision, which behaves as discuss: the agent starts from
-// its own previous reply (debate.go; a "POSITION you" line without one) and
-// the peers' majority pulls it with probability Persuadability × share ×
-// susceptibility). As everywhere in the simulator,
-// the gold enters only through an agent's own knowledge (the correctness
-// draw, know) and the quality of its reasoning; what a call is shown moves
-// it only through the mechanisms below.
+// Behaviour of the shared call kinds of the protocols under protocols/: the
+// first answer (protocols/firstanswer, with the additions a request asks
+// for), zeroshot and cot. As everywhere in the simulator, the gold enters
+// only through an agent's own knowledge (the correctness draw, know) and
+// the quality of its reasoning; what a call is shown moves it only through
+// the mechanisms below.
 
 // vetoRisk is the risk at which an agent raises a veto: the first-answer
 // prompt asks for a veto "when that risk is 0.5 or more".
 const vetoRisk = 0.5
 
-// protocolKind answers the kinds of protocols/ other than revise.
+// protocolKind answers the shared kinds of protocols/.
 func (c *call) protocolKind(a *answer) {
 	switch a.kind {
 	case kindFirst, kindZeroShot, kindCoT:

@@ -97,22 +97,20 @@
 // the request asks for them (a "facts" schema property or a FACTS: line:
 // teamwork with SMM); zeroshot (and the no longer sent cot kind) are
 // independent answers. The simulator ignores the temperature, so cot
-// (agent 0 at temperature 0) answers as sc's sample 0. A debate revision
-// (revise) is discuss; as debate sends it, a conversation, its own position
-// is its latest assistant message and the peers' are the replies after the
-// "One agent solution:" lines of the latest user message, read in the
-// format the simulator writes (debate.go). The council's (peer_review,
-// chairman), the consensus judge's, veto's ballots, MedAgents' and
-// MDAgents' kinds are not the core's: each protocol's
-// package answers them (see "Protocols' own kinds" below).
+// (agent 0 at temperature 0) answers as sc's sample 0. Debate's revision
+// (revise), the council's peer_review and chairman, the consensus judge's
+// judge, veto's ballots, MedAgents' and MDAgents' kinds are not the
+// core's: each protocol's package answers them (see "Protocols' own kinds"
+// below), a revision as the core's discuss after reading its conversation.
 // llm/sim/README.md has the tables.
 //
 // # Protocols' own kinds
 //
 // The core above knows no protocol's own call kinds. A protocol whose
 // calls the core does not answer provides a Behaviour beside its code
-// (protocols/council/sim.go, protocols/judge/sim.go, protocols/veto/sim.go,
-// protocols/medagents/sim.go, protocols/mdagents/sim.go): the kinds it
+// (protocols/debate/sim.go, protocols/council/sim.go, protocols/judge/sim.go,
+// protocols/veto/sim.go, protocols/medagents/sim.go,
+// protocols/mdagents/sim.go): the kinds it
 // answers, each with a fixed code that keys its draws, and an Answer built
 // from the core's mechanisms, the exported methods of Call — Skill, Know,
 // DrawRanking, Confidence, LatentQuality, ReasoningNoise, Perceive,

@@ -22,7 +22,6 @@ const (
 	kindFirst    = "first"
 	kindZeroShot = "zeroshot"
 	kindCoT      = "cot"
-	kindRevise   = "revise"
 	// kindDiagnosisJudge is the runner's diagnosis judge (--diagnosis-judge).
 	kindDiagnosisJudge = "diagnosis_judge"
 

@@ -368,3 +368,38 @@ func (c *Call) AppendRanked(b []byte, a *Answer, asJSON bool) []byte {
 func (c *Call) AppendDiagnosis(b []byte, a *Answer, asJSON bool) []byte {
 	return c.appendStatedDiagnosis(b, a, asJSON)
 }
+
+// SetPositions replaces the positions the prompt showed: none, then the
+// agent's own (ok) and the peers' set by SetPeer — a conversation read as
+// the protocol writes it (debate's revision).
+func (c *Call) SetPositions(own Ranking, conf float64, ok bool) {
+	c.pr.you, c.pr.hasYou, c.pr.npeer = position{}, false, 0
+	if ok {
+		c.pr.you, c.pr.hasYou = position{rank: own, conf: conf}, true
+	}
+}
+
+// SetPeer records agent num's position (replacing an earlier one).
+func (c *Call) SetPeer(num int, r Ranking, conf float64) {
+	c.pr.setPeer(position{num: num, rank: r, conf: conf})
+}
+
+// OneLetter is the ranking of option i alone.
+func OneLetter(i int8) Ranking {
+	var r Ranking
+	r.idx[0], r.n = i, 1
+	return r
+}
+
+// Letters are the item's option letters (read only).
+func (c *Call) Letters() []string { return c.it.letters }
+
+// ParseLetters reads sep-separated letters of letters (an item's options),
+// dropping unknown and repeated ones, as the core reads a ranking.
+func ParseLetters(letters []string, s string, sep byte) Ranking {
+	return parseLetters(&item{letters: letters}, s, sep)
+}
+
+// LetterIndex is the index of s among letters (exact, else ignoring ASCII
+// case), -1 when none.
+func LetterIndex(letters []string, s string) int { return (&item{letters: letters}).letterIndex(s) }

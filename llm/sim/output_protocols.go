@@ -19,8 +19,6 @@ func (c *call) protocolJSON(b []byte, a *answer) []byte {
 		b = append(b, `,"veto":`...)
 		b = strconv.AppendBool(b, a.veto)
 		return append(b, '}')
-	case kindRevise:
-		return c.rankedJSON(b, a)
 	case kindZeroShot:
 		b = append(b, `{"answer":`...)
 		b = appendQuoted(b, c.it.letters[a.rank.first()])
@@ -47,8 +45,6 @@ func (c *call) protocolPlain(b []byte, a *answer) []byte {
 		b = strconv.AppendFloat(b, a.risk, 'f', 2, 64)
 		b = append(b, "\nVETO: "...)
 		return append(b, yesNo(a.veto)...)
-	case kindRevise:
-		return c.rankedPlain(b, a)
 	case kindZeroShot:
 		b = append(b, "ANSWER: "...)
 		return append(b, c.it.letters[a.rank.first()]...)

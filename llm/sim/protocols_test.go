@@ -10,19 +10,10 @@ import (
 )
 
 // The kinds of protocols/ and the prompts that carry their marker lines.
-var protocolKinds = []string{kindFirst, kindZeroShot, kindCoT, kindRevise}
-
-// protocolBody is the marker lines a prompt of kind carries.
-func protocolBody(kind string, ls []string) string {
-	if kind == kindRevise {
-		return positionLine("you", rankWith(ls, ls[1]), 0.6) + positionLine("agent 2", rankWith(ls, ls[0]), 0.7) +
-			positionLine("agent 3", rankWith(ls, ls[0]), 0.8)
-	}
-	return ""
-}
+var protocolKinds = []string{kindFirst, kindZeroShot, kindCoT}
 
 func protocolReq(id string, ls []string, kind string, agent int, seed int64, schema bool) llm.Request {
-	req := agentReq(id, ls, kind, agent, 1, seed, schema, protocolBody(kind, ls))
+	req := agentReq(id, ls, kind, agent, 1, seed, schema, "")
 	req.Meta.Phase = "answer"
 	return req
 }
@@ -31,7 +22,6 @@ var protocolJSONKeys = map[string][]string{
 	kindFirst:    {"reasoning", "ranking", "confidence"},
 	kindZeroShot: {"answer"},
 	kindCoT:      {"reasoning", "answer"},
-	kindRevise:   {"reasoning", "ranking", "confidence"},
 }
 
 func TestProtocolKindsJSON(t *testing.T) {
@@ -71,7 +61,6 @@ var protocolPlainLabels = map[string][]string{
 	kindFirst:    {"REASONING: ", "RANKING: ", "CONFIDENCE: "},
 	kindZeroShot: {"ANSWER: "},
 	kindCoT:      {"REASONING: ", "ANSWER: "},
-	kindRevise:   {"REASONING: ", "RANKING: ", "CONFIDENCE: "},
 }
 
 func TestProtocolKindsPlain(t *testing.T) {
@@ -205,32 +194,5 @@ func TestFirstAnswerRisk(t *testing.T) {
 	t.Logf("accuracy %.3f; wrong: risk %.2f veto %.2f; correct: risk %.2f veto %.2f", float64(correct)/float64(len(ids)), risk[0]/n[0], veto[0]/n[0], risk[1]/n[1], veto[1]/n[1])
 	if risk[0]/n[0] < risk[1]/n[1]+0.15 || veto[0]/n[0] < 2*veto[1]/n[1] {
 		t.Fatalf("wrong answers: risk %.2f veto %.2f; correct: risk %.2f veto %.2f", risk[0]/n[0], veto[0]/n[0], risk[1]/n[1], veto[1]/n[1])
-	}
-}
-
-// TestRevisionFollowsThePeers: a debate revision moves to the peers'
-// majority with a probability that grows with its share, as discuss does.
-func TestRevisionFollowsThePeers(t *testing.T) {
-	items, ids := synthItems(1500, 4)
-	m := New(cleanProfile(t), items)
-	switched := func(peers []string) float64 {
-		k := 0
-		for i, id := range ids {
-			ls := items[id].Letters
-			body := positionLine("you", rankWith(ls, ls[3]), 0.6)
-			for j, p := range peers {
-				body += positionLine(fmt.Sprintf("agent %d", j+2), rankWith(ls, p), 0.7)
-			}
-			req := agentReq(id, ls, kindRevise, 0, 1, int64(i), true, body)
-			if f, _, _ := firstChoice(mustChat(t, m, req).Text); f == ls[0] {
-				k++
-			}
-		}
-		return float64(k) / float64(len(ids))
-	}
-	alone, half, all := switched(nil), switched([]string{"A", "C"}), switched([]string{"A", "A"})
-	t.Logf("moved to A: alone %.2f, one of two peers %.2f, both peers %.2f", alone, half, all)
-	if !(alone < 0.1 && half > alone+0.05 && all > half+0.1 && all < 0.9) {
-		t.Fatalf("moved to A: alone %.2f, one of two peers %.2f, both peers %.2f", alone, half, all)
 	}
 }

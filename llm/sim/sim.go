@@ -293,8 +293,6 @@ func protocolKindCode(k string) (uint64, bool) {
 		return 13, true
 	case kindCoT:
 		return 14, true
-	case kindRevise:
-		return 15, true
 	case kindDiagnosisJudge:
 		return 19, true
 	}

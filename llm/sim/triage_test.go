@@ -24,7 +24,7 @@ func TestTriageDiagnosis(t *testing.T) {
 		{Letter: "C", Text: "em", Aliases: []string{"em"}}}
 	seen := map[bool]int{}
 	for id, it := range items {
-		for _, kind := range []string{kindFirst, kindZeroShot, kindCoT, kindRevise} {
+		for _, kind := range []string{kindFirst, kindZeroShot, kindCoT} {
 			for _, schema := range []bool{true, false} {
 				text := mustChat(t, m, protocolReq(id, ls, kind, 0, 7, schema)).Text
 				a := parse.Parse(text, opts)
