@@ -86,7 +86,7 @@ func (c *call) respond() string {
 // is true on the kinds that judge the others' answers.
 func (c *call) reader() (self int, judge bool) {
 	switch c.req.Meta.Kind {
-	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst, kindZeroShot, kindCoT:
+	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst:
 		if c.req.Meta.Agent >= 0 {
 			self = c.req.Meta.Agent + 1
 		}

@@ -18,7 +18,7 @@ const vetoRisk = 0.5
 // protocolKind answers the shared kinds of protocols/.
 func (c *call) protocolKind(a *answer) {
 	switch a.kind {
-	case kindFirst, kindZeroShot, kindCoT:
+	case kindFirst:
 		c.independent(a)
 	}
 }

@@ -60,7 +60,7 @@ func (m *Model) register(bs []Behaviour) {
 var coreKinds = [...]string{
 	kindAssess, kindRecruit, kindPredict, kindSynthesize, kindDiscuss, kindFinal, kindMediate,
 	kindMonitorSelect, kindMonitorRespond, kindMonitorRate, kindTieBreak,
-	kindFirst, kindZeroShot, kindCoT, kindDiagnosisJudge,
+	kindFirst, kindDiagnosisJudge,
 }
 
 // kind codes the call kind k: the core's own, else a registered

@@ -91,26 +91,28 @@
 //
 // # The protocols' kinds
 //
-// The kinds of protocols/ use the same mechanisms. A first answer (the
-// shared first answer: teamwork's prediction, cot, sc, the panels, debate
-// round 1) is an independent answer as predict; it states facts only when
-// the request asks for them (a "facts" schema property or a FACTS: line:
-// teamwork with SMM); zeroshot (and the no longer sent cot kind) are
-// independent answers. The simulator ignores the temperature, so cot
-// (agent 0 at temperature 0) answers as sc's sample 0. Debate's revision
-// (revise), the council's peer_review and chairman, the consensus judge's
-// judge, veto's ballots, MedAgents' and MDAgents' kinds are not the
-// core's: each protocol's package answers them (see "Protocols' own kinds"
-// below), a revision as the core's discuss after reading its conversation.
-// llm/sim/README.md has the tables.
+// The kinds of protocols/ use the same mechanisms. The core answers the
+// one they share, the first answer (protocols/firstanswer: teamwork's
+// prediction, cot, sc, the panels, debate round 1): an independent answer
+// as predict; it states facts only when the request asks for them (a
+// "facts" schema property or a FACTS: line: teamwork with SMM), and a risk
+// and a veto flag when it asks for them. The simulator ignores the
+// temperature, so cot (agent 0 at temperature 0) answers as sc's sample 0.
+// Every protocol's own kinds — zeroshot's (and the no longer sent cot
+// kind), debate's revision, the council's peer_review and chairman, the
+// consensus judge's judge, veto's ballots, MedAgents' and MDAgents' — are
+// not the core's: each protocol's package answers them (see "Protocols'
+// own kinds" below), with the core's mechanisms (a zeroshot answer is an
+// independent answer, a revision the core's discuss after reading its
+// conversation). llm/sim/README.md has the tables.
 //
 // # Protocols' own kinds
 //
 // The core above knows no protocol's own call kinds. A protocol whose
 // calls the core does not answer provides a Behaviour beside its code
-// (protocols/debate/sim.go, protocols/council/sim.go, protocols/judge/sim.go,
-// protocols/veto/sim.go, protocols/medagents/sim.go,
-// protocols/mdagents/sim.go): the kinds it
+// (protocols/baseline/sim.go, protocols/debate/sim.go,
+// protocols/council/sim.go, protocols/judge/sim.go, protocols/veto/sim.go,
+// protocols/medagents/sim.go, protocols/mdagents/sim.go): the kinds it
 // answers, each with a fixed code that keys its draws, and an Answer built
 // from the core's mechanisms, the exported methods of Call — Skill, Know,
 // DrawRanking, Confidence, LatentQuality, ReasoningNoise, Perceive,

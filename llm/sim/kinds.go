@@ -19,9 +19,7 @@ const (
 	kindTieBreak       = "tiebreak"
 
 	// The protocols of protocols/ (protocols/kit/kinds.go, FORMATS.md there).
-	kindFirst    = "first"
-	kindZeroShot = "zeroshot"
-	kindCoT      = "cot"
+	kindFirst = "first"
 	// kindDiagnosisJudge is the runner's diagnosis judge (--diagnosis-judge).
 	kindDiagnosisJudge = "diagnosis_judge"
 

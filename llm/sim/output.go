@@ -43,7 +43,7 @@ func (c *call) appendDiagnosis(b []byte, a *answer, asJSON bool) []byte {
 		return b
 	}
 	switch a.kind {
-	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst, kindZeroShot, kindCoT:
+	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst:
 	default:
 		return b
 	}
@@ -86,7 +86,7 @@ const (
 func (c *call) malformed(full []byte, a *answer, r *stream) string {
 	letter := a.letter
 	switch a.kind {
-	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst, kindZeroShot, kindCoT:
+	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst:
 		letter = a.rank.first()
 	}
 	shape := r.intn(nShapes)

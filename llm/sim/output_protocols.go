@@ -19,16 +19,6 @@ func (c *call) protocolJSON(b []byte, a *answer) []byte {
 		b = append(b, `,"veto":`...)
 		b = strconv.AppendBool(b, a.veto)
 		return append(b, '}')
-	case kindZeroShot:
-		b = append(b, `{"answer":`...)
-		b = appendQuoted(b, c.it.letters[a.rank.first()])
-		return append(b, '}')
-	case kindCoT:
-		b = append(b, `{"reasoning":`...)
-		b = c.appendSentence(b, a, true)
-		b = append(b, `,"answer":`...)
-		b = appendQuoted(b, c.it.letters[a.rank.first()])
-		return append(b, '}')
 	}
 	return b
 }
@@ -45,14 +35,6 @@ func (c *call) protocolPlain(b []byte, a *answer) []byte {
 		b = strconv.AppendFloat(b, a.risk, 'f', 2, 64)
 		b = append(b, "\nVETO: "...)
 		return append(b, yesNo(a.veto)...)
-	case kindZeroShot:
-		b = append(b, "ANSWER: "...)
-		return append(b, c.it.letters[a.rank.first()]...)
-	case kindCoT:
-		b = append(b, "REASONING: "...)
-		b = c.appendSentence(b, a, false)
-		b = append(b, "\nANSWER: "...)
-		return append(b, c.it.letters[a.rank.first()]...)
 	}
 	return b
 }

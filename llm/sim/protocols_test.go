@@ -10,7 +10,7 @@ import (
 )
 
 // The kinds of protocols/ and the prompts that carry their marker lines.
-var protocolKinds = []string{kindFirst, kindZeroShot, kindCoT}
+var protocolKinds = []string{kindFirst}
 
 func protocolReq(id string, ls []string, kind string, agent int, seed int64, schema bool) llm.Request {
 	req := agentReq(id, ls, kind, agent, 1, seed, schema, "")
@@ -19,9 +19,7 @@ func protocolReq(id string, ls []string, kind string, agent int, seed int64, sch
 }
 
 var protocolJSONKeys = map[string][]string{
-	kindFirst:    {"reasoning", "ranking", "confidence"},
-	kindZeroShot: {"answer"},
-	kindCoT:      {"reasoning", "answer"},
+	kindFirst: {"reasoning", "ranking", "confidence"},
 }
 
 func TestProtocolKindsJSON(t *testing.T) {
@@ -58,9 +56,7 @@ func checkProtocolJSON(t *testing.T, kind string, obj map[string]any, ls []strin
 }
 
 var protocolPlainLabels = map[string][]string{
-	kindFirst:    {"REASONING: ", "RANKING: ", "CONFIDENCE: "},
-	kindZeroShot: {"ANSWER: "},
-	kindCoT:      {"REASONING: ", "ANSWER: "},
+	kindFirst: {"REASONING: ", "RANKING: ", "CONFIDENCE: "},
 }
 
 func TestProtocolKindsPlain(t *testing.T) {

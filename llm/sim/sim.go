@@ -289,10 +289,6 @@ func protocolKindCode(k string) (uint64, bool) {
 	switch k {
 	case kindFirst:
 		return 12, true
-	case kindZeroShot:
-		return 13, true
-	case kindCoT:
-		return 14, true
 	case kindDiagnosisJudge:
 		return 19, true
 	}
