@@ -16,8 +16,10 @@ type Behaviour struct {
 	// Kinds are the call kinds (llm.Meta.Kind) it answers, each with its
 	// code. The code enters the call's key and so every random draw of the
 	// call: it never changes once rows exist, and it is unique among the
-	// behaviours and the core's own kinds (codes below 40 and 100–199 are
-	// taken; see the existing behaviours).
+	// behaviours and the core's own kinds (New refuses a clash). In use: the
+	// core 1–12 and 19, baseline 13–14, debate 15, council 16–17, judge 18,
+	// veto 20–21, medagents 40–48, mdagents 101–115; a new protocol takes
+	// codes from 200.
 	Kinds map[string]uint64
 	// Answer answers one call of its kinds with the response text.
 	Answer func(c *Call) string

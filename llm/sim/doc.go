@@ -108,8 +108,10 @@
 //
 // # Protocols' own kinds
 //
-// The core above knows no protocol's own call kinds. A protocol whose
-// calls the core does not answer provides a Behaviour beside its code
+// The core above answers teamwork's kinds (the simulated team its
+// mechanisms were built for), the shared first answer and the diagnosis
+// judge, and knows no other protocol's call kinds. A protocol whose calls
+// the core does not answer provides a Behaviour beside its code
 // (protocols/baseline/sim.go, protocols/debate/sim.go,
 // protocols/council/sim.go, protocols/judge/sim.go, protocols/veto/sim.go,
 // protocols/medagents/sim.go, protocols/mdagents/sim.go): the kinds it
