@@ -122,7 +122,7 @@ func simRunArms(t testing.TB, qs []qa.Question, p sim.Profile, seed int64, repea
 	plan := runner.Plan{RunID: "calibrate", Sets: []runner.QuestionSet{{Name: calDataset, Questions: qs}},
 		Tasks:   tasks.All(),
 		Arms:    ras,
-		Models:  []runner.Model{{Name: "sim/" + p.Name, Request: p.Name, Client: sim.New(p, items)}},
+		Models:  []runner.Model{{Name: "sim/" + p.Name, Request: p.Name, Client: protocols.NewSim(p, items)}},
 		Repeats: repeats, Seed: seed, Parallel: 1}
 	res, err := runner.Run(context.Background(), plan, nil)
 	if err != nil {

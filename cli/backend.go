@@ -17,6 +17,7 @@ import (
 	"github.com/medteam-bench/medteam/llm/openai"
 	"github.com/medteam-bench/medteam/llm/sim"
 	"github.com/medteam-bench/medteam/plan"
+	"github.com/medteam-bench/medteam/protocols"
 	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/results"
 	"github.com/medteam-bench/medteam/runner"
@@ -205,7 +206,7 @@ func openSim(_ context.Context, ep *plan.Endpoint, _ *backendFlags, _ plan.Spec,
 		}
 	}
 	ep.Sim = true
-	return sim.New(p, items), nil
+	return protocols.NewSim(p, items), nil
 }
 
 func openOllama(ctx context.Context, ep *plan.Endpoint, b *backendFlags, s plan.Spec, _ []qa.Question) (llm.Client, error) {

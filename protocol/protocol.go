@@ -17,6 +17,26 @@
 //     one question makes) and Stub (dry-run answers); its Arm's Run decides
 //     on a qa.Item through the llm.Client it is given.
 //  2. Add the value to protocols.All.
+//  3. If its calls are kinds of its own (not the shared first answer, a
+//     revision, …, which the simulator's core answers), give it a simulated
+//     behaviour in its package's sim.go and set Protocol.Sim (below).
+//
+// A simulated behaviour is a sim.Behaviour: each kind with a code no other
+// kind has (the code keys the call's draws) and an Answer written with the
+// core's mechanisms (sim.Call's Skill, DrawRanking, Confidence, Cue,
+// Finish, …):
+//
+//	var Sim = sim.Behaviour{Protocol: "mine", Kinds: map[string]uint64{KindPick: 200},
+//		Answer: func(c *sim.Call) string {
+//			rk := c.DrawRanking(c.Skill())
+//			return c.Finish([]byte("ANSWER: "+c.Letter(rk.First())), rk.First(), false)
+//		}}
+//
+// with Protocol.Sim = &Sim. The sim/ backend and protocols.NewSim pass every
+// registered behaviour to sim.New (Registry.Sim); llm/sim itself never names
+// the protocol (llm's TestLLMKnowsNoProtocol). protocols/medagents/sim.go
+// and protocols/mdagents/sim.go are the worked examples, llm/sim's
+// TestAddingABehaviour the smallest.
 //
 // Nothing else changes: the runner, the plan and the tasks know no protocol
 // (protocoltest.AlwaysFirst is added this way in runner's
@@ -30,6 +50,7 @@ import (
 	"strings"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/llm/sim"
 	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/suggest"
 	"github.com/medteam-bench/medteam/triage/redflag"
@@ -70,6 +91,23 @@ type Protocol struct {
 	// report names such arms apart from those whose shared request differs
 	// (DESIGN §5 "Equal terms").
 	OwnFirstAnswer bool
+	// Sim, when set, is the protocol's simulated behaviour: how llm/sim
+	// answers the call kinds that are the protocol's own (its package's
+	// sim.go). Nil for a protocol whose calls are kinds the simulator's core
+	// answers (the shared first answer, a revision, …).
+	Sim *sim.Behaviour
+}
+
+// Sim lists the registry's simulated behaviours (Protocol.Sim), for
+// sim.New: sim.New(profile, items, registry.Sim()...).
+func (r Registry) Sim() []sim.Behaviour {
+	var out []sim.Behaviour
+	for _, p := range r {
+		if p.Sim != nil {
+			out = append(out, *p.Sim)
+		}
+	}
+	return out
 }
 
 // OwnFirstAnswer lists the registry's protocols that ask their first

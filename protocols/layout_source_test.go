@@ -56,7 +56,7 @@ func layoutRun(t *testing.T, spec string, set protocol.Settings, n int) ([]*prot
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := sim.New(p, items)
+	m := protocols.NewSim(p, items)
 	a, err := protocols.All().Parse(spec, set)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@
 package protocols
 
 import (
+	"github.com/medteam-bench/medteam/llm/sim"
 	"github.com/medteam-bench/medteam/protocol"
 	"github.com/medteam-bench/medteam/protocols/baseline"
 	"github.com/medteam-bench/medteam/protocols/council"
@@ -31,4 +32,10 @@ func All() protocol.Registry {
 		mdagents.Protocol,
 		teamwork.Protocol,
 	}
+}
+
+// NewSim is the simulator with every registered protocol's simulated
+// behaviour (Protocol.Sim): what the sim/ backend and the tests use.
+func NewSim(p sim.Profile, items map[string]sim.Item) *sim.Model {
+	return sim.New(p, items, All().Sim()...)
 }

@@ -114,7 +114,7 @@ func simPlan(t *testing.T, arms []runner.Arm, n int, profile string) (runner.Pla
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := sim.New(p, items)
+	m := protocols.NewSim(p, items)
 	return runner.Plan{RunID: "t", Sets: []runner.QuestionSet{{Name: "sample", Questions: qs}}, Arms: arms,
 		Tasks:  tasks.All(),
 		Models: []runner.Model{{Name: "sim/" + profile, Request: "sim", Client: m}}, Repeats: 1, Seed: 1, Parallel: 4}, m

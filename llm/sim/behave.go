@@ -6,8 +6,9 @@ import (
 	"github.com/medteam-bench/medteam/llm"
 )
 
-// call is one request being answered.
-type call struct {
+// Call is one request being answered: what a Behaviour is handed (its
+// exported methods are the core's mechanisms, behaviour_core.go).
+type Call struct {
 	m   *Model
 	p   *Profile
 	it  *item
@@ -15,12 +16,16 @@ type call struct {
 	key uint64
 	n   int // number of options
 	pr  prompt
+	b   *Behaviour // the protocol's behaviour answering the call; nil: the core's kind
 }
+
+// call is the core's name for a Call.
+type call = Call
 
 func (c *call) rng(tag uint64) stream { return newStream(c.key, tag) }
 
-// answer is the latent content of a response, before formatting.
-type answer struct {
+// Answer is the latent content of a response, before formatting.
+type Answer struct {
 	kind string
 
 	rank    ranking
@@ -47,39 +52,27 @@ type answer struct {
 	concern  *[2]string
 	q        float64
 
-	// The kinds of protocols/: a first answer's risk and veto flag; a
-	// review's ranking of the labels shown (indexes into prompt.labels, best
-	// first) and the perceived quality of each; a chairman's contributors
-	// (agent numbers, weights summing to 1); the consensus judge's output
-	// (consensus.go).
-	risk     float64
-	veto     bool
-	hasVeto  bool // the request asked for the risk and the flag
-	review   [maxPeers]int8
-	rscore   [maxPeers]float64
-	nreview  int
-	contrib  [maxPeers]int
-	cweight  [maxPeers]float64
-	ncontrib int
-	cj       *consensus
+	// A first answer's risk and veto flag (protocols/firstanswer's
+	// additions).
+	risk    float64
+	veto    bool
+	hasVeto bool // the request asked for the risk and the flag
 }
+
+// answer is the core's name for an Answer.
+type answer = Answer
 
 // respond computes the answer and formats it (possibly malformed).
 func (c *call) respond() string {
 	if c.req.Meta.Kind == kindDiagnosisJudge {
 		return c.diagnosisVerdict()
 	}
-	if text, ok := c.medagents(); ok {
-		return text
-	}
-	if text, ok := c.mdagents(); ok {
-		return text
+	if c.b != nil {
+		c.pr.leader = -1
+		return c.b.Answer(c)
 	}
 	self, judge := c.reader()
 	scanPrompt(c.req, c.it, self, judge, &c.pr)
-	if c.req.Meta.Kind == kindRevise {
-		c.pr.readConversation(c.req, c.it) // debate.go
-	}
 
 	var a answer
 	a.kind = c.req.Meta.Kind
@@ -93,11 +86,11 @@ func (c *call) respond() string {
 // is true on the kinds that judge the others' answers.
 func (c *call) reader() (self int, judge bool) {
 	switch c.req.Meta.Kind {
-	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst, kindZeroShot, kindCoT, kindRevise, kindVetoDebate, kindVetoBallot:
+	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst:
 		if c.req.Meta.Agent >= 0 {
 			self = c.req.Meta.Agent + 1
 		}
-	case kindSynthesize, kindMediate, kindMonitorSelect, kindMonitorRate, kindTieBreak, kindPeerReview, kindChairman, kindJudge:
+	case kindSynthesize, kindMediate, kindMonitorSelect, kindMonitorRate, kindTieBreak:
 		judge = true
 	}
 	return self, judge
@@ -109,7 +102,7 @@ func (c *call) answerKind(a *answer) {
 	switch a.kind {
 	case kindPredict:
 		c.predict(a)
-	case kindDiscuss, kindFinal, kindMonitorRespond, kindRevise:
+	case kindDiscuss, kindFinal, kindMonitorRespond:
 		c.discuss(a)
 	case kindAssess:
 		c.assess(a)

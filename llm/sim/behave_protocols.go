@@ -4,32 +4,22 @@ import (
 	"math"
 )
 
-// Behaviour of the call kinds of the protocols under protocols/ (besides
-// revise, a debate revision, which behaves as discuss: the agent starts from
-// its own previous reply (debate.go; a "POSITION you" line without one) and
-// the peers' majority pulls it with probability Persuadability × share ×
-// susceptibility). As everywhere in the simulator,
-// the gold enters only through an agent's own knowledge (the correctness
-// draw, know) and the quality of its reasoning; what a call is shown moves
-// it only through the mechanisms below.
+// Behaviour of the shared call kinds of the protocols under protocols/: the
+// first answer (protocols/firstanswer, with the additions a request asks
+// for), zeroshot and cot. As everywhere in the simulator, the gold enters
+// only through an agent's own knowledge (the correctness draw, know) and
+// the quality of its reasoning; what a call is shown moves it only through
+// the mechanisms below.
 
 // vetoRisk is the risk at which an agent raises a veto: the first-answer
 // prompt asks for a veto "when that risk is 0.5 or more".
 const vetoRisk = 0.5
 
-// protocolKind answers the kinds of protocols/ other than revise.
+// protocolKind answers the shared kinds of protocols/.
 func (c *call) protocolKind(a *answer) {
 	switch a.kind {
-	case kindFirst, kindZeroShot, kindCoT:
+	case kindFirst:
 		c.independent(a)
-	case kindPeerReview:
-		c.peerReview(a)
-	case kindChairman:
-		c.chairman(a)
-	case kindJudge:
-		c.consensusJudge(a)
-	case kindVetoDebate, kindVetoBallot:
-		c.vetoBallot(a)
 	}
 }
 
@@ -64,37 +54,6 @@ func (c *call) independent(a *answer) {
 		a.risk = round2(clamp(1-a.conf+c.p.RiskNoise*rr.normal(), 0.01, 0.99))
 		a.veto = a.risk >= vetoRisk
 		a.hasVeto = true
-	}
-}
-
-// peerReview ranks the answers shown under labels by the reviewer's
-// perceived quality of their reasoning (the cue it reads, PerceptionNoise)
-// plus ReviewAgreement when an answer's first choice is the reviewer's own
-// (an independent draw of its knowledge); labels without a readable answer
-// come last, in the order shown.
-func (c *call) peerReview(a *answer) {
-	view := c.drawRanking(c.skill())
-	own := view.first()
-	r := c.rng(tagReview)
-	n := c.pr.nlabel
-	for k := 0; k < n; k++ {
-		l := &c.pr.labels[k]
-		a.review[k] = int8(k)
-		a.rscore[k] = math.Inf(-1)
-		if !l.has {
-			continue
-		}
-		a.rscore[k] = c.perceive(l.tier-1, &r)
-		if l.pos.rank.first() == own {
-			a.rscore[k] += c.p.ReviewAgreement
-		}
-	}
-	a.nreview = n
-	// Stable insertion sort by score, best first.
-	for i := 1; i < n; i++ {
-		for j := i; j > 0 && a.rscore[a.review[j]] > a.rscore[a.review[j-1]]; j-- {
-			a.review[j], a.review[j-1] = a.review[j-1], a.review[j]
-		}
 	}
 }
 

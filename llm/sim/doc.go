@@ -5,9 +5,10 @@
 //
 // It owns the simulated team: the Profile knobs and the built-in profiles,
 // the per-question traits it derives at construction, how it reads a
-// prompt's marker lines, how each call kind behaves, and the text it
-// answers with. The call kinds themselves are teamwork's labels, spelled
-// out in kinds.go.
+// prompt's marker lines, how each of its call kinds behaves, and the text
+// it answers with. Its call kinds are teamwork's labels and those of the
+// protocols that share its answer shapes, spelled out in kinds.go; a
+// protocol with kinds of its own brings their behaviour (Behaviour).
 //
 // # What it knows and reads
 //
@@ -90,36 +91,46 @@
 //
 // # The protocols' kinds
 //
-// The kinds of protocols/ use the same mechanisms. A first answer (the
-// shared first answer: teamwork's prediction, cot, sc, the panels, debate
-// round 1) is an independent answer as predict; it states facts only when
-// the request asks for them (a "facts" schema property or a FACTS: line:
-// teamwork with SMM); zeroshot (and the no longer sent cot kind) are
-// independent answers. The simulator ignores the temperature, so cot
-// (agent 0 at temperature 0) answers as sc's sample 0. A debate revision
-// (revise) is discuss; as debate sends it, a conversation, its own position
-// is its latest assistant message and the peers' are the replies after the
-// "One agent solution:" lines of the latest user message, read in the
-// format the simulator writes (debate.go). A peer review ranks the answers it is shown under anonymous
-// labels ("POSITION response Alpha: …") by the quality it perceives in their
-// reasoning plus ReviewAgreement for an answer it agrees with. A chairman
-// and the consensus judge answer by rule over what they are shown. The
-// chairman answers the gold when it knows it (its own skill), else by its
-// STRATEGY line and the PEER RANK lines (balanced: the most held answer;
-// risk-averse: the most held among confident, well-ranked experts;
-// goal-seeking: the best-ranked expert's; novelty: the least held),
-// crediting the experts behind its answer. The consensus judge executes
-// seed 003's algorithm on the input object it is shown (consensus.go),
-// never knowing the gold, skipping the 0.70 rule with probability
-// JudgeSlip. A veto ballot (veto_debate, veto_ballot) is discuss when the
-// prompt shows its own previous position, else an independent answer, with
-// a risk as a first answer's and a decision: its first choice below risk
-// 0.5, else VETO from the Safety agent and REFUSE from the others.
-// MedAgents' kinds (medagents.go) read their prompts' own lines: the
-// experts' analyses, advice and the report carry a quality cue and a lean
-// the next stage reads back; a consulted expert votes yes when its own view
-// is the report's lean or the report persuades it. llm/sim/README.md has the
-// tables.
+// The kinds of protocols/ use the same mechanisms. The core answers the
+// one they share, the first answer (protocols/firstanswer: teamwork's
+// prediction, cot, sc, the panels, debate round 1): an independent answer
+// as predict; it states facts only when the request asks for them (a
+// "facts" schema property or a FACTS: line: teamwork with SMM), and a risk
+// and a veto flag when it asks for them. The simulator ignores the
+// temperature, so cot (agent 0 at temperature 0) answers as sc's sample 0.
+// Every protocol's own kinds — zeroshot's (and the no longer sent cot
+// kind), debate's revision, the council's peer_review and chairman, the
+// consensus judge's judge, veto's ballots, MedAgents' and MDAgents' — are
+// not the core's: each protocol's package answers them (see "Protocols'
+// own kinds" below), with the core's mechanisms (a zeroshot answer is an
+// independent answer, a revision the core's discuss after reading its
+// conversation). llm/sim/README.md has the tables.
+//
+// # Protocols' own kinds
+//
+// The core above answers teamwork's kinds (the simulated team its
+// mechanisms were built for), the shared first answer and the diagnosis
+// judge, and knows no other protocol's call kinds. A protocol whose calls
+// the core does not answer provides a Behaviour beside its code
+// (protocols/baseline/sim.go, protocols/debate/sim.go,
+// protocols/council/sim.go, protocols/judge/sim.go, protocols/veto/sim.go,
+// protocols/medagents/sim.go, protocols/mdagents/sim.go): the kinds it
+// answers, each with a fixed code that keys its draws, and an Answer built
+// from the core's mechanisms, the exported methods of Call — Skill, Know,
+// DrawRanking, Confidence, LatentQuality, ReasoningNoise, Perceive,
+// Susceptibility, Cue, DrawFacts, Discuss, VerdictSentence, ReadPrompt and
+// the peers it shows, Rng with the purpose tags, and Finish (the malformed
+// and fence draws). The protocol's registry entry carries it
+// (protocol.Protocol.Sim) and New takes the registered behaviours:
+//
+//	m := sim.New(profile, items, protocols.All().Sim()...) // protocols.NewSim(profile, items)
+//
+// Adding a protocol with kinds of its own is: write its Behaviour in its
+// package's sim.go (codes not yet taken: New panics on a clash, naming
+// both), set Protocol.Sim, and test its answers there with sim.New(p,
+// items, Sim) and the requests and readers of llm/sim/simtest. A call of
+// a kind that neither the core nor a registered behaviour answers is a bad
+// request naming the kind.
 //
 // # Output
 //

@@ -19,13 +19,7 @@ const (
 	kindTieBreak       = "tiebreak"
 
 	// The protocols of protocols/ (protocols/kit/kinds.go, FORMATS.md there).
-	kindFirst      = "first"
-	kindZeroShot   = "zeroshot"
-	kindCoT        = "cot"
-	kindRevise     = "revise"
-	kindPeerReview = "peer_review"
-	kindChairman   = "chairman"
-	kindJudge      = "judge"
+	kindFirst = "first"
 	// kindDiagnosisJudge is the runner's diagnosis judge (--diagnosis-judge).
 	kindDiagnosisJudge = "diagnosis_judge"
 

@@ -43,8 +43,17 @@ func (c *call) appendDiagnosis(b []byte, a *answer, asJSON bool) []byte {
 		return b
 	}
 	switch a.kind {
-	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst, kindZeroShot, kindCoT, kindRevise, kindVetoDebate, kindVetoBallot:
+	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst:
 	default:
+		return b
+	}
+	return c.appendStatedDiagnosis(b, a, asJSON)
+}
+
+// appendStatedDiagnosis adds the diagnosis an agent answer states on a
+// triage item (nothing on another item).
+func (c *call) appendStatedDiagnosis(b []byte, a *answer, asJSON bool) []byte {
+	if c.it.diagnosis == "" {
 		return b
 	}
 	dx := WrongDiagnosis
@@ -77,7 +86,7 @@ const (
 func (c *call) malformed(full []byte, a *answer, r *stream) string {
 	letter := a.letter
 	switch a.kind {
-	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst, kindZeroShot, kindCoT, kindRevise:
+	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst:
 		letter = a.rank.first()
 	}
 	shape := r.intn(nShapes)

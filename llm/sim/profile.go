@@ -133,8 +133,8 @@ type Profile struct {
 	// RiskNoise·N(0,1), 0.01, 0.99); the agent raises a veto when its risk is
 	// 0.5 or more, as the prompt asks.
 	RiskNoise float64
-	// ReviewAgreement is what a council reviewer (kind peer_review) adds to
-	// its perceived quality of an answer whose first choice is the one it
+	// ReviewAgreement is what a reviewer (the council's peer review,
+	// protocols/council/sim.go) adds to its perceived quality of an answer whose first choice is the one it
 	// would give itself (its own independent draw): reviewers favour answers
 	// they agree with.
 	ReviewAgreement float64

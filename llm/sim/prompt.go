@@ -19,11 +19,14 @@ const (
 	maxPeers   = 16
 )
 
-// ranking is an ordered list of option indexes (a partial ranking is allowed).
-type ranking struct {
+// Ranking is an ordered list of option indexes (a partial ranking is allowed).
+type Ranking struct {
 	idx [maxLetters]int8
 	n   int
 }
+
+// ranking is the core's name for a Ranking.
+type ranking = Ranking
 
 func (r *ranking) has(i int8) bool {
 	for k := 0; k < r.n; k++ {
@@ -108,35 +111,7 @@ type prompt struct {
 	htier [maxPeers + 1]int8
 	hseen [maxPeers + 1]bool
 	resp  int8
-
-	// The protocols of protocols/: the answers a council reviewer sees under
-	// anonymous labels ("POSITION response Alpha: …", "REASONING response
-	// Alpha: …", the latter read only when judging), the aggregate peer
-	// ranking the chairman sees ("PEER RANK agent N: 1.50", stored +1 so that
-	// 0 is none) and its strategy ("STRATEGY: …").
-	labels   [maxPeers]labelled
-	nlabel   int
-	peerRank [maxPeers + 1]float64
-	strategy strategy
 }
-
-// labelled is one answer shown under an anonymous label.
-type labelled struct {
-	name string // the label word, as written in the prompt
-	pos  position
-	has  bool // a readable position was shown
-	tier int8 // reasoning tier + 1; 0: none read
-}
-
-// strategy is a council chairman's directive.
-type strategy uint8
-
-const (
-	strategyBalanced strategy = iota
-	strategyRiskAverse
-	strategyGoalSeeking
-	strategyNovelty
-)
 
 // tierFor is the reasoning tier the prompt shows for agent n (its latest
 // statement in the discussion, else its REASONING line), or -1 for none.
@@ -225,9 +200,6 @@ const (
 	markHistory
 	markReasoning
 	markResponse
-	markStrategy
-	markPeerRank
-	markLabelReasoning
 )
 
 // markers recognise the marker lines by prefix. No prefix is a prefix of
@@ -251,9 +223,6 @@ var markers = [...]struct {
 	{"DISCUSSION SO FAR:", markHistory, true},
 	{"REASONING agent ", markReasoning, true},
 	{"RESPONSE:", markResponse, true},
-	{"STRATEGY:", markStrategy, false},
-	{"PEER RANK agent ", markPeerRank, false},
-	{"REASONING response ", markLabelReasoning, true},
 }
 
 // markersAt lists, by first byte, the markers that start with it (bit i
@@ -314,8 +283,6 @@ func (s *scanner) read(k markerKind, rest string) {
 		s.reasoning(rest)
 	case markResponse:
 		pr.resp = decodeTier(rest) + 1
-	default:
-		s.readProtocol(k, rest)
 	}
 }
 
@@ -433,10 +400,6 @@ func (pr *prompt) addPosition(it *item, s string, self int) {
 		sep = ','
 	}
 	rk := parseLetters(it, body, sep)
-	if name, ok := cutPrefix(who, "response "); ok {
-		pr.addLabel(trimSpace(name), position{rank: rk, conf: conf}, rk.n > 0)
-		return
-	}
 	if rk.n == 0 {
 		if n, ok := agentWho(who); ok && trimSpace(s[colon+1:]) == "(no readable answer)" {
 			pr.dropPeer(n)

@@ -62,8 +62,12 @@ const (
 	tagChair
 )
 
-// stream is a splitmix64 sequence; a value, never shared.
-type stream struct{ s uint64 }
+// Stream is a splitmix64 sequence seeded by a call's key and a purpose
+// tag; a value, never shared.
+type Stream struct{ s uint64 }
+
+// stream is the core's name for a Stream.
+type stream = Stream
 
 func newStream(key, tag uint64) stream {
 	return stream{s: mix64(key ^ mix64(tag*golden+0x632be59bd9b4e019))}

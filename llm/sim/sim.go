@@ -60,6 +60,7 @@ func (it *item) letterIndex(s string) int {
 type Model struct {
 	p     Profile
 	items map[string]*item
+	kinds map[string]*Behaviour // the registered behaviours, by kind
 	calls atomic.Int64
 
 	// failing holds, for requests whose last attempts failed by fault
@@ -74,10 +75,13 @@ type Model struct {
 var _ llm.Client = (*Model)(nil)
 
 // New returns a simulated model answering with profile p about items (keyed
-// by question id). The map is copied; it is the only place the simulator
-// learns gold answers.
-func New(p Profile, items map[string]Item) *Model {
+// by question id), and the calls of the protocols' kinds with their
+// behaviours bs (the registry's: protocols.All().Sim()). The map is copied;
+// it is the only place the simulator learns gold answers. A kind claimed
+// twice, or a code taken twice, panics: the behaviours are code, not input.
+func New(p Profile, items map[string]Item, bs ...Behaviour) *Model {
 	m := &Model{p: p, items: make(map[string]*item, len(items)), failing: map[uint64]uint32{}}
+	m.register(bs)
 	for id, src := range items {
 		m.items[id] = newItem(p, id, src)
 	}
@@ -197,12 +201,12 @@ func (m *Model) Chat(ctx context.Context, req llm.Request) (llm.Response, error)
 	if it.err != nil {
 		return llm.Response{}, m.badRequest(&req, it.err)
 	}
-	kc, ok := kindCode(req.Meta.Kind)
+	kc, b, ok := m.kind(req.Meta.Kind)
 	if !ok {
-		return llm.Response{}, m.badRequest(&req, fmt.Errorf("unknown call kind %q", req.Meta.Kind))
+		return llm.Response{}, m.badRequest(&req, fmt.Errorf("unknown call kind %q: no core kind and no registered protocol behaviour (sim.New's behaviours) answers it", req.Meta.Kind))
 	}
 
-	c := call{m: m, p: &m.p, it: it, req: &req, n: len(it.letters)}
+	c := call{m: m, p: &m.p, it: it, req: &req, n: len(it.letters), b: b}
 	c.key = callKey(req.Seed, it.qhash, kc, req.Meta.Turn, req.Meta.Agent)
 
 	if m.p.ErrorRate > 0 {
@@ -285,28 +289,10 @@ func protocolKindCode(k string) (uint64, bool) {
 	switch k {
 	case kindFirst:
 		return 12, true
-	case kindZeroShot:
-		return 13, true
-	case kindCoT:
-		return 14, true
-	case kindRevise:
-		return 15, true
-	case kindPeerReview:
-		return 16, true
-	case kindChairman:
-		return 17, true
-	case kindJudge:
-		return 18, true
 	case kindDiagnosisJudge:
 		return 19, true
 	}
-	if c, ok := vetoKindCode(k); ok {
-		return c, true
-	}
-	if c, ok := medagentsKindCode(k); ok {
-		return c, true
-	}
-	return mdagentsKindCode(k)
+	return 0, false
 }
 
 // fault decides whether this attempt fails. The decision is a pure function

@@ -24,7 +24,7 @@ func TestTriageDiagnosis(t *testing.T) {
 		{Letter: "C", Text: "em", Aliases: []string{"em"}}}
 	seen := map[bool]int{}
 	for id, it := range items {
-		for _, kind := range []string{kindFirst, kindZeroShot, kindCoT, kindRevise} {
+		for _, kind := range []string{kindFirst} {
 			for _, schema := range []bool{true, false} {
 				text := mustChat(t, m, protocolReq(id, ls, kind, 0, 7, schema)).Text
 				a := parse.Parse(text, opts)
@@ -48,7 +48,7 @@ func TestTriageDiagnosis(t *testing.T) {
 	}
 	// Without a diagnosis nothing is added.
 	plain := New(mustProfile(t, "default"), map[string]Item{"q": {Letters: ls, Gold: "A"}})
-	if text := mustChat(t, plain, protocolReq("q", ls, kindZeroShot, 0, 7, false)).Text; parse.Parse(text, opts).Diagnosis != "" {
+	if text := mustChat(t, plain, protocolReq("q", ls, kindFirst, 0, 7, false)).Text; parse.Parse(text, opts).Diagnosis != "" {
 		t.Errorf("multiple-choice answer states a diagnosis: %q", text)
 	}
 }

@@ -45,11 +45,13 @@ var zeroShotSchema = kit.Schema(kit.KindZeroShot, kit.P("answer", kit.String))
 func singleProtocol(name, doc string) *protocol.Protocol {
 	p := &protocol.Protocol{Name: name, Doc: doc, Presets: []string{name}, Stub: kit.Stub, Prompts: kit.HashOf(prompts)}
 	if name == "cot" {
+		p.Sim = &CoTSim
 		p.Prompts = kit.HashOf(firstanswer.Prompts)
 		p.Aliases = []string{"chain-of-thought", "chainofthought", "chain_of_thought"}
 	} else {
 		p.Aliases = []string{"zero-shot", "zero_shot"}
 		p.OwnFirstAnswer = true // its own letter-only prompt
+		p.Sim = &ZeroShotSim
 	}
 	p.Parse = func(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
 		sp, ok, err := kit.ParseSpec(spec, name)

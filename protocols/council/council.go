@@ -69,6 +69,7 @@ var Protocol = &protocol.Protocol{
 	Accounting: writeAccounting,
 	Stub:       kit.Stub,
 	Prompts:    promptsHash,
+	Sim:        &Sim,
 }
 
 // promptsHash is the hash of council's prompt set: the shared first answer's

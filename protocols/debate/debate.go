@@ -62,6 +62,7 @@ var Protocol = &protocol.Protocol{
 	Accounting: writeAccounting,
 	Stub:       kit.Stub,
 	Prompts:    kit.HashOf(firstanswer.Prompts, prompts),
+	Sim:        &Sim,
 }
 
 // RuleDebate is the decision rule.

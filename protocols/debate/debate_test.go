@@ -299,7 +299,7 @@ func TestSixCallsOnTheSimulator(t *testing.T) {
 			t.Fatal(err)
 		}
 		p.ErrorRate = 0
-		k := &counting{c: sim.New(p, items), calls: map[string]int{}}
+		k := &counting{c: sim.New(p, items, Sim), calls: map[string]int{}}
 		set := kittest.Settings(0)
 		set.Structured = profile == "default"
 		changed := 0

@@ -72,6 +72,7 @@ var Protocol = &protocol.Protocol{
 	Accounting: writeAccounting,
 	Stub:       kit.Stub,
 	Prompts:    kit.HashOf(firstanswer.Prompts, prompts),
+	Sim:        &Sim,
 }
 
 // Modes (option mode=…).

@@ -20,8 +20,8 @@ const (
 )
 
 // Call kinds (llm.Meta.Kind): the step a call performs. docs/protocols.md
-// (#mdagents) gives the answer each asks for; the simulator (llm/sim,
-// mdagents.go) answers each.
+// (#mdagents) gives the answer each asks for; the simulator answers each
+// with this package's Sim (sim.go).
 const (
 	KindRoute       = "md_route"              // the complexity router
 	KindReason      = "md_exemplar_reason"    // the reason of one few-shot exemplar

@@ -70,6 +70,7 @@ var Protocol = &protocol.Protocol{
 	Prompts:    kit.HashOf(prompts),
 	// No first answer is the shared request (docs/protocols.md).
 	OwnFirstAnswer: true,
+	Sim:            &Sim,
 }
 
 // Decision rules (decision_rule).

@@ -41,7 +41,7 @@ func simModel(t testing.TB, profile string, qs []qa.Question) *sim.Model {
 	for _, q := range qs {
 		items[q.ID] = sim.Item{Letters: q.Letters(), Gold: q.Gold}
 	}
-	return sim.New(p, items)
+	return sim.New(p, items, Sim)
 }
 
 // fewshotOf is a training split of qs.

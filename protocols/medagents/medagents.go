@@ -125,6 +125,7 @@ var Protocol = &protocol.Protocol{
 	Prompts:    kit.HashOf(prompts),
 	// No first answer is the shared request (docs/protocols.md).
 	OwnFirstAnswer: true,
+	Sim:            &Sim,
 }
 
 // Arm is one MedAgents configuration.

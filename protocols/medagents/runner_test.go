@@ -65,7 +65,7 @@ func TestCallsWithinBounds(t *testing.T) {
 		}
 		plan := runner.Plan{RunID: "t", Sets: []runner.QuestionSet{{Name: "synthetic", Questions: qs}}, Arms: arms,
 			Tasks:  tasks.All(),
-			Models: []runner.Model{{Name: "sim/" + tc.profile, Request: "sim", Client: sim.New(p, items)}}, Repeats: 1, Seed: 1, Parallel: 4}
+			Models: []runner.Model{{Name: "sim/" + tc.profile, Request: "sim", Client: protocols.NewSim(p, items)}}, Repeats: 1, Seed: 1, Parallel: 4}
 		res, err := runner.Run(context.Background(), plan, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -102,6 +102,7 @@ var Protocol = &protocol.Protocol{
 	// Every call, round 1's included, carries the agent's role in the
 	// system prompt and veto's ballot: no first answer equals the panels'.
 	OwnFirstAnswer: true,
+	Sim:            &Sim,
 }
 
 func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {

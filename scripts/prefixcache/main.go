@@ -114,7 +114,7 @@ func measure(specs []string, qs []qa.Question, pad int, layout string, show bool
 	for _, q := range qs {
 		items[q.ID] = sim.Item{Letters: q.Letters(), Gold: q.Gold}
 	}
-	rec := &recorder{next: padder{next: sim.New(p, items), words: pad}, shown: map[string]bool{}, unit: map[string]int{}}
+	rec := &recorder{next: padder{next: protocols.NewSim(p, items), words: pad}, shown: map[string]bool{}, unit: map[string]int{}}
 	if show {
 		rec.show = os.Stderr
 	}

@@ -1,10 +1,12 @@
-package sim
+package debate
 
 import (
 	"strconv"
 	"strings"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/llm/sim"
+	"github.com/medteam-bench/medteam/protocols/kit"
 )
 
 // A debate revision (protocols/debate, after Du et al. 2023) is a
@@ -25,10 +27,46 @@ const (
 	peersEndMarker     = "Using the reasoning from other agents"
 )
 
+// Sim is debate's simulated behaviour (llm/sim's Behaviour): a revision,
+// read as above, answered as the core's discuss. The code seeds every draw
+// of a call: it never changes.
+var Sim = sim.Behaviour{
+	Protocol: "debate",
+	Kinds:    map[string]uint64{kit.KindRevise: 15},
+	Answer:   simAnswer,
+}
+
+// simAnswer answers a revision as the core answers an agent's kind: the
+// prompt read as the agent's own, then its conversation; discuss; the
+// ranked answer and the diagnosis it states on a triage item; the
+// malformed and fence draws.
+func simAnswer(c *sim.Call) string {
+	self := 0
+	if c.Request().Meta.Agent >= 0 {
+		self = c.Request().Meta.Agent + 1
+	}
+	c.ReadPrompt(self, false)
+	readConversation(c)
+	a := c.NewAnswer()
+	c.Discuss(&a)
+	asJSON := c.Request().Schema != nil
+	var arr [1024]byte
+	b := c.AppendRanked(arr[:0], &a, asJSON)
+	b = c.AppendDiagnosis(b, &a, asJSON)
+	return c.Finish(b, a.Ranking().First(), asJSON)
+}
+
+// reply is one reply's position as read.
+type reply struct {
+	rank sim.Ranking
+	conf float64
+}
+
 // readConversation sets the addressed agent's own position and its peers'
 // from a multi-turn revision; a revision without an assistant message keeps
 // what its POSITION lines said.
-func (pr *prompt) readConversation(req *llm.Request, it *item) {
+func readConversation(c *sim.Call) {
+	req := c.Request()
 	last := -1
 	for i := range req.Messages {
 		if req.Messages[i].Role == llm.RoleAssistant {
@@ -38,10 +76,8 @@ func (pr *prompt) readConversation(req *llm.Request, it *item) {
 	if last < 0 {
 		return
 	}
-	pr.you, pr.hasYou, pr.npeer = position{}, false, 0
-	if pos, ok := readReply(it, req.Messages[last].Content); ok {
-		pr.you, pr.hasYou = pos, true
-	}
+	own, ok := readReply(c.Letters(), req.Messages[last].Content)
+	c.SetPositions(own.rank, own.conf, ok)
 	user := ""
 	for i := len(req.Messages) - 1; i > last; i-- {
 		if req.Messages[i].Role == llm.RoleUser {
@@ -54,34 +90,33 @@ func (pr *prompt) readConversation(req *llm.Request, it *item) {
 	}
 	parts := strings.Split(user, "\n"+peerSolutionMarker)
 	for k, part := range parts[1:] {
-		if pos, ok := readReply(it, part); ok {
-			pos.num = k + 1
-			pr.setPeer(pos)
+		if pos, ok := readReply(c.Letters(), part); ok {
+			c.SetPeer(k+1, pos.rank, pos.conf)
 		}
 	}
 }
 
 // readReply reads the position of one reply as written: its ranking (at
 // least one known letter) and its confidence (-1 when none in [0, 1]).
-func readReply(it *item, text string) (position, bool) {
-	p := position{conf: -1}
+func readReply(letters []string, text string) (reply, bool) {
+	p := reply{conf: -1}
 	if rest, ok := afterKey(text, `"ranking"`); ok && len(rest) > 0 && rest[0] == '[' {
 		if j := strings.IndexByte(rest, ']'); j >= 0 {
-			p.rank = parseLetters(it, strings.ReplaceAll(rest[1:j], `"`, ""), ',')
+			p.rank = sim.ParseLetters(letters, strings.ReplaceAll(rest[1:j], `"`, ""), ',')
 		}
 		if c, ok := afterKey(text, `"confidence"`); ok {
 			p.conf = leadConfidence(c)
 		}
 	}
-	if p.rank.n == 0 {
-		p = readLines(it, text)
+	if p.rank.Len() == 0 {
+		p = readLines(letters, text)
 	}
-	if p.rank.n == 0 {
-		if l := bareLetter(it, text); l >= 0 {
-			p.rank.idx[0], p.rank.n = l, 1
+	if p.rank.Len() == 0 {
+		if l := bareLetter(letters, text); l >= 0 {
+			p.rank = sim.OneLetter(l)
 		}
 	}
-	return p, p.rank.n > 0
+	return p, p.rank.Len() > 0
 }
 
 // afterKey returns what follows `key`: in text, after the colon.
@@ -98,8 +133,8 @@ func afterKey(text, key string) (string, bool) {
 }
 
 // readLines reads RANKING: and CONFIDENCE: lines.
-func readLines(it *item, text string) position {
-	p := position{conf: -1}
+func readLines(letters []string, text string) reply {
+	p := reply{conf: -1}
 	for len(text) > 0 {
 		line := text
 		if j := strings.IndexByte(text, '\n'); j >= 0 {
@@ -107,11 +142,11 @@ func readLines(it *item, text string) position {
 		} else {
 			text = ""
 		}
-		line = trimSpace(line)
-		if rest, ok := cutPrefix(line, "RANKING:"); ok {
-			p.rank = parseLetters(it, rest, ',')
-		} else if rest, ok := cutPrefix(line, "CONFIDENCE:"); ok {
-			p.conf = leadConfidence(trimSpace(rest))
+		line = sim.TrimSpace(line)
+		if rest, ok := sim.CutPrefix(line, "RANKING:"); ok {
+			p.rank = sim.ParseLetters(letters, rest, ',')
+		} else if rest, ok := sim.CutPrefix(line, "CONFIDENCE:"); ok {
+			p.conf = leadConfidence(sim.TrimSpace(rest))
 		}
 	}
 	return p
@@ -132,16 +167,16 @@ func leadConfidence(s string) float64 {
 
 // bareLetter reads the malformed shapes that name one letter: "**B**" and
 // "… $B$ …"; -1 for anything else.
-func bareLetter(it *item, text string) int8 {
+func bareLetter(letters []string, text string) int8 {
 	t := strings.TrimSpace(strings.Trim(strings.TrimSpace(text), "`"))
 	if inner, ok := strings.CutPrefix(t, "**"); ok {
 		if inner, ok := strings.CutSuffix(inner, "**"); ok {
-			return int8(it.letterIndex(inner))
+			return int8(sim.LetterIndex(letters, inner))
 		}
 	}
 	if i := strings.IndexByte(t, '$'); i >= 0 {
 		if j := strings.IndexByte(t[i+1:], '$'); j >= 0 {
-			return int8(it.letterIndex(t[i+1 : i+1+j]))
+			return int8(sim.LetterIndex(letters, t[i+1:i+1+j]))
 		}
 	}
 	return -1

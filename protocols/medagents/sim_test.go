@@ -1,12 +1,17 @@
-package sim
+package medagents
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/llm/sim"
 )
 
 // maReq builds a MedAgents request: system and user prompts as the
@@ -25,12 +30,12 @@ func maReq(id, kind string, turn, agent int, seed int64, schema bool, system, us
 // cue of tier.
 func reportLine(lean, other string, tier int) string {
 	s := maReportSentences[0]
-	return "Total Analysis: " + s[0] + lean + s[1] + other + s[2] + " " + qualityCues[tier][0] + "\n"
+	return "Total Analysis: " + s[0] + lean + s[1] + other + s[2] + " " + sim.QualityCue(tier, 0) + "\n"
 }
 
 func adviceLine(domain, lean, against string, tier int) string {
 	s := maAdviceSentences[0]
-	return "Here is advice from a medical expert specialized in " + domain + ": " + s[0] + lean + s[1] + against + s[2] + " " + qualityCues[tier][0] + "\n"
+	return "Here is advice from a medical expert specialized in " + domain + ": " + s[0] + lean + s[1] + against + s[2] + " " + sim.QualityCue(tier, 0) + "\n"
 }
 
 var singleLetterWord = regexp.MustCompile(`\b[A-J]\b`)
@@ -39,7 +44,7 @@ var singleLetterWord = regexp.MustCompile(`\b[A-J]\b`)
 // for, in JSON and in text.
 func TestMedagentsFormats(t *testing.T) {
 	items, ids := synthItems(40, 4)
-	m := New(cleanProfile(t), items)
+	m := sim.New(cleanProfile(t), items, Sim)
 	for _, schema := range []bool{true, false} {
 		for i, id := range ids {
 			ls := items[id].Letters
@@ -62,7 +67,7 @@ func TestMedagentsFormats(t *testing.T) {
 				return v
 			}
 			for _, n := range []int{5, 2, 3} {
-				s := text(kindMAQuestionDomains, 0, -1, "", fmt.Sprintf("NUMBER OF FIELDS: %d\n", n))
+				s := text(KindQuestionDomains, 0, -1, "", fmt.Sprintf("NUMBER OF FIELDS: %d\n", n))
 				var names []string
 				if schema {
 					obj, _ := decodeJSON(s)
@@ -72,40 +77,40 @@ func TestMedagentsFormats(t *testing.T) {
 				} else {
 					names = strings.Split(field(s, "", "Medical Field: "), " | ")
 				}
-				if len(names) != n || specialtyIndex(names[0]) < 0 {
+				if len(names) != n || !isSpecialty(names[0]) {
 					t.Fatalf("domains %q for %d", s, n)
 				}
 			}
 			sys := "You are a medical expert in the domain of Cardiologist.\nFrom your area…"
-			qa := field(text(kindMAQuestionAnalysis, 0, 0, sys, ""), "analysis", "")
-			if decodeTier(qa) < 0 || singleLetterWord.MatchString(qa) {
+			qa := field(text(KindQuestionAnalysis, 0, 0, sys, ""), "analysis", "")
+			if sim.DecodeTier(qa) < 0 || singleLetterWord.MatchString(qa) {
 				t.Fatalf("question analysis %q: no cue, or names a letter", qa)
 			}
-			oa := field(text(kindMAOptionAnalysis, 0, 5, "You are a medical expert specialized in the Nephrologist domain.",
+			oa := field(text(KindOptionAnalysis, 0, 5, "You are a medical expert specialized in the Nephrologist domain.",
 				"The evaluation from the Cardiologist expert suggests: "+qa+"\n"), "analysis", "")
-			if decodeTier(oa) < 0 || m.items[id].letterIndex(leanOf(t, m, id, oa)) < 0 {
+			if sim.DecodeTier(oa) < 0 || letterIndex(items[id].Letters, leanOf(items[id].Letters, oa)) < 0 {
 				t.Fatalf("option analysis %q", oa)
 			}
-			rep := text(kindMAReport, 0, -1, "", "Report1\nQuestion: x\nDomain: d\nAnalysis: "+qa+"\n\nReport2\nOptions:\nDomain: e\nAnalysis: "+oa+"\n")
+			rep := text(KindReport, 0, -1, "", "Report1\nQuestion: x\nDomain: d\nAnalysis: "+qa+"\n\nReport2\nOptions:\nDomain: e\nAnalysis: "+oa+"\n")
 			if schema {
 				field(rep, "key_knowledge", "")
 				rep = "Total Analysis: " + field(rep, "total_analysis", "")
 			} else if !strings.HasPrefix(rep, "Key Knowledge: ") || !strings.Contains(rep, "\nTotal Analysis: ") {
 				t.Fatalf("report %q", rep)
 			}
-			vote := field(text(kindMAVote, 1, 0, "You are a medical expert specialized in the Cardiologist domain.", rep+"\n"), "vote", "")
+			vote := field(text(KindVote, 1, 0, "You are a medical expert specialized in the Cardiologist domain.", rep+"\n"), "vote", "")
 			if vote != "YES" && vote != "NO" {
 				t.Fatalf("vote %q", vote)
 			}
-			adv := field(text(kindMAAdvice, 1, 0, "You are a medical expert specialized in the Cardiologist domain.", rep+"\n"), "revisions", "Revisions: ")
-			rev := field(text(kindMARevision, 1, -1, "", rep+"\nHere is advice from a medical expert specialized in Cardiologist: "+adv+"\n"), "total_analysis", "Total Analysis: ")
-			fin := field(text(kindMAFinal, 0, -1, "", "Total Analysis: "+rev+"\n"), "answer", "Option: ")
+			adv := field(text(KindAdvice, 1, 0, "You are a medical expert specialized in the Cardiologist domain.", rep+"\n"), "revisions", "Revisions: ")
+			rev := field(text(KindRevision, 1, -1, "", rep+"\nHere is advice from a medical expert specialized in Cardiologist: "+adv+"\n"), "total_analysis", "Total Analysis: ")
+			fin := field(text(KindFinal, 0, -1, "", "Total Analysis: "+rev+"\n"), "answer", "Option: ")
 			for _, s := range []string{adv, rev} {
-				if leanOf(t, m, id, s) == "" || decodeTier(s) < 0 {
+				if leanOf(items[id].Letters, s) == "" || sim.DecodeTier(s) < 0 {
 					t.Fatalf("%q: no lean or cue", s)
 				}
 			}
-			if m.items[id].letterIndex(fin) < 0 || len(fin) != 1 || ls[0] != "A" {
+			if letterIndex(items[id].Letters, fin) < 0 || len(fin) != 1 || ls[0] != "A" {
 				t.Fatalf("decision %q", fin)
 			}
 		}
@@ -113,10 +118,9 @@ func TestMedagentsFormats(t *testing.T) {
 }
 
 // leanOf is the letter a simulator sentence leans to ("" when none).
-func leanOf(t *testing.T, m *Model, id, s string) string {
-	c := call{it: m.items[id], n: len(m.items[id].letters)}
-	if l := c.decodeLean(s); l >= 0 {
-		return c.it.letters[l]
+func leanOf(ls []string, s string) string {
+	if l := decodeLean(func(x string) int { return letterIndex(ls, x) }, s); l >= 0 {
+		return ls[l]
 	}
 	return ""
 }
@@ -125,8 +129,8 @@ func leanOf(t *testing.T, m *Model, id, s string) string {
 // and the repeat change nothing.
 func TestMedagentsDeterministic(t *testing.T) {
 	items, ids := synthItems(5, 4)
-	m := New(mustProfile(t, "noisy"), items)
-	for _, kind := range []string{kindMAQuestionDomains, kindMAQuestionAnalysis, kindMAReport, kindMAVote, kindMAAdvice, kindMARevision, kindMAFinal} {
+	m := sim.New(mustProfile(t, "noisy"), items, Sim)
+	for _, kind := range []string{KindQuestionDomains, KindQuestionAnalysis, KindReport, KindVote, KindAdvice, KindRevision, KindFinal} {
 		for i, id := range ids {
 			req := maReq(id, kind, 1, 2, int64(i), i%2 == 0, "You are a medical expert in the domain of Cardiologist.", reportLine("B", "C", 2))
 			a := mustChat(t, m, req).Text
@@ -145,21 +149,21 @@ func TestMedagentsDeterministic(t *testing.T) {
 // reasoning.
 func TestMedagentsVoteAndAdvice(t *testing.T) {
 	items, ids := synthItems(800, 4)
-	m := New(cleanProfile(t), items)
+	m := sim.New(cleanProfile(t), items, Sim)
 	yes := func(right bool, tier int) float64 {
 		k := 0
 		for i, id := range ids {
 			it := items[id]
 			lean := it.Gold
 			if !right {
-				lean = it.Letters[(m.items[id].letterIndex(it.Gold)+1)%4]
+				lean = it.Letters[(letterIndex(items[id].Letters, it.Gold)+1)%4]
 			}
-			other := it.Letters[(m.items[id].letterIndex(lean)+2)%4]
+			other := it.Letters[(letterIndex(items[id].Letters, lean)+2)%4]
 			user := "Here is a medical report:\n" + reportLine(lean, other, tier)
 			sys := "You are a medical expert specialized in the Cardiologist domain."
-			v := mustChat(t, m, maReq(id, kindMAVote, 1, i%7, int64(i), false, sys, user)).Text
-			adv := mustChat(t, m, maReq(id, kindMAAdvice, 1, i%7, int64(i+1000), false, sys, user)).Text
-			if got := leanOf(t, m, id, adv); v == "NO" && (got == lean || got == "") {
+			v := mustChat(t, m, maReq(id, KindVote, 1, i%7, int64(i), false, sys, user)).Text
+			adv := mustChat(t, m, maReq(id, KindAdvice, 1, i%7, int64(i+1000), false, sys, user)).Text
+			if got := leanOf(items[id].Letters, adv); v == "NO" && (got == lean || got == "") {
 				t.Fatalf("%s: voted no but advises %q (report leans %s): %q", id, got, lean, adv)
 			}
 			if v == "YES" {
@@ -180,7 +184,7 @@ func TestMedagentsVoteAndAdvice(t *testing.T) {
 // without advice but for its own insight.
 func TestMedagentsRevisionFollowsAdvice(t *testing.T) {
 	items, ids := synthItems(1500, 4)
-	m := New(cleanProfile(t), items)
+	m := sim.New(cleanProfile(t), items, Sim)
 	moved := func(n int) float64 {
 		k := 0
 		for i, id := range ids {
@@ -189,8 +193,8 @@ func TestMedagentsRevisionFollowsAdvice(t *testing.T) {
 			for j := 0; j < n; j++ {
 				user += adviceLine(fmt.Sprintf("field %d", j), ls[0], ls[3], 2)
 			}
-			rev := mustChat(t, m, maReq(id, kindMARevision, 1, -1, int64(i), false, "", user)).Text
-			if leanOf(t, m, id, rev) == ls[0] {
+			rev := mustChat(t, m, maReq(id, KindRevision, 1, -1, int64(i), false, "", user)).Text
+			if leanOf(items[id].Letters, rev) == ls[0] {
 				k++
 			}
 		}
@@ -207,12 +211,12 @@ func TestMedagentsRevisionFollowsAdvice(t *testing.T) {
 // lean more often when the report's reasoning reads stronger.
 func TestMedagentsFinalFollowsStrongReport(t *testing.T) {
 	items, ids := synthItems(1000, 4)
-	m := New(cleanProfile(t), items)
+	m := sim.New(cleanProfile(t), items, Sim)
 	follows := func(tier int) float64 {
 		k := 0
 		for i, id := range ids {
 			ls := items[id].Letters
-			fin := mustChat(t, m, maReq(id, kindMAFinal, 0, -1, int64(i), false, "", reportLine(ls[2], ls[1], tier))).Text
+			fin := mustChat(t, m, maReq(id, KindFinal, 0, -1, int64(i), false, "", reportLine(ls[2], ls[1], tier))).Text
 			if fin == "Option: "+ls[2] {
 				k++
 			}
@@ -224,4 +228,111 @@ func TestMedagentsFinalFollowsStrongReport(t *testing.T) {
 	if !(strong > weak+0.3) {
 		t.Fatalf("decision follows the report: weak %.2f, strong %.2f", weak, strong)
 	}
+}
+
+// TestSimIsRegisteredWithTheProtocol: the simulator's core knows none of
+// MedAgents' kinds — without the behaviour a MedAgents call is a bad
+// request naming its kind — and the protocol's registry entry carries the
+// behaviour that answers them.
+func TestSimIsRegisteredWithTheProtocol(t *testing.T) {
+	items, ids := synthItems(1, 4)
+	req := maReq(ids[0], KindFinal, 0, -1, 1, false, "", reportLine("B", "C", 2))
+	_, err := sim.New(cleanProfile(t), items).Chat(context.Background(), req)
+	var e *llm.Error
+	if !errors.As(err, &e) || e.Class != llm.ClassBadRequest || !strings.Contains(err.Error(), KindFinal) {
+		t.Fatalf("the core answered a MedAgents call without its behaviour: %v", err)
+	}
+	if Protocol.Sim == nil || len(Protocol.Sim.Kinds) != len(Kinds) {
+		t.Fatalf("Protocol.Sim does not carry the behaviour of the %d kinds", len(Kinds))
+	}
+	for _, k := range Kinds {
+		if _, ok := Protocol.Sim.Kinds[k]; !ok {
+			t.Errorf("kind %s has no simulated behaviour", k)
+		}
+	}
+	if text := mustChat(t, sim.New(cleanProfile(t), items, *Protocol.Sim), req).Text; !strings.HasPrefix(text, "Option: ") {
+		t.Fatalf("final option %q", text)
+	}
+}
+
+var testSchema = &llm.Schema{Name: "answer", Schema: json.RawMessage(`{"type":"object"}`)}
+
+// synthItems makes n questions with the given number of options and a
+// pseudo-random gold.
+func synthItems(n, options int) (map[string]sim.Item, []string) {
+	r := rand.New(rand.NewPCG(1, 2))
+	items := make(map[string]sim.Item, n)
+	ids := make([]string, n)
+	for i := range ids {
+		id := fmt.Sprintf("q%05d", i)
+		ls := make([]string, options)
+		for j := range ls {
+			ls[j] = string(rune('A' + j))
+		}
+		items[id] = sim.Item{Letters: ls, Gold: ls[r.IntN(options)]}
+		ids[i] = id
+	}
+	return items, ids
+}
+
+func letterIndex(ls []string, s string) int {
+	for i, l := range ls {
+		if l == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func isSpecialty(name string) bool {
+	for i := 0; i < sim.NSpecialties; i++ {
+		if sim.SpecialtyName(uint8(i)) == name {
+			return true
+		}
+	}
+	return false
+}
+
+func decodeJSON(text string) (map[string]any, bool) {
+	s := text
+	if i := strings.Index(s, "```json"); i >= 0 {
+		s = s[i+len("```json"):]
+		if j := strings.Index(s, "```"); j >= 0 {
+			s = s[:j]
+		}
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(strings.TrimSpace(s)), &m); err != nil {
+		return nil, false
+	}
+	return m, true
+}
+
+func mustChat(t testing.TB, m *sim.Model, req llm.Request) llm.Response {
+	t.Helper()
+	for attempt := 0; ; attempt++ {
+		resp, err := m.Chat(context.Background(), req)
+		if err == nil {
+			return resp
+		}
+		if llm.ClassOf(err).Retryable() && attempt < 50 {
+			continue
+		}
+		t.Fatalf("Chat(%s %s): %v", req.Meta.QuestionID, req.Meta.Kind, err)
+	}
+}
+
+func mustProfile(t testing.TB, name string) sim.Profile {
+	t.Helper()
+	p, err := sim.LookupProfile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func cleanProfile(t testing.TB) sim.Profile {
+	p := mustProfile(t, "default")
+	p.MalformedRate, p.FenceRate = 0, 0
+	return p
 }

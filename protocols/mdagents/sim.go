@@ -1,9 +1,11 @@
-package sim
+package mdagents
 
 import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/medteam-bench/medteam/llm/sim"
 )
 
 // The call kinds of protocols/mdagents (MDAgents, Kim et al. 2024), in the
@@ -36,31 +38,13 @@ import (
 //   - md_moderator: the plurality of the positions shown (ties: a seeded
 //     draw); with none shown, an independent answer at the leader's skill.
 //   - md_team_investigation: an independent answer written as the
-//     investigation's text (its ranking sentence and quality cue).
+//     investigation's text (its sim.Ranking sentence and quality cue).
 //   - md_team_report: an independent answer of the lead whose skill rises
 //     by mdTeamBonus × the mean quality it reads in the investigations
 //     shown (their cues; 0.5 each without one).
 //   - md_decision: the judge's rule over the team reports shown (POSITION
 //     and REASONING lines): the gold when it knows it, else the perceived
 //     best supported option.
-
-const (
-	kindMDRoute       = "md_route"
-	kindMDReason      = "md_exemplar_reason"
-	kindMDBasic       = "md_basic"
-	kindMDRecruit     = "md_recruit"
-	kindMDOpinion     = "md_opinion"
-	kindMDParticipate = "md_participate"
-	kindMDChoose      = "md_choose"
-	kindMDMessage     = "md_message"
-	kindMDFinal       = "md_final"
-	kindMDModerator   = "md_moderator"
-	kindMDTeams       = "md_mdt_recruit"
-	kindMDDelivery    = "md_team_delivery"
-	kindMDInvestigate = "md_team_investigation"
-	kindMDReport      = "md_team_report"
-	kindMDDecision    = "md_decision"
-)
 
 // The knobs of the mdagents kinds (the same in every profile).
 const (
@@ -84,29 +68,29 @@ const (
 	tagMDTie
 )
 
-// mdagentsKindCodes are the codes of the mdagents kinds.
-var mdagentsKindCodes = map[string]uint64{
-	kindMDRoute:       101,
-	kindMDReason:      102,
-	kindMDBasic:       103,
-	kindMDRecruit:     104,
-	kindMDOpinion:     105,
-	kindMDParticipate: 106,
-	kindMDChoose:      107,
-	kindMDMessage:     108,
-	kindMDFinal:       109,
-	kindMDModerator:   110,
-	kindMDTeams:       111,
-	kindMDDelivery:    112,
-	kindMDInvestigate: 113,
-	kindMDReport:      114,
-	kindMDDecision:    115,
-}
-
-// mdagentsKindCode codes the mdagents kinds.
-func mdagentsKindCode(k string) (uint64, bool) {
-	code, ok := mdagentsKindCodes[k]
-	return code, ok
+// Sim is MDAgents' simulated behaviour (llm/sim's Behaviour): its kinds,
+// answered as described above. The codes (101 on) seed every draw of a
+// call: they never change.
+var Sim = sim.Behaviour{
+	Protocol: "mdagents",
+	Kinds: map[string]uint64{
+		KindRoute:       101,
+		KindReason:      102,
+		KindBasic:       103,
+		KindRecruit:     104,
+		KindOpinion:     105,
+		KindParticipate: 106,
+		KindChoose:      107,
+		KindMessage:     108,
+		KindFinal:       109,
+		KindModerator:   110,
+		KindTeams:       111,
+		KindDelivery:    112,
+		KindInvestigate: 113,
+		KindReport:      114,
+		KindDecision:    115,
+	},
+	Answer: simAnswer,
 }
 
 var mdRouteNames = [3]string{"basic", "intermediate", "advanced"}
@@ -133,85 +117,64 @@ var mdChooseSentence = "These experts hold answers that differ from mine."
 // mdTeamNames are the simulated teams, in the order named.
 var mdTeamNames = [mdTeams]string{"Initial Assessment Team (IAT)", "Diagnostic Evidence Team (DET)", "Final Review and Decision Team (FRDT)"}
 
-// mdagents answers a kind of protocols/mdagents; ok is false for any other
-// kind.
-func (c *call) mdagents() (string, bool) {
-	kind := c.req.Meta.Kind
-	if len(kind) < 3 || kind[:3] != "md_" {
-		return "", false
-	}
+// simAnswer answers a call of MDAgents.
+func simAnswer(c *sim.Call) string {
+	kind := c.Request().Meta.Kind
 	self, judge := 0, false
-	if kind == kindMDModerator || kind == kindMDDecision {
+	if kind == KindModerator || kind == KindDecision {
 		judge = true
-	} else if c.req.Meta.Agent >= 0 {
-		self = c.req.Meta.Agent + 1
+	} else if c.Request().Meta.Agent >= 0 {
+		self = c.Request().Meta.Agent + 1
 	}
-	scanPrompt(c.req, c.it, self, judge, &c.pr)
-	var a answer
-	a.kind = kind
-	a.letter, a.l1, a.l2 = -1, -1, -1
-	asJSON := c.req.Schema != nil
+	c.ReadPrompt(self, judge)
+	a := c.NewAnswer()
+	asJSON := c.Request().Schema != nil
 	b := make([]byte, 0, 1024)
 	switch kind {
-	case kindMDRoute:
-		b = c.mdRoute(b, asJSON)
-	case kindMDReason:
+	case KindRoute:
+		b = mdRoute(c, b, asJSON)
+	case KindReason:
 		b = mdText(b, asJSON, "", "", mdReasonSentence)
-	case kindMDDelivery:
+	case KindDelivery:
 		b = mdText(b, asJSON, "investigations", "INVESTIGATIONS", mdDeliverySentence)
-	case kindMDRecruit:
-		b = c.mdRecruit(b, asJSON)
-	case kindMDTeams:
-		b = c.mdTeams(b, asJSON)
-	case kindMDParticipate:
-		b = c.mdParticipate(b, asJSON)
-	case kindMDChoose:
-		b = c.mdChoose(b, asJSON)
-	case kindMDInvestigate:
-		c.mdIndependent(&a, 0)
-		b = c.mdInvestigation(b, &a, asJSON)
+	case KindRecruit:
+		b = mdRecruit(c, b, asJSON)
+	case KindTeams:
+		b = mdRecruitTeams(c, b, asJSON)
+	case KindParticipate:
+		b = mdParticipate(c, b, asJSON)
+	case KindChoose:
+		b = mdChoose(c, b, asJSON)
+	case KindInvestigate:
+		mdIndependent(c, &a, 0)
+		b = mdInvestigation(c, b, &a, asJSON)
 	default: // the answers
-		c.mdAnswerKind(&a)
-		b = c.mdAnswer(b, &a, asJSON)
+		mdAnswerKind(c, &a)
+		b = mdAnswer(c, b, &a, asJSON)
 	}
-	return c.mdFinish(b, &a, asJSON), true
+	return c.Finish(b, a.Letter(), asJSON)
 }
 
 // mdAnswerKind computes the answer of the mdagents kinds that answer the
-// question; the letter defaults to the top of the ranking.
-func (c *call) mdAnswerKind(a *answer) {
-	switch a.kind {
-	case kindMDBasic, kindMDOpinion:
-		c.mdIndependent(a, 0)
-	case kindMDReport:
-		c.mdIndependent(a, mdTeamBonus*c.mdInvestigationQuality())
-	case kindMDMessage:
-		c.mdMessage(a)
-	case kindMDFinal:
-		c.discuss(a)
-	case kindMDModerator:
-		c.mdModerator(a)
-	case kindMDDecision:
-		c.mdDecide(a)
+// question; the letter defaults to the top of the sim.Ranking.
+func mdAnswerKind(c *sim.Call, a *sim.Answer) {
+	switch c.Request().Meta.Kind {
+	case KindBasic, KindOpinion:
+		mdIndependent(c, a, 0)
+	case KindReport:
+		mdIndependent(c, a, mdTeamBonus*mdInvestigationQuality(c))
+	case KindMessage:
+		mdMessage(c, a)
+	case KindFinal:
+		c.Discuss(a)
+	case KindModerator:
+		mdModerator(c, a)
+	case KindDecision:
+		mdDecide(c, a)
 	}
-	if a.letter < 0 {
-		a.letter = a.rank.first()
+	if a.Letter() < 0 {
+		a.SetLetter(a.Ranking().First())
 	}
-}
-
-// mdFinish applies the malformed and fence draws, as format does.
-func (c *call) mdFinish(b []byte, a *answer, asJSON bool) string {
-	if c.p.MalformedRate > 0 {
-		if r := c.rng(tagMalformed); r.float() < c.p.MalformedRate {
-			return c.malformed(b, a, &r)
-		}
-	}
-	if asJSON && c.p.FenceRate > 0 {
-		if r := c.rng(tagFence); r.float() < c.p.FenceRate {
-			return fencePrefaces[r.intn(len(fencePrefaces))] + "```json\n" + string(b) + "\n```"
-		}
-	}
-	return string(b)
 }
 
 // mdText writes a reply of one sentence: {"reasoning": s} (and field
@@ -219,12 +182,12 @@ func (c *call) mdFinish(b []byte, a *answer, asJSON bool) string {
 func mdText(b []byte, asJSON bool, key, label, s string) []byte {
 	if asJSON {
 		b = append(b, `{"reasoning":`...)
-		b = appendQuoted(b, s)
+		b = sim.AppendQuoted(b, s)
 		if key != "" {
 			b = append(b, `,"`...)
 			b = append(b, key...)
 			b = append(b, `":`...)
-			b = appendQuoted(b, s)
+			b = sim.AppendQuoted(b, s)
 		}
 		return append(b, '}')
 	}
@@ -236,9 +199,9 @@ func mdText(b []byte, asJSON bool, key, label, s string) []byte {
 }
 
 // mdRoute perceives the difficulty and names a level.
-func (c *call) mdRoute(b []byte, asJSON bool) []byte {
-	r := c.rng(tagMDRoute)
-	x := c.it.difficulty + mdRouteNoise*r.normal()
+func mdRoute(c *sim.Call, b []byte, asJSON bool) []byte {
+	r := c.Rng(tagMDRoute)
+	x := c.Difficulty() + mdRouteNoise*r.Normal()
 	k := 2
 	switch {
 	case x < 1.0/3:
@@ -248,9 +211,9 @@ func (c *call) mdRoute(b []byte, asJSON bool) []byte {
 	}
 	if asJSON {
 		b = append(b, `{"reasoning":`...)
-		b = appendQuoted(b, mdRouteSentences[k])
+		b = sim.AppendQuoted(b, mdRouteSentences[k])
 		b = append(b, `,"complexity":`...)
-		b = appendQuoted(b, mdRouteNames[k])
+		b = sim.AppendQuoted(b, mdRouteNames[k])
 		return append(b, '}')
 	}
 	b = append(append(b, "REASONING: "...), mdRouteSentences[k]...)
@@ -258,44 +221,43 @@ func (c *call) mdRoute(b []byte, asJSON bool) []byte {
 }
 
 // mdSpecialties returns n specialties for the question: the most relevant
-// max(recruitPool, n) in a per-question order.
-func (c *call) mdSpecialties(n int) []uint8 {
-	pool := max(recruitPool, n)
-	var list [nSpecialties]uint8
-	copy(list[:], c.it.relevance[:])
-	r := newStream(c.it.qhash, tagMDRoles)
+// max(sim.RecruitPool, n) in a per-question order.
+func mdSpecialties(c *sim.Call, n int) []uint8 {
+	pool := max(sim.RecruitPool, n)
+	list := c.Relevance()
+	r := sim.NewStream(c.QHash(), tagMDRoles)
 	for i := pool - 1; i > 0; i-- {
-		j := r.intn(i + 1)
+		j := r.Intn(i + 1)
 		list[i], list[j] = list[j], list[i]
 	}
 	return list[:n:n]
 }
 
 // mdRecruit names the experts and their hierarchy.
-func (c *call) mdRecruit(b []byte, asJSON bool) []byte {
-	roles := c.mdSpecialties(mdExperts)
-	r := c.rng(tagMDHierarchy)
+func mdRecruit(c *sim.Call, b []byte, asJSON bool) []byte {
+	roles := mdSpecialties(c, mdExperts)
+	r := c.Rng(tagMDHierarchy)
 	hier := make([]string, len(roles))
 	for i := range roles {
 		hier[i] = "Independent"
-		if i > 0 && r.float() < 0.3 {
-			hier[i] = specialties[roles[0]].name + " > " + specialties[roles[i]].name
+		if i > 0 && r.Float() < 0.3 {
+			hier[i] = sim.SpecialtyName(roles[0]) + " > " + sim.SpecialtyName(roles[i])
 		}
 	}
 	if asJSON {
 		b = append(b, `{"reasoning":`...)
-		b = appendQuoted(b, mdRecruitSentence)
+		b = sim.AppendQuoted(b, mdRecruitSentence)
 		b = append(b, `,"experts":[`...)
 		for i, s := range roles {
 			if i > 0 {
 				b = append(b, ',')
 			}
 			b = append(b, `{"role":`...)
-			b = appendQuoted(b, specialties[s].name)
+			b = sim.AppendQuoted(b, sim.SpecialtyName(s))
 			b = append(b, `,"description":`...)
-			b = appendQuoted(b, "Specializes in "+specialties[s].focus+".")
+			b = sim.AppendQuoted(b, "Specializes in "+sim.SpecialtyFocus(s)+".")
 			b = append(b, `,"hierarchy":`...)
-			b = appendQuoted(b, hier[i])
+			b = sim.AppendQuoted(b, hier[i])
 			b = append(b, '}')
 		}
 		return append(b, "]}"...)
@@ -306,40 +268,40 @@ func (c *call) mdRecruit(b []byte, asJSON bool) []byte {
 		b = append(b, '\n')
 		b = strconv.AppendInt(b, int64(i+1), 10)
 		b = append(b, ". "...)
-		b = append(b, specialties[s].name...)
+		b = append(b, sim.SpecialtyName(s)...)
 		b = append(b, " - Specializes in "...)
-		b = append(b, specialties[s].focus...)
+		b = append(b, sim.SpecialtyFocus(s)...)
 		b = append(b, ". - Hierarchy: "...)
 		b = append(b, hier[i]...)
 	}
 	return b
 }
 
-// mdTeams organises the teams: 3 teams of 3 distinct specialties.
-func (c *call) mdTeams(b []byte, asJSON bool) []byte {
-	roles := c.mdSpecialties(mdTeams * mdMembers)
+// mdRecruitTeams organises the teams: 3 teams of 3 distinct specialties.
+func mdRecruitTeams(c *sim.Call, b []byte, asJSON bool) []byte {
+	roles := mdSpecialties(c, mdTeams*mdMembers)
 	if asJSON {
 		b = append(b, `{"reasoning":`...)
-		b = appendQuoted(b, mdRecruitSentence)
+		b = sim.AppendQuoted(b, mdRecruitSentence)
 		b = append(b, `,"teams":[`...)
 		for t := 0; t < mdTeams; t++ {
 			if t > 0 {
 				b = append(b, ',')
 			}
 			b = append(b, `{"name":`...)
-			b = appendQuoted(b, mdTeamNames[t])
+			b = sim.AppendQuoted(b, mdTeamNames[t])
 			b = append(b, `,"members":[`...)
 			for m := 0; m < mdMembers; m++ {
-				s := &specialties[roles[t*mdMembers+m]]
+				s := roles[t*mdMembers+m]
 				if m > 0 {
 					b = append(b, ',')
 				}
 				b = append(b, `{"role":`...)
-				b = appendQuoted(b, s.name)
+				b = sim.AppendQuoted(b, sim.SpecialtyName(s))
 				b = append(b, `,"lead":`...)
 				b = strconv.AppendBool(b, m == 0)
 				b = append(b, `,"expertise":`...)
-				b = appendQuoted(b, "Reviews "+s.focus+".")
+				b = sim.AppendQuoted(b, "Reviews "+sim.SpecialtyFocus(s)+".")
 				b = append(b, '}')
 			}
 			b = append(b, "]}"...)
@@ -353,16 +315,16 @@ func (c *call) mdTeams(b []byte, asJSON bool) []byte {
 		b = append(b, " - "...)
 		b = append(b, mdTeamNames[t]...)
 		for m := 0; m < mdMembers; m++ {
-			s := &specialties[roles[t*mdMembers+m]]
+			s := roles[t*mdMembers+m]
 			b = append(b, "\nMember "...)
 			b = strconv.AppendInt(b, int64(m+1), 10)
 			b = append(b, ": "...)
-			b = append(b, s.name...)
+			b = append(b, sim.SpecialtyName(s)...)
 			if m == 0 {
 				b = append(b, " (Lead)"...)
 			}
 			b = append(b, " - Reviews "...)
-			b = append(b, s.focus...)
+			b = append(b, sim.SpecialtyFocus(s)...)
 			b = append(b, '.')
 		}
 	}
@@ -371,79 +333,79 @@ func (c *call) mdTeams(b []byte, asJSON bool) []byte {
 
 // mdOwn is the expert's own first choice ("POSITION you"), or an
 // independent one when the prompt shows none.
-func (c *call) mdOwn() ranking {
-	own, _ := c.ownPosition(c.skill())
+func mdOwn(c *sim.Call) sim.Ranking {
+	own, _ := c.OwnPosition(c.Skill())
 	return own
 }
 
 // mdOwnFirst is mdOwn's first choice.
-func (c *call) mdOwnFirst() int8 {
-	own := c.mdOwn()
-	return own.first()
+func mdOwnFirst(c *sim.Call) int8 {
+	own := mdOwn(c)
+	return own.First()
 }
 
 // mdParticipate decides whether the expert wants to talk.
-func (c *call) mdParticipate(b []byte, asJSON bool) []byte {
-	own := c.mdOwnFirst()
+func mdParticipate(c *sim.Call, b []byte, asJSON bool) []byte {
+	own := mdOwnFirst(c)
 	share := 0.0
-	if n := c.pr.npeer; n > 0 {
+	if n := c.Peers(); n > 0 {
 		d := 0
 		for k := 0; k < n; k++ {
-			if c.pr.peers[k].rank.first() != own {
+			if _, first, _ := c.Peer(k); first != own {
 				d++
 			}
 		}
 		share = float64(d) / float64(n)
 	}
-	t := max(c.req.Meta.Turn, 1)
+	t := max(c.Request().Meta.Turn, 1)
 	p := (mdTalkBase + mdTalkDisagree*share) * math.Pow(mdTalkDecay, float64(t-1))
-	r := c.rng(tagMDTalk)
-	talk := r.float() < p
+	r := c.Rng(tagMDTalk)
+	talk := r.Float() < p
 	s := mdTalkSentences[0]
 	if share > 0 {
 		s = mdTalkSentences[1]
 	}
 	if asJSON {
 		b = append(b, `{"reasoning":`...)
-		b = appendQuoted(b, s)
+		b = sim.AppendQuoted(b, s)
 		b = append(b, `,"talk":`...)
 		b = strconv.AppendBool(b, talk)
 		return append(b, '}')
 	}
 	b = append(append(b, "REASONING: "...), s...)
-	return append(append(b, "\nTALK: "...), yesNo(talk)...)
+	return append(append(b, "\nTALK: "...), sim.YesNo(talk)...)
 }
 
 // mdChoose chooses the experts to talk to.
-func (c *call) mdChoose(b []byte, asJSON bool) []byte {
-	own := c.mdOwnFirst()
-	self := c.req.Meta.Agent + 1
+func mdChoose(c *sim.Call, b []byte, asJSON bool) []byte {
+	own := mdOwnFirst(c)
+	self := c.Request().Meta.Agent + 1
 	var cand []int
-	for k := 0; k < c.pr.npeer; k++ {
-		if p := &c.pr.peers[k]; p.rank.first() != own && p.num != self {
-			cand = append(cand, p.num)
+	for k := 0; k < c.Peers(); k++ {
+		if num, first, _ := c.Peer(k); first != own && num != self {
+			cand = append(cand, num)
 		}
 	}
 	if len(cand) == 0 {
-		for n := 1; n <= c.mdListed(); n++ {
+		for n := 1; n <= mdListed(c); n++ {
 			if n != self {
 				cand = append(cand, n)
 			}
 		}
 	}
-	r := c.rng(tagMDChoose)
+	r := c.Rng(tagMDChoose)
 	for i := len(cand) - 1; i > 0; i-- {
-		j := r.intn(i + 1)
+		j := r.Intn(i + 1)
 		cand[i], cand[j] = cand[j], cand[i]
 	}
 	k := 1
-	if r.float() < 0.3 {
+	if r.Float() < 0.3 {
 		k = 2
 	}
 	cand = cand[:min(k, len(cand))]
 	if asJSON {
 		b = append(b, `{"reasoning":`...)
-		b = appendQuoted(b, mdChooseSentence)
+		b = sim.AppendQuoted(b, mdChooseSentence)
 		b = append(b, `,"experts":[`...)
 		for i, n := range cand {
 			if i > 0 {
@@ -466,15 +428,15 @@ func (c *call) mdChoose(b []byte, asJSON bool) []byte {
 
 // mdListed is the number of experts the last message lists ("Agent N:"
 // lines), at most maxPeers.
-func (c *call) mdListed() int {
-	msgs := c.req.Messages
+func mdListed(c *sim.Call) int {
+	msgs := c.Request().Messages
 	if len(msgs) == 0 {
 		return 0
 	}
 	n := 0
 	for _, line := range strings.Split(msgs[len(msgs)-1].Content, "\n") {
-		if rest, ok := cutPrefix(trimSpace(line), "Agent "); ok {
-			if k, _, ok := agentNumber(rest); ok {
+		if rest, ok := sim.CutPrefix(sim.TrimSpace(line), "Agent "); ok {
+			if k, _, ok := sim.AgentNumber(rest); ok {
 				n = max(n, k)
 			}
 		}
@@ -484,110 +446,112 @@ func (c *call) mdListed() int {
 
 // mdIndependent is an independent answer at the addressed member's skill
 // plus bonus (as independent).
-func (c *call) mdIndependent(a *answer, bonus float64) {
-	skill := c.skill() + bonus
-	a.rank = c.drawRanking(skill)
-	cr := c.rng(tagConf)
-	a.conf = c.confidence(a.rank.first() == c.it.gold, &cr)
-	tr := c.rng(tagText)
-	c.rankSentence(a, &tr)
-	a.setCue(c.latentQuality(skill, a.rank.first(), c.reasoningNoise()), &tr)
+func mdIndependent(c *sim.Call, a *sim.Answer, bonus float64) {
+	skill := c.Skill() + bonus
+	rk := c.DrawRanking(skill)
+	a.SetRanking(rk)
+	cr := c.Rng(sim.TagConf)
+	a.SetConfidence(c.Confidence(rk.First() == c.Gold(), &cr))
+	tr := c.Rng(sim.TagText)
+	c.RankSentence(a, &tr)
+	a.SetCue(c.LatentQuality(skill, a.Ranking().First(), c.ReasoningNoise()), &tr)
 }
 
 // mdMessage argues the expert's own position.
-func (c *call) mdMessage(a *answer) {
-	skill := c.skill()
-	a.rank = c.mdOwn()
-	a.rank.complete(c.n)
-	tr := c.rng(tagText)
-	c.rankSentence(a, &tr)
-	a.setCue(c.latentQuality(skill, a.rank.first(), c.reasoningNoise()), &tr)
+func mdMessage(c *sim.Call, a *sim.Answer) {
+	skill := c.Skill()
+	own := mdOwn(c)
+	own.Complete(c.N())
+	a.SetRanking(own)
+	tr := c.Rng(sim.TagText)
+	c.RankSentence(a, &tr)
+	a.SetCue(c.LatentQuality(skill, a.Ranking().First(), c.ReasoningNoise()), &tr)
 }
 
 // mdModerator takes the plurality of the positions shown.
-func (c *call) mdModerator(a *answer) {
-	if c.pr.npeer == 0 {
-		c.mdIndependent(a, 0)
-		a.letter = a.rank.first()
-		c.verdictSentence(a, &mdVerdictSentences)
+func mdModerator(c *sim.Call, a *sim.Answer) {
+	if c.Peers() == 0 {
+		mdIndependent(c, a, 0)
+		a.SetLetter(a.Ranking().First())
+		c.VerdictSentence(a, &mdVerdictSentences)
 		return
 	}
-	var cnt [maxLetters]float64
-	for k := 0; k < c.pr.npeer; k++ {
-		cnt[c.pr.peers[k].rank.first()]++
+	var cnt [sim.MaxLetters]float64
+	for k := 0; k < c.Peers(); k++ {
+		_, first, _ := c.Peer(k)
+		cnt[first]++
 	}
-	r := c.rng(tagMDTie)
-	a.letter = c.argmax(&cnt, &r)
-	c.verdictSentence(a, &mdVerdictSentences)
+	r := c.Rng(tagMDTie)
+	a.SetLetter(c.Argmax(&cnt, &r))
+	c.VerdictSentence(a, &mdVerdictSentences)
 }
 
 // mdInvestigationQuality is the mean quality the lead reads in the
 // investigations shown (each line that carries a cue; none: 0.5).
-func (c *call) mdInvestigationQuality() float64 {
-	msgs := c.req.Messages
+func mdInvestigationQuality(c *sim.Call) float64 {
+	msgs := c.Request().Messages
 	if len(msgs) == 0 {
-		return uninformedQuality
+		return sim.UninformedQuality
 	}
 	sum, n := 0.0, 0
 	for _, line := range strings.Split(msgs[len(msgs)-1].Content, "\n") {
-		if t := decodeTier(line); t >= 0 {
-			sum += tierMid(t)
+		if t := sim.DecodeTier(line); t >= 0 {
+			sum += sim.TierMid(t)
 			n++
 		}
 	}
 	if n == 0 {
-		return uninformedQuality
+		return sim.UninformedQuality
 	}
 	return sum / float64(n)
 }
 
 // mdInvestigation writes the investigation: the answer's sentence as both
 // the reasoning and the investigation.
-func (c *call) mdInvestigation(b []byte, a *answer, asJSON bool) []byte {
-	a.letter = a.rank.first()
+func mdInvestigation(c *sim.Call, b []byte, a *sim.Answer, asJSON bool) []byte {
+	a.SetLetter(a.Ranking().First())
 	if asJSON {
 		b = append(b, `{"reasoning":`...)
-		b = c.appendSentence(b, a, true)
+		b = c.AppendSentence(b, a, true)
 		b = append(b, `,"investigation":`...)
-		b = c.appendSentence(b, a, true)
+		b = c.AppendSentence(b, a, true)
 		return append(b, '}')
 	}
 	b = append(b, "REASONING: "...)
-	b = c.appendSentence(b, a, false)
+	b = c.AppendSentence(b, a, false)
 	b = append(b, "\nINVESTIGATION: "...)
-	return c.appendSentence(b, a, false)
+	return c.AppendSentence(b, a, false)
 }
 
 // mdAnswer writes an answer: {"reasoning", "answer"} or the REASONING and
 // ANSWER lines, and on a triage item the diagnosis the agent states (as
 // appendDiagnosis).
-func (c *call) mdAnswer(b []byte, a *answer, asJSON bool) []byte {
-	if a.sent == nil {
-		a.l1, a.l2 = a.letter, a.letter
-		a.sent = &[3]string{"", " is the answer; ", " fits the findings best."}
+func mdAnswer(c *sim.Call, b []byte, a *sim.Answer, asJSON bool) []byte {
+	if !a.HasSentence() {
+		a.SetSentence(&[3]string{"", " is the answer; ", " fits the findings best."}, a.Letter(), a.Letter())
 	}
 	dx := ""
-	if c.it.diagnosis != "" {
-		dx = WrongDiagnosis
-		if a.letter == c.it.gold {
-			dx = c.it.diagnosis
+	if c.Diagnosis() != "" {
+		dx = sim.WrongDiagnosis
+		if a.Letter() == c.Gold() {
+			dx = c.Diagnosis()
 		}
 	}
 	if asJSON {
 		b = append(b, `{"reasoning":`...)
-		b = c.appendSentence(b, a, true)
+		b = c.AppendSentence(b, a, true)
 		b = append(b, `,"answer":`...)
-		b = appendQuoted(b, c.it.letters[a.letter])
+		b = sim.AppendQuoted(b, c.Letter(a.Letter()))
 		if dx != "" {
 			b = append(b, `,"diagnosis":`...)
-			b = appendQuoted(b, dx)
+			b = sim.AppendQuoted(b, dx)
 		}
 		return append(b, '}')
 	}
 	b = append(b, "REASONING: "...)
-	b = c.appendSentence(b, a, false)
+	b = c.AppendSentence(b, a, false)
 	b = append(b, "\nANSWER: "...)
-	b = append(b, c.it.letters[a.letter]...)
+	b = append(b, c.Letter(a.Letter())...)
 	if dx != "" {
 		b = append(append(b, "\nDIAGNOSIS: "...), dx...)
 	}
@@ -598,30 +562,29 @@ func (c *call) mdAnswer(b []byte, a *answer, asJSON bool) []byte {
 // knows it (its own skill), else the option with the greatest Σ perceived
 // quality × stated confidence of its backers (0.5 for a backer without one;
 // ties: a seeded draw; the distractor when nobody answered).
-func (c *call) mdDecide(a *answer) {
-	c.sortPeers()
-	r := c.rng(tagLeader)
-	if r.float() < c.know(c.skill()) {
-		a.letter = c.it.gold
+func mdDecide(c *sim.Call, a *sim.Answer) {
+	c.SortPeers()
+	r := c.Rng(sim.TagLeader)
+	if r.Float() < c.Know(c.Skill()) {
+		a.SetLetter(c.Gold())
 	} else {
-		var w [maxLetters]float64
+		var w [sim.MaxLetters]float64
 		seen := false
-		for k := 0; k < c.pr.npeer; k++ {
-			p := &c.pr.peers[k]
-			conf := p.conf
+		for k := 0; k < c.Peers(); k++ {
+			num, first, conf := c.Peer(k)
 			if conf < 0 {
 				conf = 0.5
 			}
-			w[p.rank.first()] += max(0, c.seen(p.num, &r)) * conf
+			w[first] += max(0, c.Seen(num, &r)) * conf
 			seen = true
 		}
 		if seen {
-			a.letter = c.argmax(&w, &r)
+			a.SetLetter(c.Argmax(&w, &r))
 		} else {
-			a.letter = c.it.distractor
+			a.SetLetter(c.Distractor())
 		}
 	}
-	c.verdictSentence(a, &mdVerdictSentences)
+	c.VerdictSentence(a, &mdVerdictSentences)
 }
 
 // Two-letter sentences of MDAgents' moderator and decision maker: %1 the

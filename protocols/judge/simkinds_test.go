@@ -1,9 +1,16 @@
-package sim
+package judge
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/llm/sim"
+	"github.com/medteam-bench/medteam/llm/sim/simtest"
+	"github.com/medteam-bench/medteam/protocols/kit"
 )
 
 // judgeInput renders the seed's input object as protocols/judge does: one
@@ -30,9 +37,9 @@ const triageScale = "Urgency scale, least urgent first: 1 = sc (Self-care, optio
 // no urgency), the specialty vote and the 0.70 rule — in JSON and in
 // lines, and never reads the gold.
 func TestConsensusJudge(t *testing.T) {
-	items, ids := synthItems(40, 4)
-	p := cleanProfile(t)
-	m := New(p, items)
+	items, ids := simtest.Items(40, 4)
+	p := simtest.Clean(t)
+	m := sim.New(p, items, Sim)
 	for _, tc := range []struct {
 		name string
 		body string
@@ -58,7 +65,7 @@ func TestConsensusJudge(t *testing.T) {
 			map[string]any{"consensus_specialty": "General Practice", "consensus_urgency": 3.0}},
 	} {
 		for i, id := range ids {
-			obj, ok := decodeJSON(mustChat(t, m, leaderReq(id, letters(4), kindJudge, 0, int64(i), true, tc.body)).Text)
+			obj, ok := simtest.DecodeJSON(simtest.Chat(t, m, simtest.LeaderReq(id, simtest.Letters(4), kit.KindJudge, 0, int64(i), true, tc.body)).Text)
 			if !ok {
 				t.Fatalf("%s: not JSON", tc.name)
 			}
@@ -73,13 +80,13 @@ func TestConsensusJudge(t *testing.T) {
 		}
 	}
 	// Low confidence: NONE (the specialty General Practice, the urgency
-	// kept), except for the slip, at about JudgeSlip.
+	// kept), except for the slip, at about SimSlip.
 	low := judgeInput(`"answer": "B", "confidence": 0.6, "reasoning": "r"`, `"answer": "B", "confidence": 0.6, "reasoning": "r"`)
 	lowTriage := triageScale + judgeInput(`"specialty": "Cardiology", "confidence": 0.5, "urgency": 3, "reasoning": "r"`)
 	slips := 0
 	for i, id := range ids {
-		obj, _ := decodeJSON(mustChat(t, m, leaderReq(id, letters(4), kindJudge, 0, int64(i), true, low)).Text)
-		tri, _ := decodeJSON(mustChat(t, m, leaderReq(id, letters(4), kindJudge, 0, int64(i), true, lowTriage)).Text)
+		obj, _ := simtest.DecodeJSON(simtest.Chat(t, m, simtest.LeaderReq(id, simtest.Letters(4), kit.KindJudge, 0, int64(i), true, low)).Text)
+		tri, _ := simtest.DecodeJSON(simtest.Chat(t, m, simtest.LeaderReq(id, simtest.Letters(4), kit.KindJudge, 0, int64(i), true, lowTriage)).Text)
 		switch {
 		case obj["is_low_confidence"] == true && obj["consensus_answer"] == "NONE" && tri["is_low_confidence"] == true && tri["consensus_specialty"] == "General Practice" && tri["consensus_urgency"] == 3.0:
 		case obj["is_low_confidence"] == false && obj["consensus_answer"] == "B":
@@ -88,15 +95,35 @@ func TestConsensusJudge(t *testing.T) {
 			t.Fatalf("low confidence: %v / %v", obj, tri)
 		}
 	}
-	if rate := float64(slips) / float64(len(ids)); math.Abs(rate-JudgeSlip) > 0.15 {
-		t.Fatalf("slip rate %v, want about %v", rate, JudgeSlip)
+	if rate := float64(slips) / float64(len(ids)); math.Abs(rate-SimSlip) > 0.15 {
+		t.Fatalf("slip rate %v, want about %v", rate, SimSlip)
 	}
 	// The text form.
-	text := mustChat(t, m, leaderReq(ids[0], letters(4), kindJudge, 0, 1, false, triageScale+judgeInput(`"specialty": "Cardiology", "confidence": 0.9, "urgency": 3, "reasoning": "r"`))).Text
+	text := simtest.Chat(t, m, simtest.LeaderReq(ids[0], simtest.Letters(4), kit.KindJudge, 0, 1, false, triageScale+judgeInput(`"specialty": "Cardiology", "confidence": 0.9, "urgency": 3, "reasoning": "r"`))).Text
 	lines := strings.Split(text, "\n")
 	for k, lab := range []string{"REASONING: ", "CONSENSUS SPECIALTY: Cardiology", "CONSENSUS URGENCY: 3", "AVERAGE CONFIDENCE: 0.90", "IS LOW CONFIDENCE: no"} {
 		if len(lines) != 5 || !strings.HasPrefix(lines[k], lab) {
 			t.Fatalf("text answer %q, line %d want %q", text, k+1, lab)
 		}
+	}
+}
+
+// TestSimIsRegisteredWithTheProtocol: the simulator's core knows not the
+// judge kind — without the behaviour it is a bad request naming it — and
+// the protocol's registry entry carries the behaviour; the same request
+// gets the same text.
+func TestSimIsRegisteredWithTheProtocol(t *testing.T) {
+	items, ids := simtest.Items(1, 4)
+	req := simtest.LeaderReq(ids[0], simtest.Letters(4), kit.KindJudge, 0, 1, true, judgeInput(`"answer": "B", "confidence": 0.9, "reasoning": "r"`))
+	_, err := sim.New(simtest.Clean(t), items).Chat(context.Background(), req)
+	if llm.ClassOf(err) != llm.ClassBadRequest || !strings.Contains(fmt.Sprint(err), kit.KindJudge) {
+		t.Fatalf("the core answered the judge without its behaviour: %v", err)
+	}
+	if Protocol.Sim == nil {
+		t.Fatal("Protocol.Sim is nil")
+	}
+	m := sim.New(simtest.Profile(t, "noisy"), items, *Protocol.Sim)
+	if a, b := simtest.Chat(t, m, req).Text, simtest.Chat(t, m, req).Text; a != b {
+		t.Fatalf("not deterministic: %q then %q", a, b)
 	}
 }

@@ -1,4 +1,4 @@
-package sim
+package judge
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/llm/sim"
+	"github.com/medteam-bench/medteam/protocols/kit"
 )
 
 // Seed 003's consensus judge (kind judge, protocols/judge): the prompt
@@ -19,20 +21,45 @@ import (
 // plurality ("General Practice" on a tie or none), the average confidence
 // over all agents (null as 0), and below 0.70 the low-confidence flag with
 // NONE (the specialty: General Practice; the urgency kept). With
-// probability JudgeSlip it skips that last step — flag false, the answer
+// probability SimSlip it skips that last step — flag false, the answer
 // kept — the slip of a model executing an algorithm, so that the row's
 // agreement with the code's result is not trivially perfect. The gold
 // never enters: the judge knows nothing but the outputs it is shown.
 
-// JudgeSlip is the probability that the simulated consensus judge skips
+// SimSlip is the probability that the simulated consensus judge skips
 // the 0.70 rule.
-const JudgeSlip = 0.1
+const SimSlip = 0.1
+
+// Sim is the consensus judge's simulated behaviour (llm/sim's Behaviour),
+// described above. The code seeds every draw of a call: it never changes.
+var Sim = sim.Behaviour{
+	Protocol: "judge",
+	Kinds:    map[string]uint64{kit.KindJudge: 18},
+	Answer:   simAnswer,
+}
+
+// simAnswer answers the judge call: the verdict on the input object, in
+// the format asked for, then the malformed and fence draws.
+func simAnswer(c *sim.Call) string {
+	c.ReadPrompt(0, true)
+	a := c.NewAnswer()
+	cj := simJudge(c, &a)
+	asJSON := c.Request().Schema != nil
+	var arr [1024]byte
+	b := arr[:0]
+	if asJSON {
+		b = simJSON(b, cj)
+	} else {
+		b = simPlain(b, cj)
+	}
+	return c.Finish(b, a.Letter(), asJSON)
+}
 
 // generalPractice is seed 003's default specialty.
 const generalPractice = "General Practice"
 
-// consensus is the consensus judge's output.
-type consensus struct {
+// simVerdict is the consensus judge's output.
+type simVerdict struct {
 	triage    bool
 	answer    string // multiple choice: a letter or NONE
 	urgency   int    // triage: 1…L
@@ -42,18 +69,18 @@ type consensus struct {
 	low       bool
 }
 
-// agentOutput is one line of the input object.
-type agentOutput struct {
+// simOutput is one line of the input object.
+type simOutput struct {
 	Answer     *string  `json:"answer"`
 	Specialty  *string  `json:"specialty"`
 	Confidence *float64 `json:"confidence"`
 	Urgency    *int     `json:"urgency"`
 }
 
-// consensusInput reads the input object's lines and, on a triage item, the
+// simInput reads the input object's lines and, on a triage item, the
 // number of levels of the scale shown ("Urgency scale, …: 1 = sc (…), 2 =
 // …"). triage is true when the outputs carry an "urgency" key.
-func consensusInput(req *llm.Request) (outs []agentOutput, levels int, triage, spec bool) {
+func simInput(req *llm.Request) (outs []simOutput, levels int, triage, spec bool) {
 	for _, m := range req.Messages {
 		if m.Role == llm.RoleAssistant {
 			continue
@@ -69,7 +96,7 @@ func consensusInput(req *llm.Request) (outs []agentOutput, levels int, triage, s
 			case in && strings.HasPrefix(line, "]}"):
 				in = false
 			case in && strings.HasPrefix(line, "{"):
-				var o agentOutput
+				var o simOutput
 				if json.Unmarshal([]byte(strings.TrimSuffix(line, ",")), &o) == nil {
 					outs = append(outs, o)
 				}
@@ -81,44 +108,44 @@ func consensusInput(req *llm.Request) (outs []agentOutput, levels int, triage, s
 	return outs, levels, triage, spec
 }
 
-// consensusJudge executes the algorithm on the outputs the prompt shows.
-func (c *call) consensusJudge(a *answer) {
-	outs, levels, triage, hasSpec := consensusInput(c.req)
-	cj := &consensus{triage: triage, hasSpec: hasSpec}
-	a.cj = cj
+// simJudge executes the algorithm on the outputs the prompt shows.
+func simJudge(c *sim.Call, a *sim.Answer) *simVerdict {
+	outs, levels, triage, hasSpec := simInput(c.Request())
+	cj := &simVerdict{triage: triage, hasSpec: hasSpec}
 	sum := 0.0
 	for _, o := range outs {
 		if o.Confidence != nil {
-			sum += clamp(*o.Confidence, 0, 1)
+			sum += sim.Clamp(*o.Confidence, 0, 1)
 		}
 	}
 	if len(outs) > 0 {
 		cj.avg = sum / float64(len(outs))
 	}
-	r := c.rng(tagLeader)
-	cj.low = cj.avg < 0.70-1e-9 && r.float() >= JudgeSlip
+	r := c.Rng(sim.TagLeader)
+	cj.low = cj.avg < 0.70-1e-9 && r.Float() >= SimSlip
 	if hasSpec {
-		cj.specialty = pluralityOf(outs, func(o agentOutput) *string { return o.Specialty }, generalPractice)
+		cj.specialty = pluralityOf(outs, func(o simOutput) *string { return o.Specialty }, generalPractice)
 		if cj.low {
 			cj.specialty = generalPractice
 		}
 	}
 	if triage {
 		cj.urgency = weightedUrgency(outs, max(levels, 1))
-		return
+		return cj
 	}
-	cj.answer = pluralityOf(outs, func(o agentOutput) *string { return o.Answer }, "NONE")
+	cj.answer = pluralityOf(outs, func(o simOutput) *string { return o.Answer }, "NONE")
 	if cj.low {
 		cj.answer = "NONE"
 	}
-	if i := c.it.letterIndex(cj.answer); i >= 0 {
-		a.letter = int8(i)
+	if i := c.LetterIndex(cj.answer); i >= 0 {
+		a.SetLetter(int8(i))
 	}
+	return cj
 }
 
 // pluralityOf is the most common non-empty value of get (case and white
 // space ignored; its first spelling), none on a tie or when there is none.
-func pluralityOf(outs []agentOutput, get func(agentOutput) *string, none string) string {
+func pluralityOf(outs []simOutput, get func(simOutput) *string, none string) string {
 	count := map[string]int{}
 	spelling := map[string]string{}
 	var order []string
@@ -155,7 +182,7 @@ func pluralityOf(outs []agentOutput, get func(agentOutput) *string, none string)
 
 // weightedUrgency is round(Σu·c/Σc) on the 1…levels scale, half up; the
 // middle level when Σc = 0, the most urgent when no agent has an urgency.
-func weightedUrgency(outs []agentOutput, levels int) int {
+func weightedUrgency(outs []simOutput, levels int) int {
 	var num, den float64
 	voters := 0
 	for _, o := range outs {
@@ -165,7 +192,7 @@ func weightedUrgency(outs []agentOutput, levels int) int {
 		voters++
 		w := 0.0
 		if o.Confidence != nil {
-			w = clamp(*o.Confidence, 0, 1)
+			w = sim.Clamp(*o.Confidence, 0, 1)
 		}
 		num += float64(*o.Urgency) * w
 		den += w
@@ -179,32 +206,30 @@ func weightedUrgency(outs []agentOutput, levels int) int {
 	return min(levels, max(1, int(math.Floor(num/den+0.5+1e-9))))
 }
 
-// consensusJSON writes the seed's output object, reasoning first.
-func (c *call) consensusJSON(b []byte, a *answer) []byte {
-	cj := a.cj
+// simJSON writes the seed's output object, reasoning first.
+func simJSON(b []byte, cj *simVerdict) []byte {
 	b = append(b, `{"reasoning":`...)
-	b = appendQuoted(b, cj.sentence())
+	b = sim.AppendQuoted(b, cj.sentence())
 	if cj.hasSpec {
 		b = append(b, `,"consensus_specialty":`...)
-		b = appendQuoted(b, cj.specialty)
+		b = sim.AppendQuoted(b, cj.specialty)
 	}
 	if cj.triage {
 		b = append(b, `,"consensus_urgency":`...)
 		b = strconv.AppendInt(b, int64(cj.urgency), 10)
 	} else {
 		b = append(b, `,"consensus_answer":`...)
-		b = appendQuoted(b, cj.answer)
+		b = sim.AppendQuoted(b, cj.answer)
 	}
 	b = append(b, `,"average_confidence":`...)
-	b = strconv.AppendFloat(b, round2(cj.avg), 'f', 2, 64)
+	b = strconv.AppendFloat(b, sim.Round2(cj.avg), 'f', 2, 64)
 	b = append(b, `,"is_low_confidence":`...)
 	b = strconv.AppendBool(b, cj.low)
 	return append(b, '}')
 }
 
-// consensusPlain writes the output as the labelled lines the prompt asks.
-func (c *call) consensusPlain(b []byte, a *answer) []byte {
-	cj := a.cj
+// simPlain writes the output as the labelled lines the prompt asks.
+func simPlain(b []byte, cj *simVerdict) []byte {
 	b = append(b, "REASONING: "...)
 	b = append(b, cj.sentence()...)
 	if cj.hasSpec {
@@ -219,14 +244,14 @@ func (c *call) consensusPlain(b []byte, a *answer) []byte {
 		b = append(b, cj.answer...)
 	}
 	b = append(b, "\nAVERAGE CONFIDENCE: "...)
-	b = strconv.AppendFloat(b, round2(cj.avg), 'f', 2, 64)
+	b = strconv.AppendFloat(b, sim.Round2(cj.avg), 'f', 2, 64)
 	b = append(b, "\nIS LOW CONFIDENCE: "...)
-	return append(b, yesNo(cj.low)...)
+	return append(b, sim.YesNo(cj.low)...)
 }
 
 // sentence is the judge's working in one sentence.
-func (cj *consensus) sentence() string {
-	avg := strconv.FormatFloat(round2(cj.avg), 'f', 2, 64)
+func (cj *simVerdict) sentence() string {
+	avg := strconv.FormatFloat(sim.Round2(cj.avg), 'f', 2, 64)
 	if cj.triage {
 		return "The confidence-weighted urgency rounds to " + strconv.Itoa(cj.urgency) + " and the average confidence is " + avg + "."
 	}

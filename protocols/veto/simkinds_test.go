@@ -1,18 +1,22 @@
-package sim
+package veto
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/llm/sim"
+	"github.com/medteam-bench/medteam/llm/sim/simtest"
 )
 
 // vetoReq is agent's ballot request of a veto kind with role; later rounds
 // show its own previous position and the peers'.
 func vetoReq(id string, ls []string, kind, role string, agent int, seed int64, schema bool, body string) llm.Request {
-	req := agentReq(id, ls, kind, agent, 1, seed, schema, body)
+	req := simtest.AgentReq(id, ls, kind, agent, 1, seed, schema, body)
 	req.Meta.Phase, req.Meta.Role = "debate", role
 	return req
 }
@@ -22,14 +26,14 @@ func vetoReq(id string, ls []string, kind, role string, agent int, seed int64, s
 // risk 0.5, else VETO for the Safety agent and REFUSE for the others — as
 // JSON and as labelled lines.
 func TestVetoBallots(t *testing.T) {
-	items, ids := synthItems(200, 4)
-	m := New(cleanProfile(t), items)
+	items, ids := simtest.Items(200, 4)
+	m := sim.New(simtest.Clean(t), items, Sim)
 	vetoes, refusals := 0, 0
-	for _, kind := range []string{kindVetoDebate, kindVetoBallot} {
+	for _, kind := range []string{KindDebate, KindBallot} {
 		for _, role := range []string{"Utility", "Accuracy", "Safety"} {
 			for i, id := range ids {
 				ls := items[id].Letters
-				obj, ok := decodeJSON(mustChat(t, m, vetoReq(id, ls, kind, role, i%3, int64(i), true, "")).Text)
+				obj, ok := simtest.DecodeJSON(simtest.Chat(t, m, vetoReq(id, ls, kind, role, i%3, int64(i), true, "")).Text)
 				if !ok || !slices.Equal(sortedKeys(obj), []string{"confidence", "decision", "ranking", "reasoning", "risk"}) {
 					t.Fatalf("%s %s: %v", kind, role, obj)
 				}
@@ -45,7 +49,7 @@ func TestVetoBallots(t *testing.T) {
 				if risk < 0.01 || risk > 0.99 || d != want {
 					t.Fatalf("%s %s: risk %v decision %q, want %q", kind, role, risk, d, want)
 				}
-				text := mustChat(t, m, vetoReq(id, ls, kind, role, i%3, int64(i), false, "")).Text
+				text := simtest.Chat(t, m, vetoReq(id, ls, kind, role, i%3, int64(i), false, "")).Text
 				lines := strings.Split(text, "\n")
 				if len(lines) != 5 || !strings.HasPrefix(lines[3], "RISK: ") || lines[4] != "DECISION: "+d ||
 					lines[3] != "RISK: "+strconv.FormatFloat(risk, 'f', 2, 64) {
@@ -63,18 +67,18 @@ func TestVetoBallots(t *testing.T) {
 // you") moves toward the peers' majority as a debate revision does; the
 // opening ballot does not read the peers.
 func TestVetoDebateFollowsThePeers(t *testing.T) {
-	items, ids := synthItems(1500, 4)
-	m := New(cleanProfile(t), items)
+	items, ids := simtest.Items(1500, 4)
+	m := sim.New(simtest.Clean(t), items, Sim)
 	moved := func(you bool) float64 {
 		k := 0
 		for i, id := range ids {
 			ls := items[id].Letters
-			body := positionLine("agent 2", rankWith(ls, ls[0]), 0.7) + positionLine("agent 3", rankWith(ls, ls[0]), 0.8)
+			body := simtest.PositionLine("agent 2", simtest.RankWith(ls, ls[0]), 0.7) + simtest.PositionLine("agent 3", simtest.RankWith(ls, ls[0]), 0.8)
 			if you {
-				body = positionLine("you", rankWith(ls, ls[3]), 0.6) + body
+				body = simtest.PositionLine("you", simtest.RankWith(ls, ls[3]), 0.6) + body
 			}
-			req := vetoReq(id, ls, kindVetoBallot, "Utility", 0, int64(i), true, body)
-			if f, _, _ := firstChoice(mustChat(t, m, req).Text); f == ls[0] {
+			req := vetoReq(id, ls, KindBallot, "Utility", 0, int64(i), true, body)
+			if f, _, _ := simtest.FirstChoice(simtest.Chat(t, m, req).Text); f == ls[0] {
 				k++
 			}
 		}
@@ -94,4 +98,21 @@ func sortedKeys(m map[string]any) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TestSimIsRegisteredWithTheProtocol: the simulator's core knows neither
+// ballot kind — without the behaviour each is a bad request naming it — and
+// the protocol's registry entry carries the behaviour.
+func TestSimIsRegisteredWithTheProtocol(t *testing.T) {
+	items, ids := simtest.Items(1, 4)
+	for _, kind := range []string{KindDebate, KindBallot} {
+		req := vetoReq(ids[0], items[ids[0]].Letters, kind, "Safety", 0, 1, true, "")
+		_, err := sim.New(simtest.Clean(t), items).Chat(context.Background(), req)
+		if llm.ClassOf(err) != llm.ClassBadRequest || !strings.Contains(fmt.Sprint(err), kind) {
+			t.Fatalf("the core answered %s without veto's behaviour: %v", kind, err)
+		}
+		if _, ok := Protocol.Sim.Kinds[kind]; !ok {
+			t.Errorf("Protocol.Sim lacks %s", kind)
+		}
+	}
 }

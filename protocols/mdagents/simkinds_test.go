@@ -1,0 +1,286 @@
+package mdagents
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/llm/sim"
+)
+
+var mdKinds = []string{KindRoute, KindReason, KindBasic, KindRecruit, KindOpinion, KindParticipate, KindChoose,
+	KindMessage, KindFinal, KindModerator, KindTeams, KindDelivery, KindInvestigate, KindReport, KindDecision}
+
+// mdBody is the marker lines a prompt of kind shows.
+func mdBody(kind string, ls []string) string {
+	switch kind {
+	case KindParticipate, KindChoose, KindMessage, KindFinal:
+		return "Your current answer:\n" + positionLine("you", rankWith(ls, ls[1]), 0) + "Agent 1 (Cardiologist):\n" +
+			positionLine("agent 1", rankWith(ls, ls[0]), 0) + "Agent 2: Pulmonologist - lungs\nAgent 3: Internist - all\n"
+	case KindModerator:
+		return positionLine("agent 1", rankWith(ls, ls[0]), 0) + positionLine("agent 2", rankWith(ls, ls[0]), 0) + positionLine("agent 3", rankWith(ls, ls[1]), 0)
+	case KindDecision:
+		return positionLine("agent 1", rankWith(ls, ls[0]), 0) + "REASONING agent 1: " + reasoningText(ls[0], ls[1], 3) + "\n"
+	case KindReport:
+		return "[Radiologist]\n" + reasoningText(ls[0], ls[1], 4) + "\n"
+	}
+	return ""
+}
+
+func mdReq(id string, ls []string, kind string, agent, turn int, seed int64, schema bool) llm.Request {
+	req := agentReq(id, ls, kind, agent, turn, seed, schema, mdBody(kind, ls))
+	req.Meta.Phase = "discussion"
+	return req
+}
+
+var mdJSONKeys = map[string][]string{
+	KindRoute: {"reasoning", "complexity"}, KindReason: {"reasoning"}, KindRecruit: {"reasoning", "experts"},
+	KindParticipate: {"reasoning", "talk"}, KindChoose: {"reasoning", "experts"}, KindTeams: {"reasoning", "teams"},
+	KindDelivery: {"reasoning", "investigations"}, KindInvestigate: {"reasoning", "investigation"},
+}
+
+var mdPlainLabels = map[string][]string{
+	KindRoute: {"REASONING: ", "COMPLEXITY: "}, KindReason: {"REASONING: "}, KindParticipate: {"REASONING: ", "TALK: "},
+	KindChoose: {"REASONING: ", "EXPERTS: "}, KindDelivery: {"REASONING: ", "INVESTIGATIONS: "},
+	KindInvestigate: {"REASONING: ", "INVESTIGATION: "},
+	KindRecruit:     {"REASONING: ", "EXPERTS:", "1. ", "2. ", "3. ", "4. ", "5. "},
+	KindTeams:       {"REASONING: ", "", "Group 1 - Initial Assessment Team (IAT)", "Member 1: "},
+}
+
+// TestMDKindsFormats: every mdagents kind answers in the format its prompt
+// asks for (JSON keys, reasoning first; labelled lines), an answer kind with
+// one of the question's letters; the same request gives the same text.
+func TestMDKindsFormats(t *testing.T) {
+	items, ids := synthItems(40, 5)
+	m := sim.New(cleanProfile(t), items, Sim)
+	for _, kind := range mdKinds {
+		for i, id := range ids {
+			ls := items[id].Letters
+			req := mdReq(id, ls, kind, 1, 3, int64(i), true)
+			text := mustChat(t, m, req).Text
+			if again := mustChat(t, m, req).Text; again != text {
+				t.Fatalf("%s: not deterministic", kind)
+			}
+			obj, ok := decodeJSON(text)
+			keys := mdJSONKeys[kind]
+			if keys == nil {
+				keys = []string{"reasoning", "answer"}
+			}
+			if !ok || len(obj) != len(keys) || !strings.HasPrefix(text, `{"reasoning":`) {
+				t.Fatalf("%s: %q", kind, text)
+			}
+			for _, k := range keys {
+				if _, ok := obj[k]; !ok {
+					t.Fatalf("%s: no %q in %q", kind, k, text)
+				}
+			}
+			if a, ok := obj["answer"].(string); ok && !slices.Contains(ls, a) {
+				t.Fatalf("%s: answer %q", kind, a)
+			}
+			plain := mustChat(t, m, mdReq(id, ls, kind, 1, 3, int64(i), false)).Text
+			labels := mdPlainLabels[kind]
+			if labels == nil {
+				labels = []string{"REASONING: ", "ANSWER: "}
+			}
+			lines := strings.Split(plain, "\n")
+			if kind != KindTeams && len(lines) != len(labels) {
+				t.Fatalf("%s: %d lines, want %d: %q", kind, len(lines), len(labels), plain)
+			}
+			for k, lab := range labels {
+				if !strings.HasPrefix(lines[k], lab) {
+					t.Fatalf("%s: line %d = %q, want %q", kind, k+1, lines[k], lab)
+				}
+			}
+			if kind == KindTeams && (strings.Count(plain, "\nGroup ") != mdTeams || strings.Count(plain, "(Lead)") != mdTeams) {
+				t.Fatalf("teams: %q", plain)
+			}
+		}
+	}
+}
+
+// TestMDRouteByDifficultyNotGold: the router's level follows the question's
+// difficulty (its perception of it), and the same questions with other gold
+// answers are routed alike.
+func TestMDRouteByDifficultyNotGold(t *testing.T) {
+	items, ids := synthItems(600, 4)
+	other := map[string]sim.Item{}
+	for id, it := range items {
+		g := slices.Index(it.Letters, it.Gold)
+		other[id] = sim.Item{Letters: it.Letters, Gold: it.Letters[(g+1)%len(it.Letters)]}
+	}
+	m, m2 := sim.New(cleanProfile(t), items, Sim), sim.New(cleanProfile(t), other, Sim)
+	sum, n := map[string]float64{}, map[string]int{}
+	for i, id := range ids {
+		req := mdReq(id, items[id].Letters, KindRoute, -1, 0, int64(i), true)
+		text := mustChat(t, m, req).Text
+		if mustChat(t, m2, req).Text != text {
+			t.Fatalf("%s: the route depends on the gold", id)
+		}
+		obj, _ := decodeJSON(text)
+		route := obj["complexity"].(string)
+		sum[route] += m.Difficulty(id)
+		n[route]++
+	}
+	b, im, a := sum["basic"]/float64(n["basic"]), sum["intermediate"]/float64(n["intermediate"]), sum["advanced"]/float64(n["advanced"])
+	if n["basic"] < 100 || n["intermediate"] < 100 || n["advanced"] < 100 || !(b < im && im < a) {
+		t.Fatalf("routes %v, mean difficulty basic %.2f intermediate %.2f advanced %.2f", n, b, im, a)
+	}
+}
+
+// TestMDTalkByDisagreement: an expert shown peers who disagree with it
+// wants to talk more often than one shown peers who agree, and less often
+// in later turns.
+func TestMDTalkByDisagreement(t *testing.T) {
+	items, ids := synthItems(2000, 4)
+	m := sim.New(cleanProfile(t), items, Sim)
+	rate := func(agree bool, turn int) float64 {
+		yes := 0
+		for i, id := range ids {
+			ls := items[id].Letters
+			peer := ls[0]
+			if agree {
+				peer = ls[1]
+			}
+			req := agentReq(id, ls, KindParticipate, 1, turn, int64(i), true,
+				positionLine("you", rankWith(ls, ls[1]), 0)+positionLine("agent 1", rankWith(ls, peer), 0)+positionLine("agent 3", rankWith(ls, peer), 0))
+			obj, _ := decodeJSON(mustChat(t, m, req).Text)
+			if obj["talk"] == true {
+				yes++
+			}
+		}
+		return float64(yes) / float64(len(ids))
+	}
+	dis, agr, late := rate(false, 1), rate(true, 1), rate(false, 10)
+	if !(dis > 0.8 && agr < 0.15 && late < dis/3) {
+		t.Fatalf("talk rates: disagreeing peers %.2f, agreeing %.2f, disagreeing in turn 10 %.2f", dis, agr, late)
+	}
+}
+
+// TestSimIsRegisteredWithTheProtocol: the simulator's core knows none of
+// MDAgents' kinds — without the behaviour an MDAgents call is a bad request
+// naming its kind — and the protocol's registry entry carries the behaviour
+// of every kind it sends.
+func TestSimIsRegisteredWithTheProtocol(t *testing.T) {
+	items, ids := synthItems(1, 4)
+	req := mdReq(ids[0], items[ids[0]].Letters, KindRoute, -1, 0, 1, true)
+	_, err := sim.New(cleanProfile(t), items).Chat(context.Background(), req)
+	if llm.ClassOf(err) != llm.ClassBadRequest || !strings.Contains(fmt.Sprint(err), KindRoute) {
+		t.Fatalf("the core answered an MDAgents call without its behaviour: %v", err)
+	}
+	if Protocol.Sim == nil || len(Protocol.Sim.Kinds) != len(mdKinds) {
+		t.Fatalf("Protocol.Sim does not carry the behaviour of the %d kinds", len(mdKinds))
+	}
+	for _, k := range mdKinds {
+		if _, ok := Protocol.Sim.Kinds[k]; !ok {
+			t.Errorf("kind %s has no simulated behaviour", k)
+		}
+	}
+}
+
+// The requests of the core's tests (llm/sim's helpers), as MDAgents' kinds
+// are read: only the marker lines matter.
+
+var testSchema = &llm.Schema{Name: "answer", Schema: json.RawMessage(`{"type":"object"}`)}
+
+func synthItems(n, options int) (map[string]sim.Item, []string) {
+	r := rand.New(rand.NewPCG(1, 2))
+	items := make(map[string]sim.Item, n)
+	ids := make([]string, n)
+	for i := range ids {
+		id := fmt.Sprintf("q%05d", i)
+		ls := make([]string, options)
+		for j := range ls {
+			ls[j] = string(rune('A' + j))
+		}
+		items[id] = sim.Item{Letters: ls, Gold: ls[r.IntN(options)]}
+		ids[i] = id
+	}
+	return items, ids
+}
+
+func agentReq(id string, ls []string, kind string, agent, turn int, seed int64, schema bool, body string) llm.Request {
+	var opts strings.Builder
+	opts.WriteString("OPTIONS:\n")
+	for _, l := range ls {
+		fmt.Fprintf(&opts, "%s) option text %s\n", l, strings.ToLower(l))
+	}
+	req := llm.Request{
+		Model: "sim",
+		Messages: []llm.Message{
+			{Role: llm.RoleSystem, Content: "You are a medical expert on a team answering a multiple-choice question."},
+			{Role: llm.RoleUser, Content: "A 54-year-old presents with chest pain radiating to the left arm.\n" + opts.String() + body},
+		},
+		Seed: seed,
+		Meta: llm.Meta{QuestionID: id, Arm: "base", Phase: "discussion", Kind: kind, Turn: turn, Agent: agent},
+	}
+	if schema {
+		req.Schema = testSchema
+	}
+	return req
+}
+
+func positionLine(who string, rank []string, conf float64) string {
+	s := "POSITION " + who + ": " + strings.Join(rank, " > ")
+	if conf > 0 {
+		s += fmt.Sprintf(" (confidence %.2f)", conf)
+	}
+	return s + "\n"
+}
+
+func rankWith(ls []string, first string) []string {
+	out := []string{first}
+	for _, l := range ls {
+		if l != first {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func reasoningText(first, second string, t int) string {
+	return "The key findings point to " + first + "; " + second + " is the closest alternative. " + sim.QualityCue(t, t%2)
+}
+
+func decodeJSON(text string) (map[string]any, bool) {
+	s := text
+	if i := strings.Index(s, "```json"); i >= 0 {
+		s = s[i+len("```json"):]
+		if j := strings.Index(s, "```"); j >= 0 {
+			s = s[:j]
+		}
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(strings.TrimSpace(s)), &m); err != nil {
+		return nil, false
+	}
+	return m, true
+}
+
+func mustChat(t testing.TB, m *sim.Model, req llm.Request) llm.Response {
+	t.Helper()
+	for attempt := 0; ; attempt++ {
+		resp, err := m.Chat(context.Background(), req)
+		if err == nil {
+			return resp
+		}
+		if llm.ClassOf(err).Retryable() && attempt < 50 {
+			continue
+		}
+		t.Fatalf("Chat(%s %s): %v", req.Meta.QuestionID, req.Meta.Kind, err)
+	}
+}
+
+func cleanProfile(t testing.TB) sim.Profile {
+	t.Helper()
+	p, err := sim.LookupProfile("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.MalformedRate, p.FenceRate = 0, 0
+	return p
+}
