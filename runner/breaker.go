@@ -123,7 +123,7 @@ type breaker struct {
 	expired  bool // MaxOutage has passed: the attempts in flight have Grace to answer
 	epoch    int  // bumped when an outage ends: its timers are stale
 	stopTime func() bool
-	answered int64 // attempts answered so far
+	answered int64 // attempts and probes answered so far
 	probes   int   // requests the probes sent
 	probeTok int64 // their tokens
 }
@@ -246,6 +246,7 @@ func (b *breaker) endProbe(err error, probed bool) {
 	case !probed:
 	case err == nil:
 		b.open, b.failures = false, 0
+		b.answered++ // the endpoint answers: a unit's next failed try is its own
 	default:
 		b.last = err
 		b.backoff = min(2*b.backoff, b.p.MaxBackoff)
@@ -401,7 +402,7 @@ func (b *breaker) done(ok bool, retryable error) (open bool) {
 	return !b.closedLocked()
 }
 
-// answers is the number of attempts answered so far.
+// answers is the number of attempts and probes answered so far.
 func (b *breaker) answers() int64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -81,6 +81,10 @@ func (s *spending) charge(arm, model string, est int64, qr *results.QuestionRow,
 			sentCalls++
 			spent.PromptTokens += int(p)
 			spent.CompletionTokens += int(q)
+			if c.CachedPromptTokens != nil { // priced at the cached_prompt rate
+				spent.CachedTokens += int(*c.CachedPromptTokens)
+				spent.CachedReported = true
+			}
 		}
 	}
 	s.reportedCalls += sentCalls

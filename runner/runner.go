@@ -504,6 +504,7 @@ func runTries(ctx context.Context, p Plan, u unit, br *breaker, texts llm.Transc
 	defer release()
 	var earlier []results.CallRow
 	counted := 0
+	seen := br.answers() // the endpoint's answers (attempts, probes) before this try's window
 	for try := 0; ; try++ {
 		if err := br.wait(ctx); err != nil {
 			if oe := br.final(); oe != nil {
@@ -511,7 +512,6 @@ func runTries(ctx context.Context, p Plan, u unit, br *breaker, texts llm.Transc
 			}
 			return results.QuestionRow{}, earlier, try, err
 		}
-		answered := br.answers()
 		qr, cr, err := runOne(ctx, p, u, texts)
 		if oe := br.final(); oe != nil && err != nil {
 			return results.QuestionRow{}, append(earlier, cr...), try + 1, oe
@@ -525,11 +525,16 @@ func runTries(ctx context.Context, p Plan, u unit, br *breaker, texts llm.Transc
 			qr.Tries = int32(try + 1)
 			return qr, append(earlier, cr...), try + 1, err
 		}
-		// A try counts when the endpoint was seen answering meanwhile;
-		// one that failed with nothing answered is the outage's.
-		if !br.done(false, err) && br.answers() > answered {
+		// A try counts when the endpoint was seen answering since the
+		// previous try ended (an attempt of any unit, or a probe while this
+		// unit waited): a question whose every attempt fails while the
+		// endpoint answers probes is the question's fault and is committed
+		// as an error row after UnitTries such tries. A try that failed with
+		// nothing answered since is the outage's.
+		if !br.done(false, err) && br.answers() > seen {
 			counted++
 		}
+		seen = br.answers()
 		if counted >= br.p.UnitTries {
 			qr.Tries = int32(try + 1)
 			return qr, append(earlier, cr...), try + 1, err
