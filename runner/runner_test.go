@@ -47,7 +47,7 @@ func simPlanFor(t testing.TB, qs []qa.Question, profile string, presets []string
 		}
 		arms = append(arms, Arm{Label: c.Label(), Protocol: teamwork.Arm{Config: c}})
 	}
-	model := sim.New(p, items)
+	model := sim.New(p, items, teamwork.Sim)
 	return Plan{RunID: "test", Sets: []QuestionSet{{Name: "medqa-sample", Questions: qs}}, Arms: arms,
 		Tasks:   tasks.All(),
 		Models:  []Model{{Name: "sim/" + profile, Request: profile, Client: model}},

@@ -26,7 +26,7 @@ func (c *call) rng(tag uint64) stream { return newStream(c.key, tag) }
 
 // Answer is the latent content of a response, before formatting.
 type Answer struct {
-	kind string
+	mech Mechanism
 
 	rank    ranking
 	conf    float64
@@ -64,59 +64,72 @@ type answer = Answer
 
 // respond computes the answer and formats it (possibly malformed).
 func (c *call) respond() string {
-	if c.req.Meta.Kind == kindDiagnosisJudge {
+	switch c.req.Meta.Kind {
+	case kindDiagnosisJudge:
 		return c.diagnosisVerdict()
+	case kindFirst:
+		return c.run(mechFirst)
 	}
-	if c.b != nil {
-		c.pr.leader = -1
-		return c.b.Answer(c)
+	c.pr.leader = -1
+	return c.b.Answer(c)
+}
+
+// Run answers the call with the core's mechanism m: a behaviour whose kind
+// is answered as one of the core's answers (teamwork's kinds).
+func (c *Call) Run(m Mechanism) string {
+	if m == mechOwn || m >= nMechanisms {
+		panic("sim: Call.Run of no mechanism")
 	}
-	self, judge := c.reader()
+	return c.run(m)
+}
+
+// run reads the prompt and answers with mechanism m.
+func (c *call) run(m Mechanism) string {
+	self, judge := c.reader(m)
 	scanPrompt(c.req, c.it, self, judge, &c.pr)
 
 	var a answer
-	a.kind = c.req.Meta.Kind
+	a.mech = m
 	a.letter, a.l1, a.l2 = -1, -1, -1
 	c.answerKind(&a)
 	return c.format(&a)
 }
 
 // reader is who reads the prompt for scanPrompt: self is the addressed
-// agent's number (1-based; 0 for none) on an agent's own kinds, and judge
-// is true on the kinds that judge the others' answers.
-func (c *call) reader() (self int, judge bool) {
-	switch c.req.Meta.Kind {
-	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst:
+// agent's number (1-based; 0 for none) on an agent's own answers, and judge
+// is true on the answers that judge the others'.
+func (c *call) reader(m Mechanism) (self int, judge bool) {
+	switch m {
+	case Ranked, Reconsider, Concern, mechFirst:
 		if c.req.Meta.Agent >= 0 {
 			self = c.req.Meta.Agent + 1
 		}
-	case kindSynthesize, kindMediate, kindMonitorSelect, kindMonitorRate, kindTieBreak:
+	case Report, Lean, Select, Rate, Decide:
 		judge = true
 	}
 	return self, judge
 }
 
-// answerKind computes the answer of a.kind (the teamwork kinds here, the
-// other protocols' in protocolKind).
+// answerKind computes the answer of mechanism a.mech.
 func (c *call) answerKind(a *answer) {
-	switch a.kind {
-	case kindPredict:
+	switch a.mech {
+	case Ranked:
 		c.predict(a)
-	case kindDiscuss, kindFinal, kindMonitorRespond:
+	case Reconsider, Concern:
 		c.discuss(a)
-	case kindAssess:
+	case TeamSize:
 		c.assess(a)
-	case kindRecruit:
+	case Roles:
 		c.recruit(a)
-	case kindSynthesize:
+	case Report:
 		c.synthesize(a)
-	case kindMediate:
+	case Lean:
 		c.mediate(a)
-	case kindMonitorSelect:
+	case Select:
 		c.monitorSelect(a)
-	case kindMonitorRate:
+	case Rate:
 		c.monitorRate(a)
-	case kindTieBreak:
+	case Decide:
 		c.tiebreak(a)
 	default:
 		c.protocolKind(a)
@@ -354,7 +367,7 @@ func (c *call) discuss(a *answer) {
 	orig := own.first()
 	noise := c.reasoningNoise()
 	q0 := c.latentQuality(skill, orig, noise)
-	c.reconsider(a.kind, &own, skill, q0)
+	c.reconsider(a.mech == Concern, &own, skill, q0)
 
 	changed := own.first() != orig
 	a.rank = own
@@ -394,14 +407,14 @@ func (c *call) ownPosition(skill float64) (ranking, float64) {
 // ConcernEffect and, without a majority, targets own's runner-up — scaled
 // by the susceptibility of reasoning quality q0; then to the gold with
 // probability Insight × 2 × know.
-func (c *call) reconsider(kind string, own *ranking, skill, q0 float64) {
+func (c *call) reconsider(concern bool, own *ranking, skill, q0 float64) {
 	p := c.p
 	target, share := c.majority(own.first(), p.ConfidenceWeighted)
 	prob := 0.0
 	if target >= 0 {
 		prob = p.Persuadability * share
 	}
-	if kind == kindMonitorRespond {
+	if concern {
 		// A concern pushes the target, right or wrong, toward the peers'
 		// majority, else toward its own runner-up.
 		prob += p.ConcernEffect
@@ -424,9 +437,9 @@ func (c *call) reconsider(kind string, own *ranking, skill, q0 float64) {
 // plain ranking sentence.
 func (c *call) discussSentence(a *answer, changed bool, tr *stream) {
 	switch {
-	case a.kind == kindMonitorRespond && changed:
+	case a.mech == Concern && changed:
 		a.sent = &acceptSentences[tr.intn(len(acceptSentences))]
-	case a.kind == kindMonitorRespond:
+	case a.mech == Concern:
 		a.sent = &rejectSentences[tr.intn(len(rejectSentences))]
 	case changed:
 		a.sent = &switchSentences[tr.intn(len(switchSentences))]

@@ -17,8 +17,8 @@ const vetoRisk = 0.5
 
 // protocolKind answers the shared kinds of protocols/.
 func (c *call) protocolKind(a *answer) {
-	switch a.kind {
-	case kindFirst:
+	switch a.mech {
+	case mechFirst:
 		c.independent(a)
 	}
 }
@@ -38,7 +38,7 @@ func (c *call) independent(a *answer) {
 	tr := c.rng(tagText)
 	c.rankSentence(a, &tr)
 	a.setCue(c.latentQuality(skill, a.rank.first(), c.reasoningNoise()), &tr)
-	if a.kind != kindFirst {
+	if a.mech != mechFirst {
 		return
 	}
 	if asks(c.req, "facts", "FACTS") {

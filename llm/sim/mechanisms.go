@@ -174,7 +174,7 @@ func (c *Call) DrawFacts(k int, pTrue float64, r *Stream) []string {
 func (c *Call) Finish(b []byte, letter int8, asJSON bool) string {
 	if c.p.MalformedRate > 0 {
 		if r := c.rng(tagMalformed); r.float() < c.p.MalformedRate {
-			a := answer{kind: c.req.Meta.Kind, letter: letter}
+			a := answer{letter: letter}
 			return c.malformed(b, &a, &r)
 		}
 	}
@@ -212,7 +212,7 @@ func (r *Ranking) Complete(n int) { r.complete(n) }
 
 // NewAnswer is an empty answer of the call's kind (no letter chosen).
 func (c *Call) NewAnswer() Answer {
-	return Answer{kind: c.req.Meta.Kind, letter: -1, l1: -1, l2: -1}
+	return Answer{letter: -1, l1: -1, l2: -1}
 }
 
 // Ranking is the answer's ranking.

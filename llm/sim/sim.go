@@ -256,36 +256,8 @@ func callKey(seed int64, qhash, kind uint64, turn, agent int) uint64 {
 	return h
 }
 
+// kindCode codes the core's own kinds.
 func kindCode(k string) (uint64, bool) {
-	switch k {
-	case kindAssess:
-		return 1, true
-	case kindRecruit:
-		return 2, true
-	case kindPredict:
-		return 3, true
-	case kindSynthesize:
-		return 4, true
-	case kindDiscuss:
-		return 5, true
-	case kindFinal:
-		return 6, true
-	case kindMediate:
-		return 7, true
-	case kindMonitorSelect:
-		return 8, true
-	case kindMonitorRespond:
-		return 9, true
-	case kindMonitorRate:
-		return 10, true
-	case kindTieBreak:
-		return 11, true
-	}
-	return protocolKindCode(k)
-}
-
-// protocolKindCode codes the kinds of the protocols under protocols/.
-func protocolKindCode(k string) (uint64, bool) {
 	switch k {
 	case kindFirst:
 		return 12, true
