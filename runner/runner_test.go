@@ -12,6 +12,7 @@ import (
 
 	"github.com/medteam-bench/medteam/datasets"
 	"github.com/medteam-bench/medteam/llm/sim"
+	"github.com/medteam-bench/medteam/protocols"
 	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/report"
 	"github.com/medteam-bench/medteam/tasks"
@@ -47,7 +48,7 @@ func simPlanFor(t testing.TB, qs []qa.Question, profile string, presets []string
 		}
 		arms = append(arms, Arm{Label: c.Label(), Protocol: teamwork.Arm{Config: c}})
 	}
-	model := sim.New(p, items, teamwork.Sim)
+	model := protocols.NewSim(p, items)
 	return Plan{RunID: "test", Sets: []QuestionSet{{Name: "medqa-sample", Questions: qs}}, Arms: arms,
 		Tasks:   tasks.All(),
 		Models:  []Model{{Name: "sim/" + profile, Request: profile, Client: model}},

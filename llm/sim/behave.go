@@ -75,7 +75,7 @@ func (c *call) respond() string {
 }
 
 // Run answers the call with the core's mechanism m: a behaviour whose kind
-// is answered as one of the core's answers (teamwork's kinds).
+// is answered as one of the core's answers.
 func (c *Call) Run(m Mechanism) string {
 	if m == mechOwn || m >= nMechanisms {
 		panic("sim: Call.Run of no mechanism")
@@ -114,23 +114,23 @@ func (c *call) reader(m Mechanism) (self int, judge bool) {
 func (c *call) answerKind(a *answer) {
 	switch a.mech {
 	case Ranked:
-		c.predict(a)
+		c.ranked(a)
 	case Reconsider, Concern:
-		c.discuss(a)
+		c.reconsidered(a)
 	case TeamSize:
-		c.assess(a)
+		c.teamSize(a)
 	case Roles:
-		c.recruit(a)
+		c.roles(a)
 	case Report:
-		c.synthesize(a)
+		c.report(a)
 	case Lean:
-		c.mediate(a)
+		c.lean(a)
 	case Select:
-		c.monitorSelect(a)
+		c.selectTarget(a)
 	case Rate:
-		c.monitorRate(a)
+		c.rateResponse(a)
 	case Decide:
-		c.tiebreak(a)
+		c.decide(a)
 	default:
 		c.protocolKind(a)
 	}
@@ -264,7 +264,7 @@ func (c *call) rankSentence(a *answer, r *stream) {
 	a.l1, a.l2 = a.rank.idx[0], a.rank.idx[1]
 }
 
-func (c *call) predict(a *answer) {
+func (c *call) ranked(a *answer) {
 	skill := c.skill()
 	a.rank = c.drawRanking(skill)
 	correct := a.rank.first() == c.it.gold
@@ -356,11 +356,11 @@ func (c *call) heaviest(cnt, w *[maxLetters]float64, best float64) int8 {
 	return tied[r.intn(nt)]
 }
 
-// discuss answers discuss, final and monitor_respond. The agent's
+// reconsidered is the Reconsider and Concern mechanisms. The agent's
 // reasoning quality q0 for its current position sets how easily it is moved
 // (susceptibility); nothing here looks at the gold except the correctness
 // term of q0 and the agent's own insight.
-func (c *call) discuss(a *answer) {
+func (c *call) reconsidered(a *answer) {
 	it := c.it
 	skill := c.skill()
 	own, ownConf := c.ownPosition(skill)
@@ -381,7 +381,7 @@ func (c *call) discuss(a *answer) {
 	}
 
 	tr := c.rng(tagText)
-	c.discussSentence(a, changed, &tr)
+	c.reconsiderSentence(a, changed, &tr)
 	a.l1 = own.idx[0]
 	a.l2 = own.idx[1]
 	if changed {
@@ -403,7 +403,7 @@ func (c *call) ownPosition(skill float64) (ranking, float64) {
 }
 
 // reconsider moves own to the front the peers' majority with probability
-// Persuadability × its share — a concern (monitor_respond) adds
+// Persuadability × its share — a concern (Concern) adds
 // ConcernEffect and, without a majority, targets own's runner-up — scaled
 // by the susceptibility of reasoning quality q0; then to the gold with
 // probability Insight × 2 × know.
@@ -432,10 +432,10 @@ func (c *call) reconsider(concern bool, own *ranking, skill, q0 float64) {
 	}
 }
 
-// discussSentence picks the sentence of a discussion answer: accepting or
+// reconsiderSentence picks the sentence of a reconsidered answer: accepting or
 // rejecting a concern, switching, holding against peers, or (alone) the
 // plain ranking sentence.
-func (c *call) discussSentence(a *answer, changed bool, tr *stream) {
+func (c *call) reconsiderSentence(a *answer, changed bool, tr *stream) {
 	switch {
 	case a.mech == Concern && changed:
 		a.sent = &acceptSentences[tr.intn(len(acceptSentences))]
@@ -450,13 +450,13 @@ func (c *call) discussSentence(a *answer, changed bool, tr *stream) {
 	}
 }
 
-func (c *call) assess(a *answer) {
+func (c *call) teamSize(a *answer) {
 	a.agents = c.it.agents
 	r := c.rng(tagText)
 	a.analysis = analysisSentences[r.intn(len(analysisSentences))]
 }
 
-func (c *call) recruit(a *answer) {
+func (c *call) roles(a *answer) {
 	n := c.pr.teamSize
 	if n <= 0 {
 		n = c.it.agents
@@ -573,7 +573,7 @@ func (c *call) bestBacked(allowed *ranking, r *stream, fallback int8) int8 {
 	return letter
 }
 
-func (c *call) synthesize(a *answer) {
+func (c *call) report(a *answer) {
 	c.sortPeers()
 	qr := c.rng(tagQuality)
 	for k := 0; k < c.pr.npeer; k++ {
@@ -592,7 +592,7 @@ func (c *call) synthesize(a *answer) {
 	a.l1, a.l2 = c.topTwo(view)
 }
 
-func (c *call) mediate(a *answer) {
+func (c *call) lean(a *answer) {
 	lr := c.rng(tagLeader)
 	a.letter = c.leaderView(&lr)
 	tr := c.rng(tagText)
@@ -603,7 +603,7 @@ func (c *call) mediate(a *answer) {
 // monitorSelect targets the agent whose reasoning the leader perceives as
 // weakest (lowest perceived quality; unseen reasoning counts as
 // uninformedQuality), among the agents with a position.
-func (c *call) monitorSelect(a *answer) {
+func (c *call) selectTarget(a *answer) {
 	c.sortPeers()
 	r := c.rng(tagSelect)
 	a.agent = 1
@@ -619,7 +619,7 @@ func (c *call) monitorSelect(a *answer) {
 }
 
 // monitorRate rates the target's reply (the RESPONSE line) by its perceived quality.
-func (c *call) monitorRate(a *answer) {
+func (c *call) rateResponse(a *answer) {
 	var pos *position
 	for k := 0; k < c.pr.npeer; k++ {
 		if c.pr.peers[k].num == c.pr.target {
@@ -642,10 +642,10 @@ func (c *call) monitorRate(a *answer) {
 	a.sent = &debatedSentences[tr.intn(len(debatedSentences))]
 }
 
-// tiebreak picks the tied gold when the leader knows it (probability know),
+// decide picks the tied gold when the leader knows it (probability know),
 // else the tied letter of the agent whose reasoning it perceives as best
 // among those whose first choice is tied; else a seeded tied letter.
-func (c *call) tiebreak(a *answer) {
+func (c *call) decide(a *answer) {
 	tied := c.pr.tied
 	if !c.pr.hasTied {
 		tied.n = 0

@@ -23,10 +23,10 @@ func (c *call) protocolKind(a *answer) {
 	}
 }
 
-// independent is an agent's independent answer, as predict (ranking,
+// independent is an agent's independent answer, as Ranked (ranking,
 // confidence, reasoning with its quality cue). A first answer adds what the
-// request asks for beyond the shared fields (asks): facts, drawn as predict
-// draws them (teamwork with SMM); a risk — 1 − confidence plus RiskNoise —
+// request asks for beyond the shared fields (asks): facts, drawn as Ranked
+// draws them; a risk — 1 − confidence plus RiskNoise —
 // and a veto when the risk is vetoRisk or more (veto's ballot). Each has its
 // own stream, so asking for it changes nothing else of the answer.
 func (c *call) independent(a *answer) {

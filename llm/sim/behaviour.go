@@ -16,8 +16,8 @@ type Behaviour struct {
 	// Kinds are the call kinds (llm.Meta.Kind) it answers, each with its
 	// code. The code enters the call's key and so every random draw of the
 	// call: it never changes once rows exist, and it is unique among the
-	// behaviours and the core's own kinds (New refuses a clash). In use: teamwork
-	// 1–11, the core 12 and 19, baseline 13–14, debate 15, council 16–17, judge 18,
+	// behaviours and the core's own kinds (New refuses a clash). In use: 1–11
+	// teamwork, the core 12 and 19, baseline 13–14, debate 15, council 16–17, judge 18,
 	// veto 20–21, medagents 40–48, mdagents 101–115; a new protocol takes
 	// codes from 200.
 	Kinds map[string]uint64

@@ -279,9 +279,9 @@ func (c *Call) Confidence(correct bool, r *Stream) float64 { return c.confidence
 // RankSentence gives the answer the sentence of its ranking.
 func (c *Call) RankSentence(a *Answer, r *Stream) { c.rankSentence(a, r) }
 
-// Discuss is an agent's answer after seeing the others' (the peers'
-// majority pulls it, its insight moves it), as the core's discuss kind.
-func (c *Call) Discuss(a *Answer) { c.discuss(a) }
+// Reconsider is an agent's answer after seeing the others' (the peers'
+// majority pulls it, its insight moves it): the Reconsider mechanism.
+func (c *Call) Reconsider(a *Answer) { c.reconsidered(a) }
 
 // VerdictSentence writes a decider's sentence (its letter against the most
 // common other first choice) from sents.
@@ -349,7 +349,7 @@ func (a *Answer) Confidence() float64 { return a.conf }
 // position ("POSITION you").
 func (c *Call) HasOwnPosition() bool { return c.pr.hasYou }
 
-// Independent is an agent's independent answer, as predict: ranking,
+// Independent is an agent's independent answer, as Ranked: ranking,
 // confidence, reasoning with its quality cue.
 func (c *Call) Independent(a *Answer) { c.independent(a) }
 

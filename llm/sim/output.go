@@ -174,7 +174,7 @@ func (c *call) recruitJSON(b []byte, a *answer) []byte {
 	return append(b, "]}"...)
 }
 
-// rankedJSON writes an agent's answer (predict, discuss, final): reasoning,
+// rankedJSON writes an agent's answer (Ranked, Reconsider): reasoning,
 // ranking, confidence and its facts, if any.
 func (c *call) rankedJSON(b []byte, a *answer) []byte {
 	b = append(b, `{"reasoning":`...)
@@ -286,7 +286,7 @@ func (c *call) recruitPlain(b []byte, a *answer) []byte {
 	return b
 }
 
-// rankedPlain writes an agent's answer (predict, discuss, final): reasoning,
+// rankedPlain writes an agent's answer (Ranked, Reconsider): reasoning,
 // ranking, confidence and its facts, if any.
 func (c *call) rankedPlain(b []byte, a *answer) []byte {
 	b = append(b, "REASONING: "...)

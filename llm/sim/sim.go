@@ -36,7 +36,7 @@ type item struct {
 	falsePool  [poolSize]uint8
 	relevance  [nSpecialties]uint8 // specialties, most relevant first
 	relRank    [nSpecialties]uint8 // relevance rank of each specialty
-	agents     int                 // assess answer, 2–4
+	agents     int                 // TeamSize answer, 2–4
 	diagnosis  string              // the gold diagnosis of a triage item ("" otherwise)
 	err        error               // non-nil for an unusable item
 }
@@ -126,7 +126,7 @@ func (it *item) findGold(gold string) error {
 }
 
 // drawTraits draws the difficulty, the shared correctness noise, the
-// attractive distractor (never the gold) and the team size of the assess
+// attractive distractor (never the gold) and the team size of the TeamSize
 // answer.
 func (it *item) drawTraits(p Profile) {
 	r := newStream(it.qhash, tagDifficulty)
