@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/medteam-bench/medteam/protocols"
+	"github.com/medteam-bench/medteam/teamwork"
 )
 
 const module = "github.com/medteam-bench/medteam"
@@ -76,8 +77,9 @@ func moduleDeps(t *testing.T, files []string) map[string]bool {
 // TestLLMKnowsNoProtocol: the model contract and everything under it (the
 // simulator included) import no protocol, no protocol registry and no
 // teamwork, and no string in their code is a call kind a protocol's
-// simulated behaviour answers (Protocol.Sim): a protocol's simulation lives
-// beside the protocol, on the core's mechanisms.
+// simulated behaviour answers (Protocol.Sim) — teamwork's included, whose
+// every kind its behaviour answers: a protocol's simulation lives beside
+// the protocol, on the core's mechanisms.
 func TestLLMKnowsNoProtocol(t *testing.T) {
 	owned := map[string]string{}
 	for _, p := range protocols.All() {
@@ -90,6 +92,17 @@ func TestLLMKnowsNoProtocol(t *testing.T) {
 	}
 	if len(owned) == 0 {
 		t.Fatal("no protocol carries a simulated behaviour")
+	}
+	// Teamwork's kinds too: its simulation is teamwork/sim.go, on the
+	// core's mechanisms, and llm/sim names none of them.
+	for _, k := range []string{
+		teamwork.KindAssess, teamwork.KindRecruit, teamwork.KindPredict, teamwork.KindSynthesize,
+		teamwork.KindDiscuss, teamwork.KindFinal, teamwork.KindMediate, teamwork.KindMonitorSelect,
+		teamwork.KindMonitorRespond, teamwork.KindMonitorRate, teamwork.KindTieBreak,
+	} {
+		if owned[k] != "teamwork" {
+			t.Errorf("teamwork's kind %q has no simulated behaviour of teamwork (teamwork.Protocol.Sim): the simulator answers it itself", k)
+		}
 	}
 	for dir, files := range llmFiles(t) {
 		for dep := range moduleDeps(t, files) {

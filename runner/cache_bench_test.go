@@ -13,6 +13,7 @@ import (
 	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/runner"
 	"github.com/medteam-bench/medteam/tasks"
+	"github.com/medteam-bench/medteam/teamwork"
 )
 
 // BenchmarkCacheOverhead measures what the response cache costs a run:
@@ -44,7 +45,7 @@ func benchCache(b *testing.B, qs []qa.Question, arm runner.Arm, mode string) {
 	var cpu time.Duration
 	for b.Loop() {
 		b.StopTimer()
-		var client llm.Client = llm.NewLimitedRetry(sim.New(profile, items), llm.DefaultRetryPolicy(), llm.NewLimiter(nil, llm.DefaultLimitPolicy("sim")))
+		var client llm.Client = llm.NewLimitedRetry(sim.New(profile, items, teamwork.Sim), llm.DefaultRetryPolicy(), llm.NewLimiter(nil, llm.DefaultLimitPolicy("sim")))
 		var db *cache.Cache
 		if mode == "rw" {
 			if db, err = cache.Open(filepath.Join(b.TempDir(), "responses.db")); err != nil {

@@ -294,7 +294,7 @@ func BenchmarkExecuteMemory(b *testing.B) {
 			qs[i] = q
 			items[q.ID] = sim.Item{Letters: q.Letters(), Gold: q.Gold}
 		}
-		client := llm.NewLimiter(llm.NewRetry(sim.New(profile, items), llm.DefaultRetryPolicy()), llm.DefaultLimitPolicy("sim"))
+		client := llm.NewLimiter(llm.NewRetry(sim.New(profile, items, teamwork.Sim), llm.DefaultRetryPolicy()), llm.DefaultLimitPolicy("sim"))
 		plan := runner.Plan{
 			Tasks:    tasks.All(),
 			RunID:    "memory",

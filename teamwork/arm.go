@@ -27,6 +27,7 @@ var Protocol = &protocol.Protocol{
 	Presets:    PresetNames(),
 	Accounting: WriteAccounting,
 	Stub:       Stub,
+	Sim:        &Sim,
 }
 
 // parseArm reads a preset or component list over the shared settings,

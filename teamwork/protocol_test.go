@@ -37,7 +37,7 @@ func simFor(t testing.TB, profile string, qs []qa.Question) *sim.Model {
 	for _, q := range qs {
 		items[q.ID] = sim.Item{Letters: q.Letters(), Gold: q.Gold}
 	}
-	return sim.New(p, items)
+	return sim.New(p, items, Sim)
 }
 
 // TestCallAccounting runs every preset × N ∈ {2,3,4} × turns ∈ {2,3} on the

@@ -12,7 +12,7 @@ import (
 // when a line of the last user message starts with label + ":" (the
 // labelled line the format asks for, e.g. "FACTS: <…>"). The shared first
 // answer asks for neither facts nor a veto; a protocol that adds them
-// (teamwork's facts with SMM, veto's risk and flag) gets them answered.
+// (facts, a risk and a veto flag) gets them answered.
 func asks(req *llm.Request, name, label string) bool {
 	if req.Schema != nil {
 		var s struct {

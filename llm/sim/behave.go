@@ -26,7 +26,7 @@ func (c *call) rng(tag uint64) stream { return newStream(c.key, tag) }
 
 // Answer is the latent content of a response, before formatting.
 type Answer struct {
-	kind string
+	mech Mechanism
 
 	rank    ranking
 	conf    float64
@@ -64,60 +64,73 @@ type answer = Answer
 
 // respond computes the answer and formats it (possibly malformed).
 func (c *call) respond() string {
-	if c.req.Meta.Kind == kindDiagnosisJudge {
+	switch c.req.Meta.Kind {
+	case kindDiagnosisJudge:
 		return c.diagnosisVerdict()
+	case kindFirst:
+		return c.run(mechFirst)
 	}
-	if c.b != nil {
-		c.pr.leader = -1
-		return c.b.Answer(c)
+	c.pr.leader = -1
+	return c.b.Answer(c)
+}
+
+// Run answers the call with the core's mechanism m: a behaviour whose kind
+// is answered as one of the core's answers.
+func (c *Call) Run(m Mechanism) string {
+	if m == mechOwn || m >= nMechanisms {
+		panic("sim: Call.Run of no mechanism")
 	}
-	self, judge := c.reader()
+	return c.run(m)
+}
+
+// run reads the prompt and answers with mechanism m.
+func (c *call) run(m Mechanism) string {
+	self, judge := c.reader(m)
 	scanPrompt(c.req, c.it, self, judge, &c.pr)
 
 	var a answer
-	a.kind = c.req.Meta.Kind
+	a.mech = m
 	a.letter, a.l1, a.l2 = -1, -1, -1
 	c.answerKind(&a)
 	return c.format(&a)
 }
 
 // reader is who reads the prompt for scanPrompt: self is the addressed
-// agent's number (1-based; 0 for none) on an agent's own kinds, and judge
-// is true on the kinds that judge the others' answers.
-func (c *call) reader() (self int, judge bool) {
-	switch c.req.Meta.Kind {
-	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst:
+// agent's number (1-based; 0 for none) on an agent's own answers, and judge
+// is true on the answers that judge the others'.
+func (c *call) reader(m Mechanism) (self int, judge bool) {
+	switch m {
+	case Ranked, Reconsider, Concern, mechFirst:
 		if c.req.Meta.Agent >= 0 {
 			self = c.req.Meta.Agent + 1
 		}
-	case kindSynthesize, kindMediate, kindMonitorSelect, kindMonitorRate, kindTieBreak:
+	case Report, Lean, Select, Rate, Decide:
 		judge = true
 	}
 	return self, judge
 }
 
-// answerKind computes the answer of a.kind (the teamwork kinds here, the
-// other protocols' in protocolKind).
+// answerKind computes the answer of mechanism a.mech.
 func (c *call) answerKind(a *answer) {
-	switch a.kind {
-	case kindPredict:
-		c.predict(a)
-	case kindDiscuss, kindFinal, kindMonitorRespond:
-		c.discuss(a)
-	case kindAssess:
-		c.assess(a)
-	case kindRecruit:
-		c.recruit(a)
-	case kindSynthesize:
-		c.synthesize(a)
-	case kindMediate:
-		c.mediate(a)
-	case kindMonitorSelect:
-		c.monitorSelect(a)
-	case kindMonitorRate:
-		c.monitorRate(a)
-	case kindTieBreak:
-		c.tiebreak(a)
+	switch a.mech {
+	case Ranked:
+		c.ranked(a)
+	case Reconsider, Concern:
+		c.reconsidered(a)
+	case TeamSize:
+		c.teamSize(a)
+	case Roles:
+		c.roles(a)
+	case Report:
+		c.report(a)
+	case Lean:
+		c.lean(a)
+	case Select:
+		c.selectTarget(a)
+	case Rate:
+		c.rateResponse(a)
+	case Decide:
+		c.decide(a)
 	default:
 		c.protocolKind(a)
 	}
@@ -251,7 +264,7 @@ func (c *call) rankSentence(a *answer, r *stream) {
 	a.l1, a.l2 = a.rank.idx[0], a.rank.idx[1]
 }
 
-func (c *call) predict(a *answer) {
+func (c *call) ranked(a *answer) {
 	skill := c.skill()
 	a.rank = c.drawRanking(skill)
 	correct := a.rank.first() == c.it.gold
@@ -343,18 +356,18 @@ func (c *call) heaviest(cnt, w *[maxLetters]float64, best float64) int8 {
 	return tied[r.intn(nt)]
 }
 
-// discuss answers discuss, final and monitor_respond. The agent's
+// reconsidered is the Reconsider and Concern mechanisms. The agent's
 // reasoning quality q0 for its current position sets how easily it is moved
 // (susceptibility); nothing here looks at the gold except the correctness
 // term of q0 and the agent's own insight.
-func (c *call) discuss(a *answer) {
+func (c *call) reconsidered(a *answer) {
 	it := c.it
 	skill := c.skill()
 	own, ownConf := c.ownPosition(skill)
 	orig := own.first()
 	noise := c.reasoningNoise()
 	q0 := c.latentQuality(skill, orig, noise)
-	c.reconsider(a.kind, &own, skill, q0)
+	c.reconsider(a.mech == Concern, &own, skill, q0)
 
 	changed := own.first() != orig
 	a.rank = own
@@ -368,7 +381,7 @@ func (c *call) discuss(a *answer) {
 	}
 
 	tr := c.rng(tagText)
-	c.discussSentence(a, changed, &tr)
+	c.reconsiderSentence(a, changed, &tr)
 	a.l1 = own.idx[0]
 	a.l2 = own.idx[1]
 	if changed {
@@ -390,18 +403,18 @@ func (c *call) ownPosition(skill float64) (ranking, float64) {
 }
 
 // reconsider moves own to the front the peers' majority with probability
-// Persuadability × its share — a concern (monitor_respond) adds
+// Persuadability × its share — a concern (Concern) adds
 // ConcernEffect and, without a majority, targets own's runner-up — scaled
 // by the susceptibility of reasoning quality q0; then to the gold with
 // probability Insight × 2 × know.
-func (c *call) reconsider(kind string, own *ranking, skill, q0 float64) {
+func (c *call) reconsider(concern bool, own *ranking, skill, q0 float64) {
 	p := c.p
 	target, share := c.majority(own.first(), p.ConfidenceWeighted)
 	prob := 0.0
 	if target >= 0 {
 		prob = p.Persuadability * share
 	}
-	if kind == kindMonitorRespond {
+	if concern {
 		// A concern pushes the target, right or wrong, toward the peers'
 		// majority, else toward its own runner-up.
 		prob += p.ConcernEffect
@@ -419,14 +432,14 @@ func (c *call) reconsider(kind string, own *ranking, skill, q0 float64) {
 	}
 }
 
-// discussSentence picks the sentence of a discussion answer: accepting or
+// reconsiderSentence picks the sentence of a reconsidered answer: accepting or
 // rejecting a concern, switching, holding against peers, or (alone) the
 // plain ranking sentence.
-func (c *call) discussSentence(a *answer, changed bool, tr *stream) {
+func (c *call) reconsiderSentence(a *answer, changed bool, tr *stream) {
 	switch {
-	case a.kind == kindMonitorRespond && changed:
+	case a.mech == Concern && changed:
 		a.sent = &acceptSentences[tr.intn(len(acceptSentences))]
-	case a.kind == kindMonitorRespond:
+	case a.mech == Concern:
 		a.sent = &rejectSentences[tr.intn(len(rejectSentences))]
 	case changed:
 		a.sent = &switchSentences[tr.intn(len(switchSentences))]
@@ -437,13 +450,13 @@ func (c *call) discussSentence(a *answer, changed bool, tr *stream) {
 	}
 }
 
-func (c *call) assess(a *answer) {
+func (c *call) teamSize(a *answer) {
 	a.agents = c.it.agents
 	r := c.rng(tagText)
 	a.analysis = analysisSentences[r.intn(len(analysisSentences))]
 }
 
-func (c *call) recruit(a *answer) {
+func (c *call) roles(a *answer) {
 	n := c.pr.teamSize
 	if n <= 0 {
 		n = c.it.agents
@@ -560,7 +573,7 @@ func (c *call) bestBacked(allowed *ranking, r *stream, fallback int8) int8 {
 	return letter
 }
 
-func (c *call) synthesize(a *answer) {
+func (c *call) report(a *answer) {
 	c.sortPeers()
 	qr := c.rng(tagQuality)
 	for k := 0; k < c.pr.npeer; k++ {
@@ -579,7 +592,7 @@ func (c *call) synthesize(a *answer) {
 	a.l1, a.l2 = c.topTwo(view)
 }
 
-func (c *call) mediate(a *answer) {
+func (c *call) lean(a *answer) {
 	lr := c.rng(tagLeader)
 	a.letter = c.leaderView(&lr)
 	tr := c.rng(tagText)
@@ -590,7 +603,7 @@ func (c *call) mediate(a *answer) {
 // monitorSelect targets the agent whose reasoning the leader perceives as
 // weakest (lowest perceived quality; unseen reasoning counts as
 // uninformedQuality), among the agents with a position.
-func (c *call) monitorSelect(a *answer) {
+func (c *call) selectTarget(a *answer) {
 	c.sortPeers()
 	r := c.rng(tagSelect)
 	a.agent = 1
@@ -606,7 +619,7 @@ func (c *call) monitorSelect(a *answer) {
 }
 
 // monitorRate rates the target's reply (the RESPONSE line) by its perceived quality.
-func (c *call) monitorRate(a *answer) {
+func (c *call) rateResponse(a *answer) {
 	var pos *position
 	for k := 0; k < c.pr.npeer; k++ {
 		if c.pr.peers[k].num == c.pr.target {
@@ -629,10 +642,10 @@ func (c *call) monitorRate(a *answer) {
 	a.sent = &debatedSentences[tr.intn(len(debatedSentences))]
 }
 
-// tiebreak picks the tied gold when the leader knows it (probability know),
+// decide picks the tied gold when the leader knows it (probability know),
 // else the tied letter of the agent whose reasoning it perceives as best
 // among those whose first choice is tied; else a seeded tied letter.
-func (c *call) tiebreak(a *answer) {
+func (c *call) decide(a *answer) {
 	tied := c.pr.tied
 	if !c.pr.hasTied {
 		tied.n = 0

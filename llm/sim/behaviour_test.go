@@ -50,8 +50,8 @@ func TestAddingABehaviour(t *testing.T) {
 	}{
 		{"same kind twice", []sim.Behaviour{toyPick, {Protocol: "other", Kinds: map[string]uint64{"toy_pick": 201}, Answer: toyPick.Answer}}, `kind "toy_pick" is claimed by toy and other`},
 		{"same code", []sim.Behaviour{toyPick, {Protocol: "other", Kinds: map[string]uint64{"other_pick": 200}, Answer: toyPick.Answer}}, "code 200, already toy's kind toy_pick"},
-		{"a core kind", []sim.Behaviour{{Protocol: "other", Kinds: map[string]uint64{"predict": 300}, Answer: toyPick.Answer}}, `"predict" is one of the core's kinds`},
-		{"a core code", []sim.Behaviour{{Protocol: "other", Kinds: map[string]uint64{"other_pick": 1}, Answer: toyPick.Answer}}, "already the core's kind assess"},
+		{"a core kind", []sim.Behaviour{{Protocol: "other", Kinds: map[string]uint64{"first": 300}, Answer: toyPick.Answer}}, `"first" is one of the core's kinds`},
+		{"a core code", []sim.Behaviour{{Protocol: "other", Kinds: map[string]uint64{"other_pick": 12}, Answer: toyPick.Answer}}, "already the core's kind first"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			defer func() {

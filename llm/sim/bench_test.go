@@ -42,12 +42,12 @@ func runBench(b *testing.B, reqs []llm.Request, m *Model) {
 
 func BenchmarkChatPredictJSON(b *testing.B) {
 	items, reqs := predictBenchReqs()
-	runBench(b, reqs, New(mustProfile(b, "default"), items))
+	runBench(b, reqs, New(mustProfile(b, "default"), items, testTeam))
 }
 
 func BenchmarkChatDiscussJSON(b *testing.B) {
 	items, reqs := discussBenchReqs()
-	runBench(b, reqs, New(mustProfile(b, "default"), items))
+	runBench(b, reqs, New(mustProfile(b, "default"), items, testTeam))
 }
 
 func predictBenchReqs() (map[string]Item, []llm.Request) {

@@ -28,7 +28,7 @@ func TestConformance(t *testing.T) {
 		Model:        "sim",
 		SupportsSeed: true,
 		Prepare: func(req *llm.Request) {
-			req.Meta = llm.Meta{QuestionID: "conf-q1", Arm: "conformance", Phase: "prediction", Kind: "predict"}
+			req.Meta = llm.Meta{QuestionID: "conf-q1", Arm: "conformance", Phase: "answer", Kind: "first"}
 		},
 		Break: func(req *llm.Request) { req.Meta.QuestionID = "conf-no-such-question" },
 		Stall: func(t *testing.T) llm.Client {

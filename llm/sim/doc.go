@@ -1,28 +1,30 @@
 // Package sim is a deterministic simulated model backend (an llm.Client)
-// that stands in for a team of LLM agents, so the teamwork protocol, its
+// that stands in for a team of LLM agents, so the protocols, their
 // parsers, metrics and statistics can be exercised without a real model.
 // Its accuracy is a property of the chosen Profile, never a model result.
 //
 // It owns the simulated team: the Profile knobs and the built-in profiles,
 // the per-question traits it derives at construction, how it reads a
-// prompt's marker lines, how each of its call kinds behaves, and the text
-// it answers with. Its call kinds are teamwork's labels and those of the
-// protocols that share its answer shapes, spelled out in kinds.go; a
-// protocol with kinds of its own brings their behaviour (Behaviour).
+// prompt's marker lines, its mechanisms (Mechanism: how an agent answers
+// alone, reconsiders among peers, how a leader judges the answers it
+// reads) and the text it answers with. It names only its own call kinds
+// (kinds.go: the shared first answer and the diagnosis judge); every
+// protocol brings the behaviour of its own kinds (Behaviour), built on the
+// mechanisms — teamwork's kinds are each one mechanism (teamwork/sim.go).
 //
 // # What it knows and reads
 //
 // The simulator learns each question's option letters and gold letter only
 // through New. From a request it reads Seed, Meta (QuestionID, Kind, Turn,
-// Agent), whether Schema is set, and the marker lines of
-// teamwork/FORMATS.md in the non-assistant messages: "POSITION …",
+// Agent), whether Schema is set, and these marker lines in the
+// non-assistant messages: "POSITION …",
 // "YOUR ROLE:", "QUESTION ANALYSIS:", "VERIFIED FACTS:" with its "- fact"
 // lines, "TEAM SIZE:", "RANK SPECIALTIES:", "TIED:", "TARGET: agent N" and
 // "CONCERN:" — and, in a debate revision (debate.go), its own latest
 // assistant message and the replies after "One agent solution:" lines,
-// read for their ranking and confidence. The leader kinds that judge
-// reasoning (synthesize, mediate, monitor_select, monitor_rate, tiebreak)
-// also read the text they judge —
+// read for their ranking and confidence. The mechanisms that judge
+// reasoning (Report, Lean, Select, Rate, Decide) also read the text they
+// judge —
 // "REASONING agent N:" lines, the agents' statements in the
 // "DISCUSSION SO FAR:" block and the "RESPONSE:" line — searching it only
 // for the simulator's reasoning-quality cues. "POSITION agent N: (no
@@ -54,7 +56,7 @@
 // uniform wrong letter. The gold is placed second with probability
 // RankSignal after a wrong first choice. Confidence is σ of a latent signal
 // (ConfidenceSignal, Overconfidence, ConfidenceNoise) clamped to
-// [0.05, 0.99]. Predict also states 1–3 facts: correct agents draw them from
+// [0.05, 0.99]. Ranked also states 1–3 facts: correct agents draw them from
 // the question's supportive pool (so their facts overlap), wrong agents
 // partly from a distractor pool.
 //
@@ -64,38 +66,38 @@
 // per-(question, agent) normal with the call's own), and its reasoning text
 // ends with a cue sentence of q's tier (⌊5q⌋), so a reader can perceive it.
 //
-// In discuss, final and monitor_respond the agent starts from its
-// "POSITION you:" ranking (or draws one as in predict) and looks at the
+// In Reconsider and Concern the agent starts from its
+// "POSITION you:" ranking (or draws one as in Ranked) and looks at the
 // other positions: the peers' most common first choice, when it differs
 // from its own, pulls it with probability Persuadability × share ×
 // susceptibility(q0), where q0 is its reasoning quality for the position it
 // holds and susceptibility(q) = max(0, 1 + QualityResistance·(1 − 2q)); the
-// leader's line weighs LeaderInfluence. A monitoring concern adds
+// leader's line weighs LeaderInfluence. A concern (Concern) adds
 // ConcernEffect (before the susceptibility factor) for any target, right or
 // wrong, which then moves to the majority or to its own second choice;
 // accepts is true iff the first choice changed. A wrong agent may also find
 // the gold on its own (Insight): the only move toward the gold.
 //
-// The leader assesses 2–4 agents (weighted toward 3) and recruits exactly
-// TEAM SIZE roles from 20 built-in specialties (most relevant first when
+// The leader asks for 2–4 agents (TeamSize, weighted toward 3) and names
+// exactly TEAM SIZE roles (Roles) from 20 built-in specialties (most relevant first when
 // RANK SPECIALTIES is yes, else a per-question draw from the 8 most
 // relevant; a role among a question's 4 most relevant earns the full
 // SpecialistBonus, any other half). It judges agents only by what it reads:
 // it perceives an agent's quality as the midpoint of the cue's tier plus
 // PerceptionNoise·N(0,1) (0.5 plus noise when it reads no cue), scores it
-// (synthesize, keyed by agent number; monitor_rate for the reply), targets
-// the lowest for monitoring, and — when it does not know the answer itself
+// (Report, keyed by agent number; Rate for the reply), targets
+// the lowest (Select), and — when it does not know the answer itself
 // (probability 1 − σ(Slope·(skill − d)) with its own skill) — leans to,
 // and breaks ties toward, the first choice of the agent it perceives as
 // best. Knowing, it leans to and breaks ties toward the gold.
 //
 // # The protocols' kinds
 //
-// The kinds of protocols/ use the same mechanisms. The core answers the
-// one they share, the first answer (protocols/firstanswer: teamwork's
-// prediction, cot, sc, the panels, debate round 1): an independent answer
-// as predict; it states facts only when the request asks for them (a
-// "facts" schema property or a FACTS: line: teamwork with SMM), and a risk
+// The protocols' kinds use the same mechanisms. The core answers the
+// one they share, the first answer (protocols/firstanswer: the deliberating
+// team's prediction, cot, sc, the panels, debate round 1): an independent
+// answer as Ranked; it states facts only when the request asks for them (a
+// "facts" schema property or a FACTS: line), and a risk
 // and a veto flag when it asks for them. The simulator ignores the
 // temperature, so cot (agent 0 at temperature 0) answers as sc's sample 0.
 // Every protocol's own kinds — zeroshot's (and the no longer sent cot
@@ -103,22 +105,21 @@
 // consensus judge's judge, veto's ballots, MedAgents' and MDAgents' — are
 // not the core's: each protocol's package answers them (see "Protocols'
 // own kinds" below), with the core's mechanisms (a zeroshot answer is an
-// independent answer, a revision the core's discuss after reading its
+// independent answer, a revision the core's Reconsider after reading its
 // conversation). llm/sim/README.md has the tables.
 //
 // # Protocols' own kinds
 //
-// The core above answers teamwork's kinds (the simulated team its
-// mechanisms were built for), the shared first answer and the diagnosis
-// judge, and knows no other protocol's call kinds. A protocol whose calls
-// the core does not answer provides a Behaviour beside its code
-// (protocols/baseline/sim.go, protocols/debate/sim.go,
+// The core above answers the shared first answer and the diagnosis
+// judge, and knows no protocol's call kinds. Every protocol provides a
+// Behaviour beside its code (teamwork/sim.go, whose kinds are each run by
+// one mechanism with Call.Run, protocols/baseline/sim.go, protocols/debate/sim.go,
 // protocols/council/sim.go, protocols/judge/sim.go, protocols/veto/sim.go,
 // protocols/medagents/sim.go, protocols/mdagents/sim.go): the kinds it
 // answers, each with a fixed code that keys its draws, and an Answer built
 // from the core's mechanisms, the exported methods of Call — Skill, Know,
 // DrawRanking, Confidence, LatentQuality, ReasoningNoise, Perceive,
-// Susceptibility, Cue, DrawFacts, Discuss, VerdictSentence, ReadPrompt and
+// Susceptibility, Cue, DrawFacts, Reconsider, VerdictSentence, ReadPrompt and
 // the peers it shows, Rng with the purpose tags, and Finish (the malformed
 // and fence draws). The protocol's registry entry carries it
 // (protocol.Protocol.Sim) and New takes the registered behaviours:
@@ -160,8 +161,8 @@
 //
 // Single-agent accuracy is measured by TestAccuracyBands (2,000 synthetic
 // 4-option items, 3 agents each, among well-formed answers); team accuracy
-// by TestTeamProtocol (1,000 items, 3 agents, predict, two discuss turns
-// and a final turn with positions, majority vote).
+// by TestTeamProtocol (1,000 items, 3 agents, Ranked, then three
+// Reconsider turns with positions, majority vote).
 //
 //	profile        AgentSkill LeaderSkill Overconf. ConfSignal Persuad. Insight Perception Malformed Fence ErrorRate Latency      single team
 //	default        0.57       0.60        0         0.6        0.6      0.03    0.1        0.01      0.02  0         0            0.66   0.72

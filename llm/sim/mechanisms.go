@@ -174,7 +174,7 @@ func (c *Call) DrawFacts(k int, pTrue float64, r *Stream) []string {
 func (c *Call) Finish(b []byte, letter int8, asJSON bool) string {
 	if c.p.MalformedRate > 0 {
 		if r := c.rng(tagMalformed); r.float() < c.p.MalformedRate {
-			a := answer{kind: c.req.Meta.Kind, letter: letter}
+			a := answer{letter: letter}
 			return c.malformed(b, &a, &r)
 		}
 	}
@@ -212,7 +212,7 @@ func (r *Ranking) Complete(n int) { r.complete(n) }
 
 // NewAnswer is an empty answer of the call's kind (no letter chosen).
 func (c *Call) NewAnswer() Answer {
-	return Answer{kind: c.req.Meta.Kind, letter: -1, l1: -1, l2: -1}
+	return Answer{letter: -1, l1: -1, l2: -1}
 }
 
 // Ranking is the answer's ranking.
@@ -279,9 +279,9 @@ func (c *Call) Confidence(correct bool, r *Stream) float64 { return c.confidence
 // RankSentence gives the answer the sentence of its ranking.
 func (c *Call) RankSentence(a *Answer, r *Stream) { c.rankSentence(a, r) }
 
-// Discuss is an agent's answer after seeing the others' (the peers'
-// majority pulls it, its insight moves it), as the core's discuss kind.
-func (c *Call) Discuss(a *Answer) { c.discuss(a) }
+// Reconsider is an agent's answer after seeing the others' (the peers'
+// majority pulls it, its insight moves it): the Reconsider mechanism.
+func (c *Call) Reconsider(a *Answer) { c.reconsidered(a) }
 
 // VerdictSentence writes a decider's sentence (its letter against the most
 // common other first choice) from sents.
@@ -349,7 +349,7 @@ func (a *Answer) Confidence() float64 { return a.conf }
 // position ("POSITION you").
 func (c *Call) HasOwnPosition() bool { return c.pr.hasYou }
 
-// Independent is an agent's independent answer, as predict: ranking,
+// Independent is an agent's independent answer, as Ranked: ranking,
 // confidence, reasoning with its quality cue.
 func (c *Call) Independent(a *Answer) { c.independent(a) }
 

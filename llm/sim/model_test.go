@@ -10,7 +10,7 @@ import (
 // and returns the accuracy among well-formed answers, and the mean
 // confidence of correct and of wrong answers.
 func singleAgentAccuracy(t testing.TB, p Profile, items map[string]Item, ids []string, body string) (acc, confRight, confWrong float64) {
-	m := New(p, items)
+	m := New(p, items, testTeam)
 	var parsed, right int
 	var sumR, sumW float64
 	for i, id := range ids {
@@ -104,7 +104,7 @@ func discussOutcome(t testing.TB, m *Model, id string, it Item, own, peer string
 
 func TestPersuadability(t *testing.T) {
 	items, ids := synthItems(1000, 4)
-	m := New(cleanProfile(t), items)
+	m := New(cleanProfile(t), items, testTeam)
 	var wrongToGoldPeersGold, wrongToGoldPeersWrong, wrongSwitch, rightSwitch int
 	for i, id := range ids {
 		it := items[id]
@@ -133,7 +133,7 @@ func TestPersuadability(t *testing.T) {
 
 func TestPersuasionScalesWithShare(t *testing.T) {
 	items, ids := synthItems(1000, 4)
-	m := New(cleanProfile(t), items)
+	m := New(cleanProfile(t), items, testTeam)
 	count := func(npeersOnGold int) int {
 		n := 0
 		for i, id := range ids {
@@ -166,7 +166,7 @@ func TestPersuasionScalesWithShare(t *testing.T) {
 func TestLeaderKinds(t *testing.T) {
 	items, ids := synthItems(2000, 4)
 	p := cleanProfile(t)
-	m := New(p, items)
+	m := New(p, items, testTeam)
 
 	counts := map[float64]int{}
 	for i, id := range ids {
@@ -219,7 +219,7 @@ func TestLeaderKinds(t *testing.T) {
 
 func TestRecruit(t *testing.T) {
 	items, ids := synthItems(200, 4)
-	m := New(cleanProfile(t), items)
+	m := New(cleanProfile(t), items, testTeam)
 	for i, id := range ids {
 		for _, n := range []int{1, 2, 4, 6} {
 			for _, rank := range []string{"yes", "no"} {
@@ -257,7 +257,7 @@ func TestBonuses(t *testing.T) {
 	p.SpecialistBonus, p.AnalysisBonus = 0.3, 0.3
 	base, _, _ := singleAgentAccuracy(t, p, items, ids, "")
 	analysis, _, _ := singleAgentAccuracy(t, p, items, ids, "QUESTION ANALYSIS:\nThe stem tests a mechanism.\n")
-	m := New(p, items)
+	m := New(p, items, testTeam)
 	// A relevant role (top of each question's list) against an irrelevant one.
 	var relevant, irrelevant, n int
 	for i, id := range ids {
@@ -284,7 +284,7 @@ func TestBonuses(t *testing.T) {
 
 func TestFacts(t *testing.T) {
 	items, ids := synthItems(1000, 4)
-	m := New(cleanProfile(t), items)
+	m := New(cleanProfile(t), items, testTeam)
 	inPool := func(id string, f string) bool {
 		k := factIndex[strings.TrimSuffix(f, ".")]
 		for _, x := range m.items[id].truePool {
@@ -335,7 +335,7 @@ func TestFacts(t *testing.T) {
 	// raises the insight rate); distractor facts do not.
 	p := cleanProfile(t)
 	p.FactsBonus, p.Insight = 1.0, 0.3
-	mf := New(p, items)
+	mf := New(p, items, testTeam)
 	reach := func(pool func(*item) [poolSize]uint8) int {
 		n := 0
 		for i, id := range ids {
@@ -364,7 +364,7 @@ func TestDiscussWithoutOwnPosition(t *testing.T) {
 	// Without "POSITION you" the agent draws an independent ranking, so its
 	// accuracy alone matches predict.
 	items, ids := synthItems(2000, 4)
-	m := New(cleanProfile(t), items)
+	m := New(cleanProfile(t), items, testTeam)
 	right := 0
 	for i, id := range ids {
 		l, _, _ := firstChoice(mustChat(t, m, agentReq(id, items[id].Letters, kindFinal, 1, 3, int64(i), true, "FINAL TURN: yes\n")).Text)
@@ -385,7 +385,7 @@ func TestTeamProtocol(t *testing.T) {
 	for _, name := range []string{"weak", "default", "strong", "misled"} {
 		p := mustProfile(t, name)
 		p.MalformedRate, p.FenceRate = 0, 0
-		m := New(p, items)
+		m := New(p, items, testTeam)
 		var single, team, unanimous int
 		for qi, id := range ids {
 			it := items[id]

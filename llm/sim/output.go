@@ -42,8 +42,8 @@ func (c *call) appendDiagnosis(b []byte, a *answer, asJSON bool) []byte {
 	if c.it.diagnosis == "" {
 		return b
 	}
-	switch a.kind {
-	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst:
+	switch a.mech {
+	case Ranked, Reconsider, Concern, mechFirst:
 	default:
 		return b
 	}
@@ -85,8 +85,8 @@ const (
 
 func (c *call) malformed(full []byte, a *answer, r *stream) string {
 	letter := a.letter
-	switch a.kind {
-	case kindPredict, kindDiscuss, kindFinal, kindMonitorRespond, kindFirst:
+	switch a.mech {
+	case Ranked, Reconsider, Concern, mechFirst:
 		letter = a.rank.first()
 	}
 	shape := r.intn(nShapes)
@@ -112,40 +112,40 @@ func (c *call) malformed(full []byte, a *answer, r *stream) string {
 // kind.
 func (c *call) writeJSON(b []byte, a *answer) []byte {
 	it := c.it
-	switch a.kind {
-	case kindAssess:
+	switch a.mech {
+	case TeamSize:
 		b = append(b, `{"analysis":`...)
 		b = appendQuoted(b, a.analysis)
 		b = append(b, `,"agents":`...)
 		b = strconv.AppendInt(b, int64(a.agents), 10)
 		b = append(b, '}')
-	case kindRecruit:
+	case Roles:
 		b = c.recruitJSON(b, a)
-	case kindPredict, kindDiscuss, kindFinal:
+	case Ranked, Reconsider:
 		b = c.rankedJSON(b, a)
-	case kindSynthesize:
+	case Report:
 		b = c.synthesisJSON(b, a)
-	case kindMediate:
+	case Lean:
 		b = append(b, `{"summary":`...)
 		b = c.appendSentence(b, a, true)
 		b = append(b, `,"leaning":`...)
 		b = appendQuoted(b, it.letters[a.letter])
 		b = append(b, '}')
-	case kindMonitorSelect:
+	case Select:
 		b = append(b, `{"concern":"`...)
 		b = c.appendConcern(b, a)
 		b = append(b, `","agent":`...)
 		b = strconv.AppendInt(b, int64(a.agent), 10)
 		b = append(b, '}')
-	case kindMonitorRespond:
+	case Concern:
 		b = c.monitorResponseJSON(b, a)
-	case kindMonitorRate:
+	case Rate:
 		b = append(b, `{"debated_point":`...)
 		b = c.appendSentence(b, a, true)
 		b = append(b, `,"quality":`...)
 		b = strconv.AppendFloat(b, a.q, 'f', 2, 64)
 		b = append(b, '}')
-	case kindTieBreak:
+	case Decide:
 		b = append(b, `{"reasoning":`...)
 		b = c.appendSentence(b, a, true)
 		b = append(b, `,"answer":`...)
@@ -174,7 +174,7 @@ func (c *call) recruitJSON(b []byte, a *answer) []byte {
 	return append(b, "]}"...)
 }
 
-// rankedJSON writes an agent's answer (predict, discuss, final): reasoning,
+// rankedJSON writes an agent's answer (Ranked, Reconsider): reasoning,
 // ranking, confidence and its facts, if any.
 func (c *call) rankedJSON(b []byte, a *answer) []byte {
 	b = append(b, `{"reasoning":`...)
@@ -229,36 +229,36 @@ func (c *call) monitorResponseJSON(b []byte, a *answer) []byte {
 // its kind.
 func (c *call) writePlain(b []byte, a *answer) []byte {
 	it := c.it
-	switch a.kind {
-	case kindAssess:
+	switch a.mech {
+	case TeamSize:
 		b = append(b, "ANALYSIS: "...)
 		b = append(b, a.analysis...)
 		b = append(b, "\nAGENTS: "...)
 		b = strconv.AppendInt(b, int64(a.agents), 10)
-	case kindRecruit:
+	case Roles:
 		b = c.recruitPlain(b, a)
-	case kindPredict, kindDiscuss, kindFinal:
+	case Ranked, Reconsider:
 		b = c.rankedPlain(b, a)
-	case kindSynthesize:
+	case Report:
 		b = c.synthesisPlain(b, a)
-	case kindMediate:
+	case Lean:
 		b = append(b, "SUMMARY: "...)
 		b = c.appendSentence(b, a, false)
 		b = append(b, "\nLEANING: "...)
 		b = append(b, it.letters[a.letter]...)
-	case kindMonitorSelect:
+	case Select:
 		b = append(b, "CONCERN: "...)
 		b = c.appendConcern(b, a)
 		b = append(b, "\nAGENT: "...)
 		b = strconv.AppendInt(b, int64(a.agent), 10)
-	case kindMonitorRespond:
+	case Concern:
 		b = c.monitorResponsePlain(b, a)
-	case kindMonitorRate:
+	case Rate:
 		b = append(b, "DEBATED: "...)
 		b = c.appendSentence(b, a, false)
 		b = append(b, "\nQUALITY: "...)
 		b = strconv.AppendFloat(b, a.q, 'f', 2, 64)
-	case kindTieBreak:
+	case Decide:
 		b = append(b, "REASONING: "...)
 		b = c.appendSentence(b, a, false)
 		b = append(b, "\nANSWER: "...)
@@ -286,7 +286,7 @@ func (c *call) recruitPlain(b []byte, a *answer) []byte {
 	return b
 }
 
-// rankedPlain writes an agent's answer (predict, discuss, final): reasoning,
+// rankedPlain writes an agent's answer (Ranked, Reconsider): reasoning,
 // ranking, confidence and its facts, if any.
 func (c *call) rankedPlain(b []byte, a *answer) []byte {
 	b = append(b, "REASONING: "...)

@@ -7,8 +7,8 @@ import "strconv"
 
 // protocolJSON writes the answer of a kind of protocols/ as JSON.
 func (c *call) protocolJSON(b []byte, a *answer) []byte {
-	switch a.kind {
-	case kindFirst:
+	switch a.mech {
+	case mechFirst:
 		b = c.rankedJSON(b, a)
 		if !a.hasVeto {
 			return b
@@ -25,8 +25,8 @@ func (c *call) protocolJSON(b []byte, a *answer) []byte {
 
 // protocolPlain writes the answer of a kind of protocols/ as labelled lines.
 func (c *call) protocolPlain(b []byte, a *answer) []byte {
-	switch a.kind {
-	case kindFirst:
+	switch a.mech {
+	case mechFirst:
 		b = c.rankedPlain(b, a)
 		if !a.hasVeto {
 			return b

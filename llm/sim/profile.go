@@ -97,7 +97,7 @@ type Profile struct {
 	Insight float64
 	// ConcernEffect is added to the switch probability (before the
 	// susceptibility factor) of any agent answering a monitoring concern
-	// (monitor_respond), right or wrong; the concern moves it to the peers'
+	// (Concern), right or wrong; the concern moves it to the peers'
 	// majority, else to its own second choice.
 	ConcernEffect float64
 

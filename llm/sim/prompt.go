@@ -8,8 +8,8 @@ import (
 	"github.com/medteam-bench/medteam/llm"
 )
 
-// The simulator reads the prompt only through the marker lines of
-// teamwork/FORMATS.md. Any other text — the stem, the options, reports,
+// The simulator reads the prompt only through its marker lines (listed
+// in doc.go). Any other text — the stem, the options, reports,
 // trust lines, anything that looks like a hint — is ignored. Lines are
 // scanned in every non-assistant message, in order; a later marker line
 // replaces an earlier one of the same kind (the latest position wins).

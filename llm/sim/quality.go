@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// Reasoning quality. Every agent answer (predict, discuss, final,
-// monitor_respond) has a latent reasoning quality q ∈ (0,1):
+// Reasoning quality. Every agent answer (Ranked, Reconsider,
+// Concern, the first answer) has a latent reasoning quality q ∈ (0,1):
 //
 //	q = σ(QualitySkill·(skill − d) ± QualitySignal [+ DistractorFluency] + QualityNoise·(√½·z_a + √½·z_c))
 //

@@ -78,7 +78,7 @@ func qualityScores(t *testing.T, text string) map[int]float64 {
 
 func TestQualityFormula(t *testing.T) {
 	items := map[string]Item{"q": {Letters: letters(4), Gold: "B"}}
-	m := New(Profile{}, items)
+	m := New(Profile{}, items, testTeam)
 	it := m.items["q"]
 	other := int8(0)
 	for other == it.gold || other == it.distractor {
@@ -195,7 +195,7 @@ func TestReasoningCarriesQuality(t *testing.T) {
 	// other wrong answer tier 0 (σ(−2) = 0.12).
 	p := cleanProfile(t)
 	p.QualitySkill, p.QualityNoise, p.QualitySignal, p.DistractorFluency = 0, 0, 2, 2
-	m := New(p, items)
+	m := New(p, items, testTeam)
 	for i, id := range ids {
 		it := items[id]
 		for _, kind := range []string{kindPredict, kindDiscuss, kindFinal, kindMonitorRespond} {
@@ -242,7 +242,7 @@ func TestReasoningCarriesQuality(t *testing.T) {
 	}
 
 	// The default profile: correlated with correctness, not determined by it.
-	m = New(cleanProfile(t), items)
+	m = New(cleanProfile(t), items, testTeam)
 	var sum [2]float64
 	var n [2]int
 	var tiers [2][nTiers]int
@@ -272,7 +272,7 @@ func TestLeaderRatesWhatItReads(t *testing.T) {
 	items, ids := synthItems(500, 4)
 	exact := cleanProfile(t)
 	exact.PerceptionNoise = 0
-	m := New(exact, items)
+	m := New(exact, items, testTeam)
 	id := ids[0]
 	ls := items[id].Letters
 	agents := []shown{{ls[0], 4, false}, {ls[1], -1, false}, {"", 0, true}, {ls[2], 0, false}}
@@ -296,13 +296,13 @@ func TestLeaderRatesWhatItReads(t *testing.T) {
 	// agent on the gold with weak reasoning rates below the wrong agent with
 	// strong reasoning; the same prompt rates alike whatever the gold.
 	def := cleanProfile(t)
-	m = New(def, items)
+	m = New(def, items, testTeam)
 	alt := map[string]Item{}
 	for _, id := range ids {
 		it := items[id]
 		alt[id] = Item{Letters: it.Letters, Gold: wrongLetter(it, "")}
 	}
-	mAlt := New(def, alt)
+	mAlt := New(def, alt, testTeam)
 	var goldWeak, wrongStrong float64
 	for i, id := range ids {
 		it := items[id]
@@ -356,13 +356,13 @@ func TestMonitorSelectTargetsWeakestPerceived(t *testing.T) {
 	items, ids := synthItems(1000, 4)
 	exact := cleanProfile(t)
 	exact.PerceptionNoise = 0
-	mx := New(exact, items)
-	m := New(cleanProfile(t), items)
+	mx := New(exact, items, testTeam)
+	m := New(cleanProfile(t), items, testTeam)
 	alt := map[string]Item{}
 	for _, id := range ids {
 		alt[id] = Item{Letters: items[id].Letters, Gold: wrongLetter(items[id], "")}
 	}
-	mAlt := New(cleanProfile(t), alt)
+	mAlt := New(cleanProfile(t), alt, testTeam)
 
 	var weakest, noHistory [4]int
 	for i, id := range ids {
@@ -410,7 +410,7 @@ func TestMonitorRateReadsResponse(t *testing.T) {
 	items, ids := synthItems(200, 4)
 	exact := cleanProfile(t)
 	exact.PerceptionNoise = 0
-	m := New(exact, items)
+	m := New(exact, items, testTeam)
 	for i, id := range ids {
 		it := items[id]
 		for _, first := range []string{it.Gold, wrongLetter(it, "")} {
@@ -447,7 +447,7 @@ func TestConcernMovesAnyAgent(t *testing.T) {
 	// of the reasoning the agent defended.
 	p := cleanProfile(t)
 	p.QualitySignal, p.DistractorFluency = 0, 0
-	m := New(p, items)
+	m := New(p, items, testTeam)
 	var acc, all [nTiers]int
 	movedWrong := 0
 	for i, id := range ids {
@@ -480,7 +480,7 @@ func TestConcernMovesAnyAgent(t *testing.T) {
 
 	// With no resistance the tier does not matter: ConcernEffect for all.
 	p.QualityResistance = 0
-	m = New(p, items)
+	m = New(p, items, testTeam)
 	moved := 0
 	for i, id := range ids {
 		if _, accepts, _ := respond(t, m, id, items[id].Letters, items[id].Gold, "", int64(i)); accepts {
@@ -493,7 +493,7 @@ func TestConcernMovesAnyAgent(t *testing.T) {
 
 	// In the default profile wrong agents (weaker reasoning on average)
 	// accept more often than right ones, and right ones still do.
-	m = New(cleanProfile(t), items)
+	m = New(cleanProfile(t), items, testTeam)
 	var right, wrong int
 	for i, id := range ids {
 		it := items[id]
@@ -527,7 +527,7 @@ func TestNoPullTowardGold(t *testing.T) {
 		p       Profile
 		insight bool
 	}{{p, false}, {withInsight, true}} {
-		m, mAlt := New(tc.p, items), New(tc.p, alt)
+		m, mAlt := New(tc.p, items, testTeam), New(tc.p, alt, testTeam)
 		differ := 0
 		for i, id := range ids {
 			ls := items[id].Letters
@@ -567,7 +567,7 @@ func TestLeaderLeaningFollowsPerception(t *testing.T) {
 	items, ids := synthItems(300, 4)
 	p := cleanProfile(t)
 	p.LeaderSkill, p.PerceptionNoise = -10, 0 // never knows; reads exactly
-	m := New(p, items)
+	m := New(p, items, testTeam)
 	for i, id := range ids {
 		it := items[id]
 		ls := it.Letters
@@ -676,7 +676,7 @@ func TestComponentEffects(t *testing.T) {
 	for _, name := range []string{"default", "misled"} {
 		p := mustProfile(t, name)
 		p.MalformedRate, p.FenceRate = 0, 0
-		m := New(p, items)
+		m := New(p, items, testTeam)
 		correct := make([][]bool, len(arms))
 		acc := make([]float64, len(arms))
 		for k, arm := range arms {

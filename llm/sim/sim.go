@@ -36,7 +36,7 @@ type item struct {
 	falsePool  [poolSize]uint8
 	relevance  [nSpecialties]uint8 // specialties, most relevant first
 	relRank    [nSpecialties]uint8 // relevance rank of each specialty
-	agents     int                 // assess answer, 2–4
+	agents     int                 // TeamSize answer, 2–4
 	diagnosis  string              // the gold diagnosis of a triage item ("" otherwise)
 	err        error               // non-nil for an unusable item
 }
@@ -126,7 +126,7 @@ func (it *item) findGold(gold string) error {
 }
 
 // drawTraits draws the difficulty, the shared correctness noise, the
-// attractive distractor (never the gold) and the team size of the assess
+// attractive distractor (never the gold) and the team size of the TeamSize
 // answer.
 func (it *item) drawTraits(p Profile) {
 	r := newStream(it.qhash, tagDifficulty)
@@ -256,36 +256,8 @@ func callKey(seed int64, qhash, kind uint64, turn, agent int) uint64 {
 	return h
 }
 
+// kindCode codes the core's own kinds.
 func kindCode(k string) (uint64, bool) {
-	switch k {
-	case kindAssess:
-		return 1, true
-	case kindRecruit:
-		return 2, true
-	case kindPredict:
-		return 3, true
-	case kindSynthesize:
-		return 4, true
-	case kindDiscuss:
-		return 5, true
-	case kindFinal:
-		return 6, true
-	case kindMediate:
-		return 7, true
-	case kindMonitorSelect:
-		return 8, true
-	case kindMonitorRespond:
-		return 9, true
-	case kindMonitorRate:
-		return 10, true
-	case kindTieBreak:
-		return 11, true
-	}
-	return protocolKindCode(k)
-}
-
-// protocolKindCode codes the kinds of the protocols under protocols/.
-func protocolKindCode(k string) (uint64, bool) {
 	switch k {
 	case kindFirst:
 		return 12, true

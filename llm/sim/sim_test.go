@@ -98,8 +98,8 @@ func TestProfiles(t *testing.T) {
 func TestDeterminism(t *testing.T) {
 	items, ids := synthItems(40, 5)
 	p := mustProfile(t, "noisy") // exercises fences and malformed shapes too
-	m := New(p, items)
-	m2 := New(p, items)
+	m := New(p, items, testTeam)
+	m2 := New(p, items, testTeam)
 	for _, kind := range allKinds {
 		for _, schema := range []bool{true, false} {
 			for i, id := range ids {
@@ -122,7 +122,7 @@ func TestDeterminism(t *testing.T) {
 
 func TestSeedChangesAnswers(t *testing.T) {
 	items, ids := synthItems(200, 4)
-	m := New(mustProfile(t, "default"), items)
+	m := New(mustProfile(t, "default"), items, testTeam)
 	changed := 0
 	for _, id := range ids {
 		req := kindReq(id, items[id].Letters, kindPredict, 0, 0, 1, true)
@@ -139,7 +139,7 @@ func TestSeedChangesAnswers(t *testing.T) {
 
 func TestConcurrentEqualsSequential(t *testing.T) {
 	items, ids := synthItems(50, 4)
-	m := New(mustProfile(t, "noisy"), items)
+	m := New(mustProfile(t, "noisy"), items, testTeam)
 	var reqs []llm.Request
 	for i := 0; len(reqs) < 500; i++ {
 		id := ids[i%len(ids)]
@@ -239,7 +239,7 @@ func checkUnit(t *testing.T, kind string, key string, v any) {
 func TestKindsJSON(t *testing.T) {
 	for _, nopt := range []int{2, 4, 10} {
 		items, ids := synthItems(30, nopt)
-		m := New(cleanProfile(t), items)
+		m := New(cleanProfile(t), items, testTeam)
 		for _, kind := range allKinds {
 			for i, id := range ids {
 				ls := items[id].Letters
@@ -328,7 +328,7 @@ func TestKindsJSON(t *testing.T) {
 
 func TestKindsPlain(t *testing.T) {
 	items, ids := synthItems(30, 5)
-	m := New(cleanProfile(t), items)
+	m := New(cleanProfile(t), items, testTeam)
 	for _, kind := range allKinds {
 		for i, id := range ids {
 			ls := items[id].Letters
@@ -375,7 +375,7 @@ func TestErrors(t *testing.T) {
 		"badgold": {Letters: letters(4), Gold: "Z"},
 		"oneopt":  {Letters: letters(1), Gold: "A"},
 	}
-	m := New(mustProfile(t, "default"), items)
+	m := New(mustProfile(t, "default"), items, testTeam)
 	ctx := context.Background()
 	cases := []struct {
 		name  string
@@ -402,7 +402,7 @@ func TestErrors(t *testing.T) {
 	}
 
 	slow := mustProfile(t, "slow")
-	ms := New(slow, items)
+	ms := New(slow, items, testTeam)
 	req := agentReq("ok", letters(4), kindPredict, 0, 0, 1, true, "")
 	t.Run("canceled", func(t *testing.T) {
 		cctx, cancel := context.WithCancel(ctx)
@@ -431,7 +431,7 @@ func TestErrors(t *testing.T) {
 
 func TestLatency(t *testing.T) {
 	items, ids := synthItems(5, 4)
-	m := New(mustProfile(t, "slow"), items)
+	m := New(mustProfile(t, "slow"), items, testTeam)
 	for i, id := range ids {
 		req := kindReq(id, items[id].Letters, kindPredict, 0, 0, int64(i), true)
 		start := time.Now()
@@ -447,7 +447,7 @@ func TestLatency(t *testing.T) {
 			t.Fatalf("Attempts %d Cached %v", resp.Attempts, resp.Cached)
 		}
 	}
-	fast := New(mustProfile(t, "default"), items)
+	fast := New(mustProfile(t, "default"), items, testTeam)
 	if resp := mustChat(t, fast, kindReq(ids[0], letters(4), kindPredict, 0, 0, 1, true)); resp.Latency != 0 {
 		t.Fatalf("default profile latency %v, want 0", resp.Latency)
 	}
@@ -455,7 +455,7 @@ func TestLatency(t *testing.T) {
 
 func TestUsage(t *testing.T) {
 	items, ids := synthItems(1, 4)
-	m := New(mustProfile(t, "default"), items)
+	m := New(mustProfile(t, "default"), items, testTeam)
 	req := kindReq(ids[0], letters(4), kindPredict, 0, 0, 1, true)
 	resp := mustChat(t, m, req)
 	bytes := 0
@@ -471,7 +471,7 @@ func TestUsage(t *testing.T) {
 	// An empty answer still costs at least one token.
 	p := mustProfile(t, "default")
 	p.MalformedRate = 1
-	me := New(p, items)
+	me := New(p, items, testTeam)
 	for s := int64(0); s < 50; s++ {
 		req.Seed = s
 		r := mustChat(t, me, req)
@@ -485,7 +485,7 @@ func TestMalformedRateOne(t *testing.T) {
 	items, ids := synthItems(200, 4)
 	p := mustProfile(t, "default")
 	p.MalformedRate = 1
-	m := New(p, items)
+	m := New(p, items, testTeam)
 	valid := 0
 	shapes := map[string]int{}
 	for i, id := range ids {
@@ -518,7 +518,7 @@ func TestFences(t *testing.T) {
 	items, ids := synthItems(300, 4)
 	p := mustProfile(t, "noisy")
 	p.MalformedRate = 0
-	m := New(p, items)
+	m := New(p, items, testTeam)
 	fenced := 0
 	for i, id := range ids {
 		text := mustChat(t, m, kindReq(id, letters(4), kindPredict, 0, 0, int64(i), true)).Text
@@ -540,7 +540,7 @@ func TestFences(t *testing.T) {
 
 func TestNoHintsFromText(t *testing.T) {
 	items, ids := synthItems(100, 4)
-	m := New(mustProfile(t, "default"), items)
+	m := New(mustProfile(t, "default"), items, testTeam)
 	for _, kind := range allKinds {
 		for i, id := range ids {
 			ls := items[id].Letters
@@ -561,8 +561,8 @@ func TestNoHintsFromText(t *testing.T) {
 
 func TestFlakyRetries(t *testing.T) {
 	items, ids := synthItems(300, 4)
-	flaky := New(mustProfile(t, "flaky"), items)
-	clean := New(mustProfile(t, "default"), items)
+	flaky := New(mustProfile(t, "flaky"), items, testTeam)
+	clean := New(mustProfile(t, "default"), items, testTeam)
 	classes := map[llm.ErrorClass]int{}
 	failed := 0
 	for i, id := range ids {

@@ -48,7 +48,7 @@ func simAnswer(c *sim.Call) string {
 	c.ReadPrompt(self, false)
 	readConversation(c)
 	a := c.NewAnswer()
-	c.Discuss(&a)
+	c.Reconsider(&a)
 	asJSON := c.Request().Schema != nil
 	var arr [1024]byte
 	b := c.AppendRanked(arr[:0], &a, asJSON)

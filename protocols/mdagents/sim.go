@@ -166,7 +166,7 @@ func mdAnswerKind(c *sim.Call, a *sim.Answer) {
 	case KindMessage:
 		mdMessage(c, a)
 	case KindFinal:
-		c.Discuss(a)
+		c.Reconsider(a)
 	case KindModerator:
 		mdModerator(c, a)
 	case KindDecision:

@@ -46,7 +46,7 @@ func simAnswer(c *sim.Call) string {
 // answer. Its risk and decision are ballotOf's.
 func vetoBallot(c *sim.Call, a *sim.Answer) {
 	if c.HasOwnPosition() {
-		c.Discuss(a)
+		c.Reconsider(a)
 	} else {
 		c.Independent(a)
 	}

@@ -1,0 +1,4 @@
+package sim
+
+// TestTeam is the core's tests' copy of teamwork.Sim (team_test.go).
+var TestTeam = testTeam
