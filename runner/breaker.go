@@ -124,6 +124,9 @@ type breaker struct {
 	epoch    int  // bumped when an outage ends: its timers are stale
 	stopTime func() bool
 	answered int64 // attempts and probes answered so far
+	// parked: the calls are parked in provider batches (batch mode), so a
+	// call in flight is a batch being worked on, never an outage's hang.
+	parked   bool
 	probes   int   // requests the probes sent
 	probeTok int64 // their tokens
 }
@@ -290,6 +293,13 @@ func (b *breaker) expire(epoch int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if epoch != b.epoch || b.outage != nil {
+		return
+	}
+	if b.parked && b.inflight > 0 {
+		// Batch mode: a call in flight is parked in a provider batch that
+		// may take hours to complete; the endpoint is working on it, so the
+		// outage is not final while one is pending. Look again later.
+		b.stopTime = b.after(b.p.MaxOutage, func() { b.expire(epoch) })
 		return
 	}
 	if b.expired || b.inflight == 0 || b.p.Grace <= 0 {

@@ -310,6 +310,7 @@ func Execute(ctx context.Context, p Plan, opt Options) (Stats, error) {
 	p.Models = slices.Clone(p.Models)
 	for i, m := range p.Models {
 		br := newBreaker(p.Breaker, m.Name, m.Probe)
+		br.parked = p.Lockstep != nil
 		defer br.close()
 		hooked := m.Attempts != nil && p.Lockstep == nil // batch mode replaces the client above the retry loop
 		if hooked {
