@@ -68,6 +68,9 @@ func TestUsageCachedForms(t *testing.T) {
 		{`{"usage":{"prompt_tokens":100,"cache_read_input_tokens":32}}`, nil, 32, true, 100},
 		{`{"usage":{"prompt_tokens":100,"prompt_tokens_details":{"cached_tokens":0}}}`, ptr(0), 0, true, 100},
 		{`{"usage":{"prompt_tokens":100,"prompt_tokens_details":null}}`, nil, 0, false, 100},
+		// details without cached_tokens: go-openai decodes 0, which is unknown, not none cached
+		{`{"usage":{"prompt_tokens":100,"prompt_tokens_details":{}}}`, ptr(0), 0, false, 100},
+		{`{"usage":{"prompt_tokens":100,"prompt_tokens_details":{"audio_tokens":0}}}`, ptr(0), 0, false, 100},
 		{`{"usage":{"prompt_tokens":100,"prompt_cache_hit_tokens":101}}`, nil, 0, false, 100},
 		{`{"usage":{"prompt_tokens":100}}`, nil, 0, false, 100},
 		{`not json, cache`, nil, 0, false, 100},
@@ -84,13 +87,13 @@ func TestUsageCachedForms(t *testing.T) {
 	}
 }
 
-// FuzzOtherCached: any body; a count read is one the body holds.
+// FuzzOtherCached: cachedCount on any body; a count read is one the body holds.
 func FuzzOtherCached(f *testing.F) {
 	f.Add([]byte(`{"usage":{"prompt_cache_hit_tokens":64}}`))
 	f.Add([]byte(`{"usage":{"cache_read_input_tokens":-3}}`))
 	f.Add([]byte(`{"usage":null,"cache":1}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		n, ok := otherCached(body)
+		n, ok := cachedCount(body)
 		if ok && !strings.Contains(string(body), fmt.Sprint(n)) && n != 0 {
 			t.Errorf("read %d from %q", n, body)
 		}

@@ -252,10 +252,11 @@ func usage(u goopenai.Usage, raw []byte) llm.Usage {
 		return llm.Usage{Missing: true}
 	}
 	out := llm.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
-	if d := u.PromptTokensDetails; d != nil {
-		out.CachedTokens, out.CachedReported = d.CachedTokens, true
-	} else if n, ok := otherCached(raw); ok {
+	if n, ok := cachedCount(raw); ok {
 		out.CachedTokens, out.CachedReported = n, true
+	} else if d := u.PromptTokensDetails; d != nil && d.CachedTokens > 0 {
+		// the body was not kept (too large): a positive count was reported
+		out.CachedTokens, out.CachedReported = d.CachedTokens, true
 	}
 	if out.CachedTokens < 0 || out.CachedTokens > out.PromptTokens {
 		// A count outside the prompt is not a count: unknown.
@@ -264,14 +265,20 @@ func usage(u goopenai.Usage, raw []byte) llm.Usage {
 	return out
 }
 
-// otherCached reads the cached prompt tokens of an answer body in the
-// field forms go-openai does not decode.
-func otherCached(raw []byte) (int, bool) {
+// cachedCount reads the cached prompt tokens of an answer body: OpenAI's
+// prompt_tokens_details.cached_tokens, DeepSeek's prompt_cache_hit_tokens or
+// Anthropic's cache_read_input_tokens. A field that is absent is no count —
+// go-openai decodes a prompt_tokens_details without cached_tokens as 0,
+// which would read "unknown" as "none cached", so the body is read here.
+func cachedCount(raw []byte) (int, bool) {
 	if len(raw) == 0 || !bytes.Contains(raw, []byte("cache")) {
 		return 0, false
 	}
 	var b struct {
 		Usage struct {
+			Details *struct {
+				Cached *int `json:"cached_tokens"`
+			} `json:"prompt_tokens_details"`
 			DeepSeek  *int `json:"prompt_cache_hit_tokens"`
 			Anthropic *int `json:"cache_read_input_tokens"`
 		} `json:"usage"`
@@ -280,6 +287,8 @@ func otherCached(raw []byte) (int, bool) {
 		return 0, false
 	}
 	switch {
+	case b.Usage.Details != nil && b.Usage.Details.Cached != nil:
+		return *b.Usage.Details.Cached, true
 	case b.Usage.DeepSeek != nil:
 		return *b.Usage.DeepSeek, true
 	case b.Usage.Anthropic != nil:
