@@ -25,7 +25,11 @@ import (
 //     polarity (whether a negation cue — no, not, without, absent, negative,
 //     … — occurs: "fever" never matches "no fever") and no opposite
 //     directions (one fact only high, the other only low: "the murmur
-//     increases" never matches "the murmur decreases").
+//     increases" never matches "the murmur decreases"). A fact with both
+//     directions ("high TSH and low free T4") matches only a fact with the
+//     same content words, numbers and directions in the same order, since
+//     swapping which finding is high states the opposite ("low TSH and high
+//     free T4").
 //  3. They match when their content words overlap by FactMatchThreshold or
 //     more, by the Dice coefficient 2|A∩B| / (|A|+|B|); two facts whose
 //     normalised text is equal always match.
@@ -46,6 +50,12 @@ type factKey struct {
 	numbers string   // the words with a digit, sorted, joined by spaces
 	negated bool
 	dir     string // "high" or "low" when the fact has only that direction word, else ""
+	// mixed: the fact has both directions ("high TSH and low free T4");
+	// seq is its content in order (stems, numbers, direction labels), the
+	// only thing such a fact is compared by: which finding is high and
+	// which low is in the order, and swapped findings are opposite facts.
+	mixed bool
+	seq   string
 }
 
 var factDirection = map[string]string{
@@ -83,17 +93,20 @@ func init() {
 func factKeyOf(s string) factKey {
 	k := factKey{norm: normFact(s)}
 	text := strings.ReplaceAll(k.norm, "n't", " not")
-	var nums []string
+	var nums, seq []string
 	seen := map[string]bool{}
 	for _, w := range factWords(text) {
 		switch {
 		case strings.ContainsFunc(w, unicode.IsDigit):
 			nums = append(nums, w)
+			seq = append(seq, w)
 		case factNegations[w]:
 			k.negated = true
+			seq = append(seq, "not")
 		case factDirection[w] != "":
 			d := factDirection[w]
 			seen[d] = true
+			seq = append(seq, d)
 			if k.dir == "" || k.dir == d {
 				k.dir = d
 			} else {
@@ -101,13 +114,15 @@ func factKeyOf(s string) factKey {
 			}
 		case !factStopwords[w]:
 			seen[factStem(w)] = true
+			seq = append(seq, factStem(w))
 		}
 	}
+	k.seq = strings.Join(seq, " ")
 	for w := range seen {
 		k.words = append(k.words, w)
 	}
 	if k.dir == "both" {
-		k.dir = ""
+		k.dir, k.mixed = "", true
 	}
 	slices.Sort(k.words)
 	slices.Sort(nums)
@@ -172,11 +187,10 @@ func factStem(w string) string {
 // when their numbers, polarity or direction differ, 1 when their normalised
 // text is equal.
 func factSimilarity(a, b factKey) float64 {
-	if a.norm == b.norm {
+	if a.norm == b.norm || (a.mixed || b.mixed) && a.seq == b.seq {
 		return 1
 	}
-	if a.numbers != b.numbers || a.negated != b.negated || a.dir != "" && b.dir != "" && a.dir != b.dir ||
-		len(a.words) == 0 || len(b.words) == 0 {
+	if !factsComparable(a, b) {
 		return 0
 	}
 	common := 0
@@ -186,6 +200,14 @@ func factSimilarity(a, b factKey) float64 {
 		}
 	}
 	return 2 * float64(common) / float64(len(a.words)+len(b.words))
+}
+
+// factsComparable: two facts may be the same only with the same numbers and
+// polarity, no opposite directions, no fact with both directions (those
+// match only in the same order, above) and content words in each.
+func factsComparable(a, b factKey) bool {
+	return !a.mixed && !b.mixed && a.numbers == b.numbers && a.negated == b.negated &&
+		(a.dir == "" || b.dir == "" || a.dir == b.dir) && len(a.words) > 0 && len(b.words) > 0
 }
 
 // factsMatch reports whether two facts state the same thing by the rule
