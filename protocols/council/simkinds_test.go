@@ -2,16 +2,15 @@ package council
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/llm/sim"
+	"github.com/medteam-bench/medteam/llm/sim/simtest"
 	"github.com/medteam-bench/medteam/protocols/kit"
 )
 
@@ -33,10 +32,10 @@ func panelBlock(ls []string, es []expert) string {
 	var b strings.Builder
 	for i, e := range es {
 		who := fmt.Sprintf("agent %d", i+1)
-		rk := rankWith(ls, e.first)
-		b.WriteString(positionLine(who, rk, e.conf))
+		rk := simtest.RankWith(ls, e.first)
+		b.WriteString(simtest.PositionLine(who, rk, e.conf))
 		if e.tier >= 0 {
-			fmt.Fprintf(&b, "REASONING %s: %s\n", who, reasoningText(rk[0], rk[1], e.tier))
+			fmt.Fprintf(&b, "REASONING %s: %s\n", who, simtest.ReasoningText(rk[0], rk[1], e.tier))
 		}
 	}
 	for i, e := range es {
@@ -56,10 +55,10 @@ func labelBlock(ls []string, labels []string, es []expert) string {
 			fmt.Fprintf(&b, "POSITION %s: (no readable answer)\n", who)
 			continue
 		}
-		rk := rankWith(ls, e.first)
-		b.WriteString(positionLine(who, rk, e.conf))
+		rk := simtest.RankWith(ls, e.first)
+		b.WriteString(simtest.PositionLine(who, rk, e.conf))
 		if e.tier >= 0 {
-			fmt.Fprintf(&b, "REASONING %s: %s\n", who, reasoningText(rk[0], rk[1], e.tier))
+			fmt.Fprintf(&b, "REASONING %s: %s\n", who, simtest.ReasoningText(rk[0], rk[1], e.tier))
 		}
 	}
 	return b.String()
@@ -77,7 +76,7 @@ func councilBody(kind string, ls []string) string {
 }
 
 func councilReq(id string, ls []string, kind string, agent int, seed int64, schema bool) llm.Request {
-	req := agentReq(id, ls, kind, agent, 1, seed, schema, councilBody(kind, ls))
+	req := simtest.AgentReq(id, ls, kind, agent, 1, seed, schema, councilBody(kind, ls))
 	req.Meta.Phase = "answer"
 	if kind == kit.KindChairman {
 		req.Meta.Agent = -1
@@ -94,13 +93,13 @@ var councilJSONKeys = map[string][]string{
 
 func TestCouncilKindsJSON(t *testing.T) {
 	for _, nopt := range []int{2, 4, 10} {
-		items, ids := synthItems(30, nopt)
-		m := sim.New(cleanProfile(t), items, Sim)
+		items, ids := simtest.Items(30, nopt)
+		m := sim.New(simtest.Clean(t), items, Sim)
 		for _, kind := range councilKinds {
 			for i, id := range ids {
 				ls := items[id].Letters
-				text := mustChat(t, m, councilReq(id, ls, kind, 0, int64(i), true)).Text
-				obj, ok := decodeJSON(text)
+				text := simtest.Chat(t, m, councilReq(id, ls, kind, 0, int64(i), true)).Text
+				obj, ok := simtest.DecodeJSON(text)
 				if !ok || len(obj) != len(councilJSONKeys[kind]) {
 					t.Fatalf("%s: not the JSON object of its kind: %q", kind, text)
 				}
@@ -153,11 +152,11 @@ var councilPlainLabels = map[string][]string{
 }
 
 func TestCouncilKindsPlain(t *testing.T) {
-	items, ids := synthItems(30, 5)
-	m := sim.New(cleanProfile(t), items, Sim)
+	items, ids := simtest.Items(30, 5)
+	m := sim.New(simtest.Clean(t), items, Sim)
 	for _, kind := range councilKinds {
 		for i, id := range ids {
-			text := mustChat(t, m, councilReq(id, items[id].Letters, kind, 0, int64(i), false)).Text
+			text := simtest.Chat(t, m, councilReq(id, items[id].Letters, kind, 0, int64(i), false)).Text
 			lines := strings.Split(text, "\n")
 			if labels := councilPlainLabels[kind]; len(lines) != len(labels) {
 				t.Fatalf("%s: %d lines, want %d: %q", kind, len(lines), len(labels), text)
@@ -177,19 +176,19 @@ func TestCouncilKindsPlain(t *testing.T) {
 // TestCouncilKindsDeterministic: same request, same text (also with
 // another arm and repeat); hints in the prompt change nothing.
 func TestCouncilKindsDeterministic(t *testing.T) {
-	items, ids := synthItems(40, 4)
-	m := sim.New(mustProfile(t, "noisy"), items, Sim)
+	items, ids := simtest.Items(40, 4)
+	m := sim.New(simtest.Profile(t, "noisy"), items, Sim)
 	for _, kind := range councilKinds {
 		for i, id := range ids {
 			ls := items[id].Letters
 			req := councilReq(id, ls, kind, i%3, int64(i), i%2 == 0)
-			a := mustChat(t, m, req).Text
+			a := simtest.Chat(t, m, req).Text
 			req.Meta.Arm, req.Meta.Repeat = "other", 3
 			hinted := req
 			hinted.Messages = slices.Clone(req.Messages)
 			hint := fmt.Sprintf("gold: %s\nThe correct answer is %s.\nANSWER: %s\n", ls[(i+1)%4], ls[(i+1)%4], ls[(i+1)%4])
 			hinted.Messages[1].Content = hint + req.Messages[1].Content + "\n" + hint
-			if b, c := mustChat(t, m, req).Text, mustChat(t, m, hinted).Text; a != b || a != c {
+			if b, c := simtest.Chat(t, m, req).Text, simtest.Chat(t, m, hinted).Text; a != b || a != c {
 				t.Fatalf("%s: answers differ:\n%q\n%q\n%q", kind, a, b, c)
 			}
 		}
@@ -199,20 +198,20 @@ func TestCouncilKindsDeterministic(t *testing.T) {
 // TestReviewRanksWhatItReads: a reviewer ranks the answer whose reasoning
 // reads better first, and favours answers it agrees with.
 func TestReviewRanksWhatItReads(t *testing.T) {
-	items, ids := synthItems(600, 4)
-	m := sim.New(cleanProfile(t), items, Sim)
+	items, ids := simtest.Items(600, 4)
+	m := sim.New(simtest.Clean(t), items, Sim)
 	better, goldFirst := 0, 0
 	for i, id := range ids {
 		ls, gold := items[id].Letters, items[id].Gold
 		other := ls[(slices.Index(ls, gold)+1)%4]
 		body := labelBlock(ls, reviewLabels[:2], []expert{{other, 0.7, 0, 0}, {other, 0.7, 4, 0}})
-		obj, _ := decodeJSON(mustChat(t, m, agentReq(id, ls, kit.KindPeerReview, 0, 1, int64(i), true, body)).Text)
+		obj, _ := simtest.DecodeJSON(simtest.Chat(t, m, simtest.AgentReq(id, ls, kit.KindPeerReview, 0, 1, int64(i), true, body)).Text)
 		if fmt.Sprint(obj["final_ranking"]) == "[Response Bravo Response Alpha]" {
 			better++
 		}
 		// Equal reasoning: the reviewer's own knowledge tips it toward the gold.
 		body = labelBlock(ls, reviewLabels[:2], []expert{{other, 0.7, 2, 0}, {gold, 0.7, 2, 0}})
-		obj, _ = decodeJSON(mustChat(t, m, agentReq(id, ls, kit.KindPeerReview, 0, 1, int64(i), true, body)).Text)
+		obj, _ = simtest.DecodeJSON(simtest.Chat(t, m, simtest.AgentReq(id, ls, kit.KindPeerReview, 0, 1, int64(i), true, body)).Text)
 		if fmt.Sprint(obj["final_ranking"]) == "[Response Bravo Response Alpha]" {
 			goldFirst++
 		}
@@ -226,14 +225,14 @@ func TestReviewRanksWhatItReads(t *testing.T) {
 // ignorant is a profile whose deciders never know the answer, so their
 // choice is their rule over what they are shown.
 func ignorant(t *testing.T) sim.Profile {
-	p := cleanProfile(t)
+	p := simtest.Clean(t)
 	p.LeaderSkill = -10
 	return p
 }
 
 // TestChairmanStrategies: each strategy's rule over the same council.
 func TestChairmanStrategies(t *testing.T) {
-	items, ids := synthItems(50, 4)
+	items, ids := simtest.Items(50, 4)
 	m := sim.New(ignorant(t), items, Sim)
 	// X = A held by 1 and 2; Y = B held by the best peer-ranked expert, who is
 	// unsure; agent 4 holds C.
@@ -243,9 +242,9 @@ func TestChairmanStrategies(t *testing.T) {
 	// novelty: B and C are held by one each; B's backer is better ranked.
 	for st, w := range want {
 		for i, id := range ids {
-			body := "STRATEGY: " + st + "\n" + panelBlock(letters(4), council)
-			req := leaderReq(id, letters(4), kit.KindChairman, 0, int64(i), true, body)
-			obj, _ := decodeJSON(mustChat(t, m, req).Text)
+			body := "STRATEGY: " + st + "\n" + panelBlock(simtest.Letters(4), council)
+			req := simtest.LeaderReq(id, simtest.Letters(4), kit.KindChairman, 0, int64(i), true, body)
+			obj, _ := simtest.DecodeJSON(simtest.Chat(t, m, req).Text)
 			if obj["answer"] != w {
 				t.Fatalf("%s: answer %v, want %s", st, obj["answer"], w)
 			}
@@ -258,18 +257,18 @@ func TestChairmanStrategies(t *testing.T) {
 		}
 	}
 	// Unanimous council: novelty takes the most common second choice.
-	unanimous := "STRATEGY: novelty\n" + positionLine("agent 1", []string{"A", "D", "B", "C"}, 0.8) +
-		positionLine("agent 2", []string{"A", "D", "C", "B"}, 0.8) + positionLine("agent 3", []string{"A", "B", "C", "D"}, 0.8)
-	obj, _ := decodeJSON(mustChat(t, m, leaderReq(ids[0], letters(4), kit.KindChairman, 0, 1, true, unanimous)).Text)
+	unanimous := "STRATEGY: novelty\n" + simtest.PositionLine("agent 1", []string{"A", "D", "B", "C"}, 0.8) +
+		simtest.PositionLine("agent 2", []string{"A", "D", "C", "B"}, 0.8) + simtest.PositionLine("agent 3", []string{"A", "B", "C", "D"}, 0.8)
+	obj, _ := simtest.DecodeJSON(simtest.Chat(t, m, simtest.LeaderReq(ids[0], simtest.Letters(4), kit.KindChairman, 0, 1, true, unanimous)).Text)
 	if obj["answer"] != "D" {
 		t.Fatalf("novelty on a unanimous council: %v", obj["answer"])
 	}
 	// A chairman who knows answers the gold whatever the strategy.
-	p := cleanProfile(t)
+	p := simtest.Clean(t)
 	p.LeaderSkill = 10
 	k := sim.New(p, items, Sim)
 	for i, id := range ids {
-		obj, _ := decodeJSON(mustChat(t, k, leaderReq(id, letters(4), kit.KindChairman, 0, int64(i), true, "STRATEGY: novelty\n"+panelBlock(letters(4), council))).Text)
+		obj, _ := simtest.DecodeJSON(simtest.Chat(t, k, simtest.LeaderReq(id, simtest.Letters(4), kit.KindChairman, 0, int64(i), true, "STRATEGY: novelty\n"+panelBlock(simtest.Letters(4), council))).Text)
 		if obj["answer"] != items[id].Gold {
 			t.Fatalf("knowing chairman answered %v, gold %s", obj["answer"], items[id].Gold)
 		}
@@ -280,10 +279,10 @@ func TestChairmanStrategies(t *testing.T) {
 // council kind — without the behaviour each is a bad request naming it —
 // and the protocol's registry entry carries the behaviour.
 func TestSimIsRegisteredWithTheProtocol(t *testing.T) {
-	items, ids := synthItems(1, 4)
+	items, ids := simtest.Items(1, 4)
 	for _, kind := range councilKinds {
 		req := councilReq(ids[0], items[ids[0]].Letters, kind, 0, 1, true)
-		_, err := sim.New(cleanProfile(t), items).Chat(context.Background(), req)
+		_, err := sim.New(simtest.Clean(t), items).Chat(context.Background(), req)
 		if llm.ClassOf(err) != llm.ClassBadRequest || !strings.Contains(fmt.Sprint(err), kind) {
 			t.Fatalf("the core answered %s without the council's behaviour: %v", kind, err)
 		}
@@ -291,123 +290,4 @@ func TestSimIsRegisteredWithTheProtocol(t *testing.T) {
 			t.Errorf("Protocol.Sim lacks %s", kind)
 		}
 	}
-}
-
-// The requests of the core's tests (llm/sim's helpers): only the marker
-// lines matter.
-
-var testSchema = &llm.Schema{Name: "answer", Schema: json.RawMessage(`{"type":"object"}`)}
-
-func letters(n int) []string {
-	out := make([]string, n)
-	for i := range out {
-		out[i] = string(rune('A' + i))
-	}
-	return out
-}
-
-func synthItems(n, options int) (map[string]sim.Item, []string) {
-	r := rand.New(rand.NewPCG(1, 2))
-	items := make(map[string]sim.Item, n)
-	ids := make([]string, n)
-	for i := range ids {
-		id := fmt.Sprintf("q%05d", i)
-		ls := letters(options)
-		items[id] = sim.Item{Letters: ls, Gold: ls[r.IntN(options)]}
-		ids[i] = id
-	}
-	return items, ids
-}
-
-func agentReq(id string, ls []string, kind string, agent, turn int, seed int64, schema bool, body string) llm.Request {
-	var opts strings.Builder
-	opts.WriteString("OPTIONS:\n")
-	for _, l := range ls {
-		fmt.Fprintf(&opts, "%s) option text %s\n", l, strings.ToLower(l))
-	}
-	req := llm.Request{
-		Model: "sim",
-		Messages: []llm.Message{
-			{Role: llm.RoleSystem, Content: "You are a medical expert on a team answering a multiple-choice question."},
-			{Role: llm.RoleUser, Content: "A 54-year-old presents with chest pain radiating to the left arm.\n" + opts.String() + body},
-		},
-		Seed: seed,
-		Meta: llm.Meta{QuestionID: id, Arm: "base", Phase: "discussion", Kind: kind, Turn: turn, Agent: agent},
-	}
-	if schema {
-		req.Schema = testSchema
-	}
-	return req
-}
-
-func leaderReq(id string, ls []string, kind string, turn int, seed int64, schema bool, body string) llm.Request {
-	req := agentReq(id, ls, kind, -1, turn, seed, schema, body)
-	req.Meta.Phase = "aggregation"
-	return req
-}
-
-func positionLine(who string, rank []string, conf float64) string {
-	s := "POSITION " + who + ": " + strings.Join(rank, " > ")
-	if conf > 0 {
-		s += fmt.Sprintf(" (confidence %.2f)", conf)
-	}
-	return s + "\n"
-}
-
-func rankWith(ls []string, first string) []string {
-	out := []string{first}
-	for _, l := range ls {
-		if l != first {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-func reasoningText(first, second string, t int) string {
-	return "The key findings point to " + first + "; " + second + " is the closest alternative. " + sim.QualityCue(t, t%2)
-}
-
-func decodeJSON(text string) (map[string]any, bool) {
-	s := text
-	if i := strings.Index(s, "```json"); i >= 0 {
-		s = s[i+len("```json"):]
-		if j := strings.Index(s, "```"); j >= 0 {
-			s = s[:j]
-		}
-	}
-	var m map[string]any
-	if err := json.Unmarshal([]byte(strings.TrimSpace(s)), &m); err != nil {
-		return nil, false
-	}
-	return m, true
-}
-
-func mustChat(t testing.TB, m *sim.Model, req llm.Request) llm.Response {
-	t.Helper()
-	for attempt := 0; ; attempt++ {
-		resp, err := m.Chat(context.Background(), req)
-		if err == nil {
-			return resp
-		}
-		if llm.ClassOf(err).Retryable() && attempt < 50 {
-			continue
-		}
-		t.Fatalf("Chat(%s %s): %v", req.Meta.QuestionID, req.Meta.Kind, err)
-	}
-}
-
-func mustProfile(t testing.TB, name string) sim.Profile {
-	t.Helper()
-	p, err := sim.LookupProfile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func cleanProfile(t testing.TB) sim.Profile {
-	p := mustProfile(t, "default")
-	p.MalformedRate, p.FenceRate = 0, 0
-	return p
 }

@@ -2,15 +2,14 @@ package mdagents
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/llm/sim"
+	"github.com/medteam-bench/medteam/llm/sim/simtest"
 )
 
 var mdKinds = []string{KindRoute, KindReason, KindBasic, KindRecruit, KindOpinion, KindParticipate, KindChoose,
@@ -20,20 +19,20 @@ var mdKinds = []string{KindRoute, KindReason, KindBasic, KindRecruit, KindOpinio
 func mdBody(kind string, ls []string) string {
 	switch kind {
 	case KindParticipate, KindChoose, KindMessage, KindFinal:
-		return "Your current answer:\n" + positionLine("you", rankWith(ls, ls[1]), 0) + "Agent 1 (Cardiologist):\n" +
-			positionLine("agent 1", rankWith(ls, ls[0]), 0) + "Agent 2: Pulmonologist - lungs\nAgent 3: Internist - all\n"
+		return "Your current answer:\n" + simtest.PositionLine("you", simtest.RankWith(ls, ls[1]), 0) + "Agent 1 (Cardiologist):\n" +
+			simtest.PositionLine("agent 1", simtest.RankWith(ls, ls[0]), 0) + "Agent 2: Pulmonologist - lungs\nAgent 3: Internist - all\n"
 	case KindModerator:
-		return positionLine("agent 1", rankWith(ls, ls[0]), 0) + positionLine("agent 2", rankWith(ls, ls[0]), 0) + positionLine("agent 3", rankWith(ls, ls[1]), 0)
+		return simtest.PositionLine("agent 1", simtest.RankWith(ls, ls[0]), 0) + simtest.PositionLine("agent 2", simtest.RankWith(ls, ls[0]), 0) + simtest.PositionLine("agent 3", simtest.RankWith(ls, ls[1]), 0)
 	case KindDecision:
-		return positionLine("agent 1", rankWith(ls, ls[0]), 0) + "REASONING agent 1: " + reasoningText(ls[0], ls[1], 3) + "\n"
+		return simtest.PositionLine("agent 1", simtest.RankWith(ls, ls[0]), 0) + "REASONING agent 1: " + simtest.ReasoningText(ls[0], ls[1], 3) + "\n"
 	case KindReport:
-		return "[Radiologist]\n" + reasoningText(ls[0], ls[1], 4) + "\n"
+		return "[Radiologist]\n" + simtest.ReasoningText(ls[0], ls[1], 4) + "\n"
 	}
 	return ""
 }
 
 func mdReq(id string, ls []string, kind string, agent, turn int, seed int64, schema bool) llm.Request {
-	req := agentReq(id, ls, kind, agent, turn, seed, schema, mdBody(kind, ls))
+	req := simtest.AgentReq(id, ls, kind, agent, turn, seed, schema, mdBody(kind, ls))
 	req.Meta.Phase = "discussion"
 	return req
 }
@@ -56,17 +55,17 @@ var mdPlainLabels = map[string][]string{
 // asks for (JSON keys, reasoning first; labelled lines), an answer kind with
 // one of the question's letters; the same request gives the same text.
 func TestMDKindsFormats(t *testing.T) {
-	items, ids := synthItems(40, 5)
-	m := sim.New(cleanProfile(t), items, Sim)
+	items, ids := simtest.Items(40, 5)
+	m := sim.New(simtest.Clean(t), items, Sim)
 	for _, kind := range mdKinds {
 		for i, id := range ids {
 			ls := items[id].Letters
 			req := mdReq(id, ls, kind, 1, 3, int64(i), true)
-			text := mustChat(t, m, req).Text
-			if again := mustChat(t, m, req).Text; again != text {
+			text := simtest.Chat(t, m, req).Text
+			if again := simtest.Chat(t, m, req).Text; again != text {
 				t.Fatalf("%s: not deterministic", kind)
 			}
-			obj, ok := decodeJSON(text)
+			obj, ok := simtest.DecodeJSON(text)
 			keys := mdJSONKeys[kind]
 			if keys == nil {
 				keys = []string{"reasoning", "answer"}
@@ -82,7 +81,7 @@ func TestMDKindsFormats(t *testing.T) {
 			if a, ok := obj["answer"].(string); ok && !slices.Contains(ls, a) {
 				t.Fatalf("%s: answer %q", kind, a)
 			}
-			plain := mustChat(t, m, mdReq(id, ls, kind, 1, 3, int64(i), false)).Text
+			plain := simtest.Chat(t, m, mdReq(id, ls, kind, 1, 3, int64(i), false)).Text
 			labels := mdPlainLabels[kind]
 			if labels == nil {
 				labels = []string{"REASONING: ", "ANSWER: "}
@@ -107,21 +106,21 @@ func TestMDKindsFormats(t *testing.T) {
 // difficulty (its perception of it), and the same questions with other gold
 // answers are routed alike.
 func TestMDRouteByDifficultyNotGold(t *testing.T) {
-	items, ids := synthItems(600, 4)
+	items, ids := simtest.Items(600, 4)
 	other := map[string]sim.Item{}
 	for id, it := range items {
 		g := slices.Index(it.Letters, it.Gold)
 		other[id] = sim.Item{Letters: it.Letters, Gold: it.Letters[(g+1)%len(it.Letters)]}
 	}
-	m, m2 := sim.New(cleanProfile(t), items, Sim), sim.New(cleanProfile(t), other, Sim)
+	m, m2 := sim.New(simtest.Clean(t), items, Sim), sim.New(simtest.Clean(t), other, Sim)
 	sum, n := map[string]float64{}, map[string]int{}
 	for i, id := range ids {
 		req := mdReq(id, items[id].Letters, KindRoute, -1, 0, int64(i), true)
-		text := mustChat(t, m, req).Text
-		if mustChat(t, m2, req).Text != text {
+		text := simtest.Chat(t, m, req).Text
+		if simtest.Chat(t, m2, req).Text != text {
 			t.Fatalf("%s: the route depends on the gold", id)
 		}
-		obj, _ := decodeJSON(text)
+		obj, _ := simtest.DecodeJSON(text)
 		route := obj["complexity"].(string)
 		sum[route] += m.Difficulty(id)
 		n[route]++
@@ -136,8 +135,8 @@ func TestMDRouteByDifficultyNotGold(t *testing.T) {
 // wants to talk more often than one shown peers who agree, and less often
 // in later turns.
 func TestMDTalkByDisagreement(t *testing.T) {
-	items, ids := synthItems(2000, 4)
-	m := sim.New(cleanProfile(t), items, Sim)
+	items, ids := simtest.Items(2000, 4)
+	m := sim.New(simtest.Clean(t), items, Sim)
 	rate := func(agree bool, turn int) float64 {
 		yes := 0
 		for i, id := range ids {
@@ -146,9 +145,9 @@ func TestMDTalkByDisagreement(t *testing.T) {
 			if agree {
 				peer = ls[1]
 			}
-			req := agentReq(id, ls, KindParticipate, 1, turn, int64(i), true,
-				positionLine("you", rankWith(ls, ls[1]), 0)+positionLine("agent 1", rankWith(ls, peer), 0)+positionLine("agent 3", rankWith(ls, peer), 0))
-			obj, _ := decodeJSON(mustChat(t, m, req).Text)
+			req := simtest.AgentReq(id, ls, KindParticipate, 1, turn, int64(i), true,
+				simtest.PositionLine("you", simtest.RankWith(ls, ls[1]), 0)+simtest.PositionLine("agent 1", simtest.RankWith(ls, peer), 0)+simtest.PositionLine("agent 3", simtest.RankWith(ls, peer), 0))
+			obj, _ := simtest.DecodeJSON(simtest.Chat(t, m, req).Text)
 			if obj["talk"] == true {
 				yes++
 			}
@@ -166,9 +165,9 @@ func TestMDTalkByDisagreement(t *testing.T) {
 // naming its kind — and the protocol's registry entry carries the behaviour
 // of every kind it sends.
 func TestSimIsRegisteredWithTheProtocol(t *testing.T) {
-	items, ids := synthItems(1, 4)
+	items, ids := simtest.Items(1, 4)
 	req := mdReq(ids[0], items[ids[0]].Letters, KindRoute, -1, 0, 1, true)
-	_, err := sim.New(cleanProfile(t), items).Chat(context.Background(), req)
+	_, err := sim.New(simtest.Clean(t), items).Chat(context.Background(), req)
 	if llm.ClassOf(err) != llm.ClassBadRequest || !strings.Contains(fmt.Sprint(err), KindRoute) {
 		t.Fatalf("the core answered an MDAgents call without its behaviour: %v", err)
 	}
@@ -180,107 +179,4 @@ func TestSimIsRegisteredWithTheProtocol(t *testing.T) {
 			t.Errorf("kind %s has no simulated behaviour", k)
 		}
 	}
-}
-
-// The requests of the core's tests (llm/sim's helpers), as MDAgents' kinds
-// are read: only the marker lines matter.
-
-var testSchema = &llm.Schema{Name: "answer", Schema: json.RawMessage(`{"type":"object"}`)}
-
-func synthItems(n, options int) (map[string]sim.Item, []string) {
-	r := rand.New(rand.NewPCG(1, 2))
-	items := make(map[string]sim.Item, n)
-	ids := make([]string, n)
-	for i := range ids {
-		id := fmt.Sprintf("q%05d", i)
-		ls := make([]string, options)
-		for j := range ls {
-			ls[j] = string(rune('A' + j))
-		}
-		items[id] = sim.Item{Letters: ls, Gold: ls[r.IntN(options)]}
-		ids[i] = id
-	}
-	return items, ids
-}
-
-func agentReq(id string, ls []string, kind string, agent, turn int, seed int64, schema bool, body string) llm.Request {
-	var opts strings.Builder
-	opts.WriteString("OPTIONS:\n")
-	for _, l := range ls {
-		fmt.Fprintf(&opts, "%s) option text %s\n", l, strings.ToLower(l))
-	}
-	req := llm.Request{
-		Model: "sim",
-		Messages: []llm.Message{
-			{Role: llm.RoleSystem, Content: "You are a medical expert on a team answering a multiple-choice question."},
-			{Role: llm.RoleUser, Content: "A 54-year-old presents with chest pain radiating to the left arm.\n" + opts.String() + body},
-		},
-		Seed: seed,
-		Meta: llm.Meta{QuestionID: id, Arm: "base", Phase: "discussion", Kind: kind, Turn: turn, Agent: agent},
-	}
-	if schema {
-		req.Schema = testSchema
-	}
-	return req
-}
-
-func positionLine(who string, rank []string, conf float64) string {
-	s := "POSITION " + who + ": " + strings.Join(rank, " > ")
-	if conf > 0 {
-		s += fmt.Sprintf(" (confidence %.2f)", conf)
-	}
-	return s + "\n"
-}
-
-func rankWith(ls []string, first string) []string {
-	out := []string{first}
-	for _, l := range ls {
-		if l != first {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-func reasoningText(first, second string, t int) string {
-	return "The key findings point to " + first + "; " + second + " is the closest alternative. " + sim.QualityCue(t, t%2)
-}
-
-func decodeJSON(text string) (map[string]any, bool) {
-	s := text
-	if i := strings.Index(s, "```json"); i >= 0 {
-		s = s[i+len("```json"):]
-		if j := strings.Index(s, "```"); j >= 0 {
-			s = s[:j]
-		}
-	}
-	var m map[string]any
-	if err := json.Unmarshal([]byte(strings.TrimSpace(s)), &m); err != nil {
-		return nil, false
-	}
-	return m, true
-}
-
-func mustChat(t testing.TB, m *sim.Model, req llm.Request) llm.Response {
-	t.Helper()
-	for attempt := 0; ; attempt++ {
-		resp, err := m.Chat(context.Background(), req)
-		if err == nil {
-			return resp
-		}
-		if llm.ClassOf(err).Retryable() && attempt < 50 {
-			continue
-		}
-		t.Fatalf("Chat(%s %s): %v", req.Meta.QuestionID, req.Meta.Kind, err)
-	}
-}
-
-func cleanProfile(t testing.TB) sim.Profile {
-	t.Helper()
-	p, err := sim.LookupProfile("default")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.MalformedRate, p.FenceRate = 0, 0
-	return p
 }

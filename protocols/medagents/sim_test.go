@@ -2,16 +2,15 @@ package medagents
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/llm/sim"
+	"github.com/medteam-bench/medteam/llm/sim/simtest"
 )
 
 // maReq builds a MedAgents request: system and user prompts as the
@@ -21,7 +20,7 @@ func maReq(id, kind string, turn, agent int, seed int64, schema bool, system, us
 		Messages: []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: "Case text.\nA) one\nB) two\n" + user}},
 		Seed:     seed, Meta: llm.Meta{QuestionID: id, Arm: "medagents", Phase: "x", Kind: kind, Turn: turn, Agent: agent}}
 	if schema {
-		req.Schema = testSchema
+		req.Schema = simtest.Schema
 	}
 	return req
 }
@@ -43,17 +42,17 @@ var singleLetterWord = regexp.MustCompile(`\b[A-J]\b`)
 // TestMedagentsFormats: every kind answers in the format its prompt asks
 // for, in JSON and in text.
 func TestMedagentsFormats(t *testing.T) {
-	items, ids := synthItems(40, 4)
-	m := sim.New(cleanProfile(t), items, Sim)
+	items, ids := simtest.Items(40, 4)
+	m := sim.New(simtest.Clean(t), items, Sim)
 	for _, schema := range []bool{true, false} {
 		for i, id := range ids {
 			ls := items[id].Letters
 			text := func(kind string, turn, agent int, system, user string) string {
-				return mustChat(t, m, maReq(id, kind, turn, agent, int64(i), schema, system, user)).Text
+				return simtest.Chat(t, m, maReq(id, kind, turn, agent, int64(i), schema, system, user)).Text
 			}
 			field := func(s, key, prefix string) string {
 				if schema {
-					obj, ok := decodeJSON(s)
+					obj, ok := simtest.DecodeJSON(s)
 					v, _ := obj[key].(string)
 					if !ok || v == "" {
 						t.Fatalf("%q has no %s", s, key)
@@ -70,7 +69,7 @@ func TestMedagentsFormats(t *testing.T) {
 				s := text(KindQuestionDomains, 0, -1, "", fmt.Sprintf("NUMBER OF FIELDS: %d\n", n))
 				var names []string
 				if schema {
-					obj, _ := decodeJSON(s)
+					obj, _ := simtest.DecodeJSON(s)
 					for _, v := range obj["fields"].([]any) {
 						names = append(names, v.(string))
 					}
@@ -128,14 +127,14 @@ func leanOf(ls []string, s string) string {
 // TestMedagentsDeterministic: the same request gets the same text; the arm
 // and the repeat change nothing.
 func TestMedagentsDeterministic(t *testing.T) {
-	items, ids := synthItems(5, 4)
-	m := sim.New(mustProfile(t, "noisy"), items, Sim)
+	items, ids := simtest.Items(5, 4)
+	m := sim.New(simtest.Profile(t, "noisy"), items, Sim)
 	for _, kind := range []string{KindQuestionDomains, KindQuestionAnalysis, KindReport, KindVote, KindAdvice, KindRevision, KindFinal} {
 		for i, id := range ids {
 			req := maReq(id, kind, 1, 2, int64(i), i%2 == 0, "You are a medical expert in the domain of Cardiologist.", reportLine("B", "C", 2))
-			a := mustChat(t, m, req).Text
+			a := simtest.Chat(t, m, req).Text
 			req.Meta.Arm, req.Meta.Repeat = "medagents:syn_only", 3
-			if b := mustChat(t, m, req).Text; a != b {
+			if b := simtest.Chat(t, m, req).Text; a != b {
 				t.Fatalf("%s: %q then %q", kind, a, b)
 			}
 		}
@@ -148,8 +147,8 @@ func TestMedagentsDeterministic(t *testing.T) {
 // strong reasoning gets more yes votes than one leaning elsewhere with weak
 // reasoning.
 func TestMedagentsVoteAndAdvice(t *testing.T) {
-	items, ids := synthItems(800, 4)
-	m := sim.New(cleanProfile(t), items, Sim)
+	items, ids := simtest.Items(800, 4)
+	m := sim.New(simtest.Clean(t), items, Sim)
 	yes := func(right bool, tier int) float64 {
 		k := 0
 		for i, id := range ids {
@@ -161,8 +160,8 @@ func TestMedagentsVoteAndAdvice(t *testing.T) {
 			other := it.Letters[(letterIndex(items[id].Letters, lean)+2)%4]
 			user := "Here is a medical report:\n" + reportLine(lean, other, tier)
 			sys := "You are a medical expert specialized in the Cardiologist domain."
-			v := mustChat(t, m, maReq(id, KindVote, 1, i%7, int64(i), false, sys, user)).Text
-			adv := mustChat(t, m, maReq(id, KindAdvice, 1, i%7, int64(i+1000), false, sys, user)).Text
+			v := simtest.Chat(t, m, maReq(id, KindVote, 1, i%7, int64(i), false, sys, user)).Text
+			adv := simtest.Chat(t, m, maReq(id, KindAdvice, 1, i%7, int64(i+1000), false, sys, user)).Text
 			if got := leanOf(items[id].Letters, adv); v == "NO" && (got == lean || got == "") {
 				t.Fatalf("%s: voted no but advises %q (report leans %s): %q", id, got, lean, adv)
 			}
@@ -183,8 +182,8 @@ func TestMedagentsVoteAndAdvice(t *testing.T) {
 // option the advice backs more often when more advice backs it, never
 // without advice but for its own insight.
 func TestMedagentsRevisionFollowsAdvice(t *testing.T) {
-	items, ids := synthItems(1500, 4)
-	m := sim.New(cleanProfile(t), items, Sim)
+	items, ids := simtest.Items(1500, 4)
+	m := sim.New(simtest.Clean(t), items, Sim)
 	moved := func(n int) float64 {
 		k := 0
 		for i, id := range ids {
@@ -193,7 +192,7 @@ func TestMedagentsRevisionFollowsAdvice(t *testing.T) {
 			for j := 0; j < n; j++ {
 				user += adviceLine(fmt.Sprintf("field %d", j), ls[0], ls[3], 2)
 			}
-			rev := mustChat(t, m, maReq(id, KindRevision, 1, -1, int64(i), false, "", user)).Text
+			rev := simtest.Chat(t, m, maReq(id, KindRevision, 1, -1, int64(i), false, "", user)).Text
 			if leanOf(items[id].Letters, rev) == ls[0] {
 				k++
 			}
@@ -210,13 +209,13 @@ func TestMedagentsRevisionFollowsAdvice(t *testing.T) {
 // TestMedagentsFinalFollowsStrongReport: the decision takes the report's
 // lean more often when the report's reasoning reads stronger.
 func TestMedagentsFinalFollowsStrongReport(t *testing.T) {
-	items, ids := synthItems(1000, 4)
-	m := sim.New(cleanProfile(t), items, Sim)
+	items, ids := simtest.Items(1000, 4)
+	m := sim.New(simtest.Clean(t), items, Sim)
 	follows := func(tier int) float64 {
 		k := 0
 		for i, id := range ids {
 			ls := items[id].Letters
-			fin := mustChat(t, m, maReq(id, KindFinal, 0, -1, int64(i), false, "", reportLine(ls[2], ls[1], tier))).Text
+			fin := simtest.Chat(t, m, maReq(id, KindFinal, 0, -1, int64(i), false, "", reportLine(ls[2], ls[1], tier))).Text
 			if fin == "Option: "+ls[2] {
 				k++
 			}
@@ -235,9 +234,9 @@ func TestMedagentsFinalFollowsStrongReport(t *testing.T) {
 // request naming its kind — and the protocol's registry entry carries the
 // behaviour that answers them.
 func TestSimIsRegisteredWithTheProtocol(t *testing.T) {
-	items, ids := synthItems(1, 4)
+	items, ids := simtest.Items(1, 4)
 	req := maReq(ids[0], KindFinal, 0, -1, 1, false, "", reportLine("B", "C", 2))
-	_, err := sim.New(cleanProfile(t), items).Chat(context.Background(), req)
+	_, err := sim.New(simtest.Clean(t), items).Chat(context.Background(), req)
 	var e *llm.Error
 	if !errors.As(err, &e) || e.Class != llm.ClassBadRequest || !strings.Contains(err.Error(), KindFinal) {
 		t.Fatalf("the core answered a MedAgents call without its behaviour: %v", err)
@@ -250,29 +249,9 @@ func TestSimIsRegisteredWithTheProtocol(t *testing.T) {
 			t.Errorf("kind %s has no simulated behaviour", k)
 		}
 	}
-	if text := mustChat(t, sim.New(cleanProfile(t), items, *Protocol.Sim), req).Text; !strings.HasPrefix(text, "Option: ") {
+	if text := simtest.Chat(t, sim.New(simtest.Clean(t), items, *Protocol.Sim), req).Text; !strings.HasPrefix(text, "Option: ") {
 		t.Fatalf("final option %q", text)
 	}
-}
-
-var testSchema = &llm.Schema{Name: "answer", Schema: json.RawMessage(`{"type":"object"}`)}
-
-// synthItems makes n questions with the given number of options and a
-// pseudo-random gold.
-func synthItems(n, options int) (map[string]sim.Item, []string) {
-	r := rand.New(rand.NewPCG(1, 2))
-	items := make(map[string]sim.Item, n)
-	ids := make([]string, n)
-	for i := range ids {
-		id := fmt.Sprintf("q%05d", i)
-		ls := make([]string, options)
-		for j := range ls {
-			ls[j] = string(rune('A' + j))
-		}
-		items[id] = sim.Item{Letters: ls, Gold: ls[r.IntN(options)]}
-		ids[i] = id
-	}
-	return items, ids
 }
 
 func letterIndex(ls []string, s string) int {
@@ -291,48 +270,4 @@ func isSpecialty(name string) bool {
 		}
 	}
 	return false
-}
-
-func decodeJSON(text string) (map[string]any, bool) {
-	s := text
-	if i := strings.Index(s, "```json"); i >= 0 {
-		s = s[i+len("```json"):]
-		if j := strings.Index(s, "```"); j >= 0 {
-			s = s[:j]
-		}
-	}
-	var m map[string]any
-	if err := json.Unmarshal([]byte(strings.TrimSpace(s)), &m); err != nil {
-		return nil, false
-	}
-	return m, true
-}
-
-func mustChat(t testing.TB, m *sim.Model, req llm.Request) llm.Response {
-	t.Helper()
-	for attempt := 0; ; attempt++ {
-		resp, err := m.Chat(context.Background(), req)
-		if err == nil {
-			return resp
-		}
-		if llm.ClassOf(err).Retryable() && attempt < 50 {
-			continue
-		}
-		t.Fatalf("Chat(%s %s): %v", req.Meta.QuestionID, req.Meta.Kind, err)
-	}
-}
-
-func mustProfile(t testing.TB, name string) sim.Profile {
-	t.Helper()
-	p, err := sim.LookupProfile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func cleanProfile(t testing.TB) sim.Profile {
-	p := mustProfile(t, "default")
-	p.MalformedRate, p.FenceRate = 0, 0
-	return p
 }
