@@ -1,7 +1,6 @@
 package baseline
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -118,10 +117,7 @@ func TestSimKindsStateTheDiagnosis(t *testing.T) {
 func TestSimIsRegisteredWithTheProtocol(t *testing.T) {
 	items, ids := simtest.Items(1, 4)
 	for _, kind := range simKinds {
-		_, err := sim.New(simtest.Clean(t), items).Chat(context.Background(), simReq(ids[0], items[ids[0]].Letters, kind, 0, 1, true))
-		if llm.ClassOf(err) != llm.ClassBadRequest || !strings.Contains(fmt.Sprint(err), kind) {
-			t.Fatalf("the core answered %s without its behaviour: %v", kind, err)
-		}
+		simtest.CoreRefuses(t, items, simReq(ids[0], items[ids[0]].Letters, kind, 0, 1, true))
 	}
 	if ZeroShot.Sim != &ZeroShotSim || CoT.Sim != &CoTSim || SC.Sim != nil {
 		t.Fatal("zeroshot and cot carry their behaviours; sc sends the shared first answer, which the core answers")

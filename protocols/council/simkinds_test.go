@@ -1,7 +1,6 @@
 package council
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -281,13 +280,7 @@ func TestChairmanStrategies(t *testing.T) {
 func TestSimIsRegisteredWithTheProtocol(t *testing.T) {
 	items, ids := simtest.Items(1, 4)
 	for _, kind := range councilKinds {
-		req := councilReq(ids[0], items[ids[0]].Letters, kind, 0, 1, true)
-		_, err := sim.New(simtest.Clean(t), items).Chat(context.Background(), req)
-		if llm.ClassOf(err) != llm.ClassBadRequest || !strings.Contains(fmt.Sprint(err), kind) {
-			t.Fatalf("the core answered %s without the council's behaviour: %v", kind, err)
-		}
-		if _, ok := Protocol.Sim.Kinds[kind]; !ok {
-			t.Errorf("Protocol.Sim lacks %s", kind)
-		}
+		simtest.CoreRefuses(t, items, councilReq(ids[0], items[ids[0]].Letters, kind, 0, 1, true))
 	}
+	simtest.Carries(t, Protocol.Sim, councilKinds...)
 }

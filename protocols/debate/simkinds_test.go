@@ -1,7 +1,6 @@
 package debate
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -161,12 +160,6 @@ func TestRevisionFollowsThePeers(t *testing.T) {
 // the protocol's registry entry carries the behaviour.
 func TestSimIsRegisteredWithTheProtocol(t *testing.T) {
 	items, ids := simtest.Items(1, 4)
-	req := simtest.AgentReq(ids[0], items[ids[0]].Letters, kit.KindRevise, 0, 1, 1, true, "")
-	_, err := sim.New(simtest.Clean(t), items).Chat(context.Background(), req)
-	if llm.ClassOf(err) != llm.ClassBadRequest || !strings.Contains(fmt.Sprint(err), kit.KindRevise) {
-		t.Fatalf("the core answered a revision without debate's behaviour: %v", err)
-	}
-	if Protocol.Sim == nil || Protocol.Sim.Kinds[kit.KindRevise] == 0 {
-		t.Fatal("Protocol.Sim does not carry the revision")
-	}
+	simtest.CoreRefuses(t, items, simtest.AgentReq(ids[0], items[ids[0]].Letters, kit.KindRevise, 0, 1, 1, true, ""))
+	simtest.Carries(t, Protocol.Sim, kit.KindRevise)
 }

@@ -1,13 +1,10 @@
 package judge
 
 import (
-	"context"
-	"fmt"
 	"math"
 	"strings"
 	"testing"
 
-	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/llm/sim"
 	"github.com/medteam-bench/medteam/llm/sim/simtest"
 	"github.com/medteam-bench/medteam/protocols/kit"
@@ -115,13 +112,8 @@ func TestConsensusJudge(t *testing.T) {
 func TestSimIsRegisteredWithTheProtocol(t *testing.T) {
 	items, ids := simtest.Items(1, 4)
 	req := simtest.LeaderReq(ids[0], simtest.Letters(4), kit.KindJudge, 0, 1, true, judgeInput(`"answer": "B", "confidence": 0.9, "reasoning": "r"`))
-	_, err := sim.New(simtest.Clean(t), items).Chat(context.Background(), req)
-	if llm.ClassOf(err) != llm.ClassBadRequest || !strings.Contains(fmt.Sprint(err), kit.KindJudge) {
-		t.Fatalf("the core answered the judge without its behaviour: %v", err)
-	}
-	if Protocol.Sim == nil {
-		t.Fatal("Protocol.Sim is nil")
-	}
+	simtest.CoreRefuses(t, items, req)
+	simtest.Carries(t, Protocol.Sim, kit.KindJudge)
 	m := sim.New(simtest.Profile(t, "noisy"), items, *Protocol.Sim)
 	if a, b := simtest.Chat(t, m, req).Text, simtest.Chat(t, m, req).Text; a != b {
 		t.Fatalf("not deterministic: %q then %q", a, b)

@@ -1,8 +1,6 @@
 package mdagents
 
 import (
-	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -166,17 +164,9 @@ func TestMDTalkByDisagreement(t *testing.T) {
 // of every kind it sends.
 func TestSimIsRegisteredWithTheProtocol(t *testing.T) {
 	items, ids := simtest.Items(1, 4)
-	req := mdReq(ids[0], items[ids[0]].Letters, KindRoute, -1, 0, 1, true)
-	_, err := sim.New(simtest.Clean(t), items).Chat(context.Background(), req)
-	if llm.ClassOf(err) != llm.ClassBadRequest || !strings.Contains(fmt.Sprint(err), KindRoute) {
-		t.Fatalf("the core answered an MDAgents call without its behaviour: %v", err)
-	}
-	if Protocol.Sim == nil || len(Protocol.Sim.Kinds) != len(mdKinds) {
-		t.Fatalf("Protocol.Sim does not carry the behaviour of the %d kinds", len(mdKinds))
-	}
-	for _, k := range mdKinds {
-		if _, ok := Protocol.Sim.Kinds[k]; !ok {
-			t.Errorf("kind %s has no simulated behaviour", k)
-		}
+	simtest.CoreRefuses(t, items, mdReq(ids[0], items[ids[0]].Letters, KindRoute, -1, 0, 1, true))
+	simtest.Carries(t, Protocol.Sim, mdKinds...)
+	if len(Protocol.Sim.Kinds) != len(mdKinds) {
+		t.Fatalf("Protocol.Sim carries %d kinds, MDAgents sends %d", len(Protocol.Sim.Kinds), len(mdKinds))
 	}
 }

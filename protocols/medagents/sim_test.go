@@ -1,8 +1,6 @@
 package medagents
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -236,18 +234,10 @@ func TestMedagentsFinalFollowsStrongReport(t *testing.T) {
 func TestSimIsRegisteredWithTheProtocol(t *testing.T) {
 	items, ids := simtest.Items(1, 4)
 	req := maReq(ids[0], KindFinal, 0, -1, 1, false, "", reportLine("B", "C", 2))
-	_, err := sim.New(simtest.Clean(t), items).Chat(context.Background(), req)
-	var e *llm.Error
-	if !errors.As(err, &e) || e.Class != llm.ClassBadRequest || !strings.Contains(err.Error(), KindFinal) {
-		t.Fatalf("the core answered a MedAgents call without its behaviour: %v", err)
-	}
-	if Protocol.Sim == nil || len(Protocol.Sim.Kinds) != len(Kinds) {
-		t.Fatalf("Protocol.Sim does not carry the behaviour of the %d kinds", len(Kinds))
-	}
-	for _, k := range Kinds {
-		if _, ok := Protocol.Sim.Kinds[k]; !ok {
-			t.Errorf("kind %s has no simulated behaviour", k)
-		}
+	simtest.CoreRefuses(t, items, req)
+	simtest.Carries(t, Protocol.Sim, Kinds...)
+	if len(Protocol.Sim.Kinds) != len(Kinds) {
+		t.Fatalf("Protocol.Sim carries %d kinds, MedAgents sends %d", len(Protocol.Sim.Kinds), len(Kinds))
 	}
 	if text := simtest.Chat(t, sim.New(simtest.Clean(t), items, *Protocol.Sim), req).Text; !strings.HasPrefix(text, "Option: ") {
 		t.Fatalf("final option %q", text)

@@ -1,8 +1,6 @@
 package veto
 
 import (
-	"context"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -105,14 +103,9 @@ func sortedKeys(m map[string]any) []string {
 // the protocol's registry entry carries the behaviour.
 func TestSimIsRegisteredWithTheProtocol(t *testing.T) {
 	items, ids := simtest.Items(1, 4)
-	for _, kind := range []string{KindDebate, KindBallot} {
-		req := vetoReq(ids[0], items[ids[0]].Letters, kind, "Safety", 0, 1, true, "")
-		_, err := sim.New(simtest.Clean(t), items).Chat(context.Background(), req)
-		if llm.ClassOf(err) != llm.ClassBadRequest || !strings.Contains(fmt.Sprint(err), kind) {
-			t.Fatalf("the core answered %s without veto's behaviour: %v", kind, err)
-		}
-		if _, ok := Protocol.Sim.Kinds[kind]; !ok {
-			t.Errorf("Protocol.Sim lacks %s", kind)
-		}
+	kinds := []string{KindDebate, KindBallot}
+	for _, kind := range kinds {
+		simtest.CoreRefuses(t, items, vetoReq(ids[0], items[ids[0]].Letters, kind, "Safety", 0, 1, true, ""))
 	}
+	simtest.Carries(t, Protocol.Sim, kinds...)
 }

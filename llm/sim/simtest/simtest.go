@@ -163,3 +163,28 @@ func Clean(t testing.TB) sim.Profile {
 	p.MalformedRate, p.FenceRate = 0, 0
 	return p
 }
+
+// CoreRefuses fails t unless the simulator's core alone (no behaviour)
+// refuses req as a bad request naming its kind: a protocol's kind is
+// answered only by the behaviour the protocol registers.
+func CoreRefuses(t testing.TB, items map[string]sim.Item, req llm.Request) {
+	t.Helper()
+	_, err := sim.New(Clean(t), items).Chat(context.Background(), req)
+	if llm.ClassOf(err) != llm.ClassBadRequest || !strings.Contains(fmt.Sprint(err), req.Meta.Kind) {
+		t.Fatalf("the core answered %s without the protocol's behaviour: %v", req.Meta.Kind, err)
+	}
+}
+
+// Carries fails t unless b (a protocol's registered behaviour) answers every
+// one of kinds.
+func Carries(t testing.TB, b *sim.Behaviour, kinds ...string) {
+	t.Helper()
+	if b == nil {
+		t.Fatal("the protocol registers no simulated behaviour (Sim is nil)")
+	}
+	for _, k := range kinds {
+		if _, ok := b.Kinds[k]; !ok {
+			t.Errorf("the behaviour of %s lacks kind %s", b.Protocol, k)
+		}
+	}
+}
