@@ -134,19 +134,16 @@ func TestRevisionFollowsThePeers(t *testing.T) {
 	items, ids := simtest.Items(1500, 4)
 	m := sim.New(simtest.Clean(t), items, Sim)
 	switched := func(peers []string) float64 {
-		k := 0
-		for i, id := range ids {
+		return simtest.Share(ids, func(i int, id string) bool {
 			ls := items[id].Letters
 			body := simtest.PositionLine("you", simtest.RankWith(ls, ls[3]), 0.6)
 			for j, p := range peers {
 				body += simtest.PositionLine(fmt.Sprintf("agent %d", j+2), simtest.RankWith(ls, p), 0.7)
 			}
 			req := simtest.AgentReq(id, ls, kit.KindRevise, 0, 1, int64(i), true, body)
-			if f, _, _ := simtest.FirstChoice(simtest.Chat(t, m, req).Text); f == ls[0] {
-				k++
-			}
-		}
-		return float64(k) / float64(len(ids))
+			f, _, _ := simtest.FirstChoice(simtest.Chat(t, m, req).Text)
+			return f == ls[0]
+		})
 	}
 	alone, half, all := switched(nil), switched([]string{"A", "C"}), switched([]string{"A", "A"})
 	t.Logf("moved to A: alone %.2f, one of two peers %.2f, both peers %.2f", alone, half, all)

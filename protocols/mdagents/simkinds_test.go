@@ -136,8 +136,7 @@ func TestMDTalkByDisagreement(t *testing.T) {
 	items, ids := simtest.Items(2000, 4)
 	m := sim.New(simtest.Clean(t), items, Sim)
 	rate := func(agree bool, turn int) float64 {
-		yes := 0
-		for i, id := range ids {
+		return simtest.Share(ids, func(i int, id string) bool {
 			ls := items[id].Letters
 			peer := ls[0]
 			if agree {
@@ -146,11 +145,8 @@ func TestMDTalkByDisagreement(t *testing.T) {
 			req := simtest.AgentReq(id, ls, KindParticipate, 1, turn, int64(i), true,
 				simtest.PositionLine("you", simtest.RankWith(ls, ls[1]), 0)+simtest.PositionLine("agent 1", simtest.RankWith(ls, peer), 0)+simtest.PositionLine("agent 3", simtest.RankWith(ls, peer), 0))
 			obj, _ := simtest.DecodeJSON(simtest.Chat(t, m, req).Text)
-			if obj["talk"] == true {
-				yes++
-			}
-		}
-		return float64(yes) / float64(len(ids))
+			return obj["talk"] == true
+		})
 	}
 	dis, agr, late := rate(false, 1), rate(true, 1), rate(false, 10)
 	if !(dis > 0.8 && agr < 0.15 && late < dis/3) {

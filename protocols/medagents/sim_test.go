@@ -148,8 +148,7 @@ func TestMedagentsVoteAndAdvice(t *testing.T) {
 	items, ids := simtest.Items(800, 4)
 	m := sim.New(simtest.Clean(t), items, Sim)
 	yes := func(right bool, tier int) float64 {
-		k := 0
-		for i, id := range ids {
+		return simtest.Share(ids, func(i int, id string) bool {
 			it := items[id]
 			lean := it.Gold
 			if !right {
@@ -163,11 +162,8 @@ func TestMedagentsVoteAndAdvice(t *testing.T) {
 			if got := leanOf(items[id].Letters, adv); v == "NO" && (got == lean || got == "") {
 				t.Fatalf("%s: voted no but advises %q (report leans %s): %q", id, got, lean, adv)
 			}
-			if v == "YES" {
-				k++
-			}
-		}
-		return float64(k) / float64(len(ids))
+			return v == "YES"
+		})
 	}
 	good, bad := yes(true, 4), yes(false, 0)
 	t.Logf("yes votes: report right and strong %.2f, wrong and weak %.2f", good, bad)
@@ -183,19 +179,15 @@ func TestMedagentsRevisionFollowsAdvice(t *testing.T) {
 	items, ids := simtest.Items(1500, 4)
 	m := sim.New(simtest.Clean(t), items, Sim)
 	moved := func(n int) float64 {
-		k := 0
-		for i, id := range ids {
+		return simtest.Share(ids, func(i int, id string) bool {
 			ls := items[id].Letters
 			user := "Here is the original report:\n" + reportLine(ls[3], ls[2], 2)
 			for j := 0; j < n; j++ {
 				user += adviceLine(fmt.Sprintf("field %d", j), ls[0], ls[3], 2)
 			}
 			rev := simtest.Chat(t, m, maReq(id, KindRevision, 1, -1, int64(i), false, "", user)).Text
-			if leanOf(items[id].Letters, rev) == ls[0] {
-				k++
-			}
-		}
-		return float64(k) / float64(len(ids))
+			return leanOf(items[id].Letters, rev) == ls[0]
+		})
 	}
 	none, one, five := moved(0), moved(1), moved(5)
 	t.Logf("moved to the advice: none %.2f, one advice %.2f, five %.2f", none, one, five)
@@ -210,15 +202,11 @@ func TestMedagentsFinalFollowsStrongReport(t *testing.T) {
 	items, ids := simtest.Items(1000, 4)
 	m := sim.New(simtest.Clean(t), items, Sim)
 	follows := func(tier int) float64 {
-		k := 0
-		for i, id := range ids {
+		return simtest.Share(ids, func(i int, id string) bool {
 			ls := items[id].Letters
 			fin := simtest.Chat(t, m, maReq(id, KindFinal, 0, -1, int64(i), false, "", reportLine(ls[2], ls[1], tier))).Text
-			if fin == "Option: "+ls[2] {
-				k++
-			}
-		}
-		return float64(k) / float64(len(ids))
+			return fin == "Option: "+ls[2]
+		})
 	}
 	weak, strong := follows(0), follows(4)
 	t.Logf("decision follows the report: weak %.2f, strong %.2f", weak, strong)

@@ -68,19 +68,16 @@ func TestVetoDebateFollowsThePeers(t *testing.T) {
 	items, ids := simtest.Items(1500, 4)
 	m := sim.New(simtest.Clean(t), items, Sim)
 	moved := func(you bool) float64 {
-		k := 0
-		for i, id := range ids {
+		return simtest.Share(ids, func(i int, id string) bool {
 			ls := items[id].Letters
 			body := simtest.PositionLine("agent 2", simtest.RankWith(ls, ls[0]), 0.7) + simtest.PositionLine("agent 3", simtest.RankWith(ls, ls[0]), 0.8)
 			if you {
 				body = simtest.PositionLine("you", simtest.RankWith(ls, ls[3]), 0.6) + body
 			}
 			req := vetoReq(id, ls, KindBallot, "Utility", 0, int64(i), true, body)
-			if f, _, _ := simtest.FirstChoice(simtest.Chat(t, m, req).Text); f == ls[0] {
-				k++
-			}
-		}
-		return float64(k) / float64(len(ids))
+			f, _, _ := simtest.FirstChoice(simtest.Chat(t, m, req).Text)
+			return f == ls[0]
+		})
 	}
 	later, opening := moved(true), moved(false)
 	t.Logf("first choice A with both peers on A: later round %.2f, opening %.2f", later, opening)

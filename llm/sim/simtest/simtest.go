@@ -188,3 +188,15 @@ func Carries(t testing.TB, b *sim.Behaviour, kinds ...string) {
 		}
 	}
 }
+
+// Share is the share of ids for which hit (given each id's index and id)
+// is true.
+func Share(ids []string, hit func(i int, id string) bool) float64 {
+	k := 0
+	for i, id := range ids {
+		if hit(i, id) {
+			k++
+		}
+	}
+	return float64(k) / float64(len(ids))
+}
