@@ -42,10 +42,7 @@ func TestSimKindsFormats(t *testing.T) {
 				ls := items[id].Letters
 				req := simReq(id, ls, kind, 0, int64(i), true)
 				text := simtest.Chat(t, m, req).Text
-				obj, ok := simtest.DecodeJSON(text)
-				if !ok || len(obj) != len(keys[kind]) {
-					t.Fatalf("%s: not the JSON object of its kind: %q", kind, text)
-				}
+				obj := simtest.JSONObject(t, kind, text, keys[kind])
 				if a, _ := obj["answer"].(string); !slices.Contains(ls, a) {
 					t.Fatalf("%s: answer %q", kind, a)
 				}
@@ -57,14 +54,9 @@ func TestSimKindsFormats(t *testing.T) {
 					t.Fatalf("%s: %q, then with hints %q", kind, text, again)
 				}
 				plain := simtest.Chat(t, m, simReq(id, ls, kind, 0, int64(i), false)).Text
-				lines := strings.Split(plain, "\n")
-				if len(lines) != len(labels[kind]) || strings.Contains(plain, "{") {
+				simtest.Labelled(t, kind, plain, labels[kind], true)
+				if strings.Contains(plain, "{") {
 					t.Fatalf("%s plain: %q", kind, plain)
-				}
-				for k, lab := range labels[kind] {
-					if !strings.HasPrefix(lines[k], lab) {
-						t.Fatalf("%s: line %d = %q, want %q", kind, k+1, lines[k], lab)
-					}
 				}
 			}
 		}

@@ -98,16 +98,7 @@ func TestCouncilKindsJSON(t *testing.T) {
 			for i, id := range ids {
 				ls := items[id].Letters
 				text := simtest.Chat(t, m, councilReq(id, ls, kind, 0, int64(i), true)).Text
-				obj, ok := simtest.DecodeJSON(text)
-				if !ok || len(obj) != len(councilJSONKeys[kind]) {
-					t.Fatalf("%s: not the JSON object of its kind: %q", kind, text)
-				}
-				for _, k := range councilJSONKeys[kind] {
-					if _, ok := obj[k]; !ok {
-						t.Fatalf("%s: key %q missing in %q", kind, k, text)
-					}
-				}
-				checkCouncilJSON(t, kind, obj, ls)
+				checkCouncilJSON(t, kind, simtest.JSONObject(t, kind, text, councilJSONKeys[kind]), ls)
 			}
 		}
 	}
@@ -156,15 +147,7 @@ func TestCouncilKindsPlain(t *testing.T) {
 	for _, kind := range councilKinds {
 		for i, id := range ids {
 			text := simtest.Chat(t, m, councilReq(id, items[id].Letters, kind, 0, int64(i), false)).Text
-			lines := strings.Split(text, "\n")
-			if labels := councilPlainLabels[kind]; len(lines) != len(labels) {
-				t.Fatalf("%s: %d lines, want %d: %q", kind, len(lines), len(labels), text)
-			}
-			for k, lab := range councilPlainLabels[kind] {
-				if !strings.HasPrefix(lines[k], lab) {
-					t.Fatalf("%s: line %d = %q, want %q", kind, k+1, lines[k], lab)
-				}
-			}
+			simtest.Labelled(t, kind, text, councilPlainLabels[kind], true)
 			if kind != kit.KindChairman && strings.Contains(text, "{") {
 				t.Fatalf("%s: plain answer with JSON: %q", kind, text)
 			}

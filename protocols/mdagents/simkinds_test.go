@@ -63,18 +63,13 @@ func TestMDKindsFormats(t *testing.T) {
 			if again := simtest.Chat(t, m, req).Text; again != text {
 				t.Fatalf("%s: not deterministic", kind)
 			}
-			obj, ok := simtest.DecodeJSON(text)
 			keys := mdJSONKeys[kind]
 			if keys == nil {
 				keys = []string{"reasoning", "answer"}
 			}
-			if !ok || len(obj) != len(keys) || !strings.HasPrefix(text, `{"reasoning":`) {
-				t.Fatalf("%s: %q", kind, text)
-			}
-			for _, k := range keys {
-				if _, ok := obj[k]; !ok {
-					t.Fatalf("%s: no %q in %q", kind, k, text)
-				}
+			obj := simtest.JSONObject(t, kind, text, keys)
+			if !strings.HasPrefix(text, `{"reasoning":`) {
+				t.Fatalf("%s: reasoning not first: %q", kind, text)
 			}
 			if a, ok := obj["answer"].(string); ok && !slices.Contains(ls, a) {
 				t.Fatalf("%s: answer %q", kind, a)
@@ -84,15 +79,7 @@ func TestMDKindsFormats(t *testing.T) {
 			if labels == nil {
 				labels = []string{"REASONING: ", "ANSWER: "}
 			}
-			lines := strings.Split(plain, "\n")
-			if kind != KindTeams && len(lines) != len(labels) {
-				t.Fatalf("%s: %d lines, want %d: %q", kind, len(lines), len(labels), plain)
-			}
-			for k, lab := range labels {
-				if !strings.HasPrefix(lines[k], lab) {
-					t.Fatalf("%s: line %d = %q, want %q", kind, k+1, lines[k], lab)
-				}
-			}
+			simtest.Labelled(t, kind, plain, labels, kind != KindTeams)
 			if kind == KindTeams && (strings.Count(plain, "\nGroup ") != mdTeams || strings.Count(plain, "(Lead)") != mdTeams) {
 				t.Fatalf("teams: %q", plain)
 			}

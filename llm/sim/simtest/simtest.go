@@ -200,3 +200,34 @@ func Share(ids []string, hit func(i int, id string) bool) float64 {
 	}
 	return float64(k) / float64(len(ids))
 }
+
+// JSONObject is the JSON object of a kind's answer text; it fails t unless
+// the object has exactly keys.
+func JSONObject(t testing.TB, kind, text string, keys []string) map[string]any {
+	t.Helper()
+	obj, ok := DecodeJSON(text)
+	if !ok || len(obj) != len(keys) {
+		t.Fatalf("%s: not the JSON object of its kind (keys %v): %q", kind, keys, text)
+	}
+	for _, k := range keys {
+		if _, ok := obj[k]; !ok {
+			t.Fatalf("%s: key %q missing in %q", kind, k, text)
+		}
+	}
+	return obj
+}
+
+// Labelled fails t unless the lines of a kind's plain answer text start
+// with labels in order; exact: and there are no more lines than labels.
+func Labelled(t testing.TB, kind, text string, labels []string, exact bool) {
+	t.Helper()
+	lines := strings.Split(text, "\n")
+	if len(lines) < len(labels) || exact && len(lines) != len(labels) {
+		t.Fatalf("%s: %d lines, want %d: %q", kind, len(lines), len(labels), text)
+	}
+	for k, lab := range labels {
+		if !strings.HasPrefix(lines[k], lab) {
+			t.Fatalf("%s: line %d = %q, want %q", kind, k+1, lines[k], lab)
+		}
+	}
+}
