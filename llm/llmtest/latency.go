@@ -184,17 +184,11 @@ func (s *LatencyServer) chat(w http.ResponseWriter, r *http.Request) {
 		<-s.slots
 	}()
 	content := s.content(req, body)
-	prompt, cached, store := len(body)/4, -1, func(string) {}
+	prompt := len(body) / 4
 	if s.cache != nil || s.opts.Prefill > 0 {
 		prompt = PromptTokens(req.Messages)
 	}
-	if s.cache != nil {
-		cached, store = s.cache.Lookup(req.Model, req.Messages)
-		if !s.opts.StoreOnAnswer { // stored on arrival
-			store(content)
-			store = func(string) {}
-		}
-	}
+	cached, store := s.lookup(req, content)
 	t := time.NewTimer(s.delay + time.Duration(prompt-max(cached, 0))*s.opts.Prefill)
 	defer t.Stop()
 	select {
@@ -204,6 +198,20 @@ func (s *LatencyServer) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	store(content)
 	s.answer(w, req, content, prompt, cached)
+}
+
+// lookup is the prompt cache's reading of req: the tokens it serves (-1:
+// no cache) and what stores req's prefixes once answered (under
+// StoreOnAnswer; else they are stored on arrival, in the same step as the
+// lookup, and store does nothing).
+func (s *LatencyServer) lookup(req latencyRequest, content string) (int, func(string)) {
+	switch {
+	case s.cache == nil:
+		return -1, func(string) {}
+	case s.opts.StoreOnAnswer:
+		return s.cache.Lookup(req.Model, req.Messages)
+	}
+	return s.cache.Serve(req.Model, req.Messages, content), func(string) {}
 }
 
 // content is the answer text to req, whose body is body.

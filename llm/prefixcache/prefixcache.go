@@ -115,11 +115,23 @@ func (p *Cache) Rule() Rule { return p.rule }
 
 // Serve returns the tokens of msgs served from the cache for model and
 // stores the prompt's prefixes (and under VLLM those of the prompt
-// followed by reply) for the prompts after it: Lookup, then its store at
-// once.
+// followed by reply) for the prompts after it, in one step: of two
+// requests that arrive together, one finds what the other stored.
 func (p *Cache) Serve(model string, msgs []llm.Message, reply string) int {
-	cached, store := p.Lookup(model, msgs)
-	store(reply)
+	size, _ := p.rule.block()
+	var replyKeys []prefixKey
+	if size > 0 && p.rule == VLLM {
+		replyKeys = blockHashes(append(msgs[:len(msgs):len(msgs)], llm.Message{Role: llm.RoleAssistant, Content: reply}), size)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	cached, keys, set := p.lookupLocked(model, msgs)
+	if replyKeys != nil {
+		keys = replyKeys
+	}
+	for _, k := range keys {
+		set[k] = struct{}{}
+	}
 	return cached
 }
 
@@ -131,17 +143,33 @@ func (p *Cache) Serve(model string, msgs []llm.Message, reply string) int {
 // called: a request in flight before does not find them (as on a provider
 // that caches a sequence once it has been processed).
 func (p *Cache) Lookup(model string, msgs []llm.Message) (int, func(reply string)) {
+	p.mu.Lock()
+	cached, keys, set := p.lookupLocked(model, msgs)
+	p.mu.Unlock()
+	return cached, func(reply string) {
+		size, _ := p.rule.block()
+		if size > 0 && p.rule == VLLM {
+			keys = blockHashes(append(msgs[:len(msgs):len(msgs)], llm.Message{Role: llm.RoleAssistant, Content: reply}), size)
+		}
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		for _, k := range keys {
+			set[k] = struct{}{}
+		}
+	}
+}
+
+// lookupLocked is Lookup's reading, called with p.mu held: the cached
+// tokens, the prompt's block keys and the model's set of stored keys (nil
+// set and keys when the rule caches nothing).
+func (p *Cache) lookupLocked(model string, msgs []llm.Message) (int, []prefixKey, map[prefixKey]struct{}) {
 	size, least := p.rule.block()
 	total := PromptTokens(msgs)
 	if size == 0 {
-		p.mu.Lock()
 		p.log = append(p.log, Hit{Model: model, Prompt: total})
-		p.mu.Unlock()
-		return 0, func(string) {}
+		return 0, nil, map[prefixKey]struct{}{}
 	}
 	keys := blockHashes(msgs, size)
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	set := p.seen[model]
 	if set == nil {
 		set = map[prefixKey]struct{}{}
@@ -163,16 +191,7 @@ func (p *Cache) Lookup(model string, msgs []llm.Message) (int, func(reply string
 		cached = 0
 	}
 	p.log = append(p.log, Hit{Model: model, Prompt: total, Cached: cached})
-	return cached, func(reply string) {
-		if p.rule == VLLM {
-			keys = blockHashes(append(msgs[:len(msgs):len(msgs)], llm.Message{Role: llm.RoleAssistant, Content: reply}), size)
-		}
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		for _, k := range keys {
-			set[k] = struct{}{}
-		}
-	}
+	return cached, keys, set
 }
 
 // Hits lists every prompt served so far, in arrival order.
