@@ -345,12 +345,24 @@ func (b *breaker) Observe(err error) {
 	defer b.mu.Unlock()
 	b.inflight = max(0, b.inflight-1)
 	switch {
-	case err == nil:
+	case err == nil || serverAnswered(err):
 		b.answered++
 		b.recovered()
 	case llm.ClassOf(err).Retryable():
 		b.failed(err)
 	}
+}
+
+// serverAnswered says whether err is a reply the server sent with a success
+// status whose body could not be used (malformed, cut, not final): the
+// endpoint is up — it is the reply that is bad, which the retry loop and
+// the unit's tries handle — so it is no outage's failure. An endpoint that
+// answers every call with an unusable body ends its questions as error rows
+// after their tries, as before the breaker saw attempts, instead of an
+// "outage" that never ends (a real Ollama server in e2e-ollama.sh (h2)).
+func serverAnswered(err error) bool {
+	var e *llm.Error
+	return errors.As(err, &e) && e.Status >= 200 && e.Status < 300
 }
 
 // recovered ends an outage: an attempt was answered. Called with b.mu held.

@@ -69,3 +69,26 @@ func TestBudgetPricesCachedTokens(t *testing.T) {
 		t.Errorf("the budget priced usage without its cached count (spent $%.6f, the cached rate gives $%.6f)", st.SpentUSD, float64(compl)/1e6)
 	}
 }
+
+// An endpoint that answers every call with HTTP 200 and a body that cannot
+// be used (a real Ollama server's "response is not final" in e2e-ollama.sh)
+// is up: its questions end as error rows after their tries; the run is no
+// outage (before, it stopped after --max-outage with every unit abandoned).
+func TestUnusableRepliesAreNoOutage(t *testing.T) {
+	plan, _ := simPlan(t, "default", []string{"base"}, 2)
+	plan.Sets[0].Questions = plan.Sets[0].Questions[:3]
+	c := llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		return llm.Response{Attempts: 1}, &llm.Error{Class: llm.ClassMalformed, Status: 200, Err: errors.New(`response is not final ("done" is not true)`)}
+	})
+	sock := &llm.GateSocket{}
+	plan.Models[0].Client = llm.NewGatedRetry(c, llm.RetryPolicy{MaxAttempts: 4, BaseDelay: time.Millisecond}, nil, sock)
+	plan.Models[0].Attempts = sock
+	plan.Models[0].Probe = func(ctx context.Context) (llm.Response, error) { return llm.Response{Attempts: 1}, nil }
+	plan.Breaker = BreakerPolicy{Backoff: 10 * time.Millisecond, MaxOutage: time.Second, Grace: 100 * time.Millisecond}
+	sink := &countSink{}
+	st, err := Execute(context.Background(), plan, Options{Sink: sink})
+	t.Logf("units %d committed, stats %+v, err %v", sink.units, st, err)
+	if err != nil || sink.units != 3 || st.Failed != 3 {
+		t.Errorf("want 3 units committed as error rows, got %d (%d failed), err %v", sink.units, st.Failed, err)
+	}
+}
