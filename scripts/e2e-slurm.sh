@@ -155,10 +155,11 @@ const r=await con.runAndReadAll(process.argv[2]);console.log(JSON.stringify(r.ge
 }
 # same A B: the rows of run dirs A and B agree in every column but the
 # timing ones, the run id and the in-process request-sharing counters
-# (which of two identical requests went out first is timing too).
+# (which of two identical requests went out first is timing too, and so
+# are the paid columns counted over the calls that went out).
 same() {
 	local a=$1 b=$2 out
-	for tab in "questions call_latency_ms, wall_ms, attempts, cached_calls, paid_prompt_tokens, paid_completion_tokens" "calls latency_ms, attempts, cached"; do
+	for tab in "questions call_latency_ms, wall_ms, attempts, cached_calls, paid_prompt_tokens, paid_completion_tokens, paid_cached_prompt_tokens, calls_cached_unreported" "calls latency_ms, attempts, cached"; do
 		set -- $tab
 		local f=$1
 		shift
