@@ -15,11 +15,12 @@ const (
 // Tally is what one rule caches of a sequence of prompts.
 type Tally struct {
 	Prompt, OpenAI, VLLM int // prompt tokens; cached under each rule
+	Ceiling              int // the most OpenAI's rule could cache under any layout (Ceiling)
 }
 
 // Add sums two tallies.
 func (t Tally) Add(u Tally) Tally {
-	return Tally{t.Prompt + u.Prompt, t.OpenAI + u.OpenAI, t.VLLM + u.VLLM}
+	return Tally{t.Prompt + u.Prompt, t.OpenAI + u.OpenAI, t.VLLM + u.VLLM, t.Ceiling + u.Ceiling}
 }
 
 // flatten is the text a prompt's tokens are counted and matched on.
@@ -79,4 +80,22 @@ func Measure(prompts [][]llm.Message) Tally {
 		t.VLLM += vllmCached(shared)
 	}
 	return t
+}
+
+// Ceiling is the most OpenAI's rule could cache of the prompts, in the
+// order sent, under ANY layout that keeps each prompt's length: a prompt can
+// share with an earlier one at most the shorter of the two, so each is
+// credited min(its tokens, the longest earlier prompt of its group) under
+// the rule. Groups are questions: prompts of two questions share at most the
+// instructions before the item, which no protocol makes 1,024 tokens long.
+// An arm whose Ceiling is under a target cannot reach it by reordering.
+func Ceiling(prompts [][]llm.Message, groups []string) int {
+	longest := map[string]int{}
+	c := 0
+	for i, p := range prompts {
+		tokens := len(flatten(p)) / bytesPerToken
+		c += openAICached(tokens, min(tokens, longest[groups[i]]))
+		longest[groups[i]] = max(longest[groups[i]], tokens)
+	}
+	return c
 }

@@ -18,15 +18,15 @@ func TestMeasure(t *testing.T) {
 		prompts [][]llm.Message
 		want    Tally
 	}{
-		{"one prompt caches nothing", [][]llm.Message{user(x(2000))}, Tally{2000, 0, 0}},
-		{"a repeat below 1024 tokens: vLLM only", [][]llm.Message{user(x(1000)), user(x(1000))}, Tally{2000, 0, 992}},
-		{"a repeat of 2000 tokens: 1024+7·128 and 125 blocks", [][]llm.Message{user(x(2000)), user(x(2000))}, Tally{4000, 1920, 2000}},
-		{"a long prompt sharing 1000 tokens: under the minimum", [][]llm.Message{user(x(1000)), user(x(1000) + "z" + x(3000))}, Tally{1000 + 3999, 0, 992}},
+		{"one prompt caches nothing", [][]llm.Message{user(x(2000))}, Tally{Prompt: 2000, OpenAI: 0, VLLM: 0}},
+		{"a repeat below 1024 tokens: vLLM only", [][]llm.Message{user(x(1000)), user(x(1000))}, Tally{Prompt: 2000, OpenAI: 0, VLLM: 992}},
+		{"a repeat of 2000 tokens: 1024+7·128 and 125 blocks", [][]llm.Message{user(x(2000)), user(x(2000))}, Tally{Prompt: 4000, OpenAI: 1920, VLLM: 2000}},
+		{"a long prompt sharing 1000 tokens: under the minimum", [][]llm.Message{user(x(1000)), user(x(1000) + "z" + x(3000))}, Tally{Prompt: 1000 + 3999, OpenAI: 0, VLLM: 992}},
 		{"the longest of several earlier prefixes",
 			[][]llm.Message{user(x(1100)), user(x(1500) + "q"), user(x(1600))},
-			Tally{1100 + 1500 + 1600, 1024 + 1408, 1088 + 1488}},
+			Tally{Prompt: 1100 + 1500 + 1600, OpenAI: 1024 + 1408, VLLM: 1088 + 1488}},
 		{"roles count: a system message first is another prefix",
-			[][]llm.Message{user(x(1500)), {{Role: llm.RoleSystem, Content: x(1500)}}}, Tally{1500 + 1500, 0, 0}},
+			[][]llm.Message{user(x(1500)), {{Role: llm.RoleSystem, Content: x(1500)}}}, Tally{Prompt: 1500 + 1500, OpenAI: 0, VLLM: 0}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -60,5 +60,31 @@ func TestPadText(t *testing.T) {
 		if got := padText(tc.kind, tc.text, "PAD "); got != tc.want {
 			t.Errorf("padText(%s, %q) = %q, want %q", tc.kind, tc.text, got, tc.want)
 		}
+	}
+}
+
+// TestCeiling: each prompt is credited the shorter of itself and the longest
+// earlier prompt of its question, under OpenAI's rule; other questions'
+// prompts do not count.
+func TestCeiling(t *testing.T) {
+	x := func(tokens int) []llm.Message { return user(strings.Repeat("abcd", tokens-1)) }
+	tests := []struct {
+		name    string
+		prompts [][]llm.Message
+		groups  []string
+		want    int
+	}{
+		{"all under 1,024 tokens: none", [][]llm.Message{x(900), x(900), x(1000)}, []string{"q", "q", "q"}, 0},
+		{"one long prompt after short ones: none", [][]llm.Message{x(400), x(400), x(2000)}, []string{"q", "q", "q"}, 0},
+		{"two long prompts: the second, bounded by the first", [][]llm.Message{x(1500), x(2000)}, []string{"q", "q"}, 1408},
+		{"a shorter prompt after a longer: all of it", [][]llm.Message{x(2000), x(1300)}, []string{"q", "q"}, 1280},
+		{"another question's prompt does not count", [][]llm.Message{x(2000), x(2000)}, []string{"q1", "q2"}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Ceiling(tc.prompts, tc.groups); got != tc.want {
+				t.Errorf("Ceiling = %d, want %d", got, tc.want)
+			}
+		})
 	}
 }

@@ -60,7 +60,7 @@ func run(w *os.File, arms []string, n, pad int, layout string, show, together bo
 	}
 	qs = qs[:min(n, len(qs))]
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "arm\tcalls/q\tprompt tokens/q\tOpenAI rule cached\tvLLM rule cached")
+	fmt.Fprintln(tw, "arm\tcalls/q\tprompt tokens/q\tOpenAI rule cached\tvLLM rule cached\tOpenAI rule, any layout at most")
 	var all Tally
 	for _, spec := range arms {
 		t, calls, err := measure([]string{spec}, qs, pad, layout, show)
@@ -68,15 +68,15 @@ func run(w *os.File, arms []string, n, pad int, layout string, show, together bo
 			return fmt.Errorf("%s: %w", spec, err)
 		}
 		all = all.Add(t)
-		fmt.Fprintf(tw, "%s\t%.2f\t%d\t%s\t%s\n", spec, float64(calls)/float64(len(qs)), t.Prompt/len(qs), pct(t.OpenAI, t.Prompt), pct(t.VLLM, t.Prompt))
+		fmt.Fprintf(tw, "%s\t%.2f\t%d\t%s\t%s\t%s\n", spec, float64(calls)/float64(len(qs)), t.Prompt/len(qs), pct(t.OpenAI, t.Prompt), pct(t.VLLM, t.Prompt), pct(t.Ceiling, t.Prompt))
 	}
-	fmt.Fprintf(tw, "all arms, each alone\t\t%d\t%s\t%s\n", all.Prompt/len(qs), pct(all.OpenAI, all.Prompt), pct(all.VLLM, all.Prompt))
+	fmt.Fprintf(tw, "all arms, each alone\t\t%d\t%s\t%s\t%s\n", all.Prompt/len(qs), pct(all.OpenAI, all.Prompt), pct(all.VLLM, all.Prompt), pct(all.Ceiling, all.Prompt))
 	if together {
 		t, calls, err := measure(arms, qs, pad, layout, show)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(tw, "all arms as one sweep\t%.2f\t%d\t%s\t%s\n", float64(calls)/float64(len(qs)), t.Prompt/len(qs), pct(t.OpenAI, t.Prompt), pct(t.VLLM, t.Prompt))
+		fmt.Fprintf(tw, "all arms as one sweep\t%.2f\t%d\t%s\t%s\t%s\n", float64(calls)/float64(len(qs)), t.Prompt/len(qs), pct(t.OpenAI, t.Prompt), pct(t.VLLM, t.Prompt), pct(t.Ceiling, t.Prompt))
 	}
 	return tw.Flush()
 }
@@ -124,7 +124,10 @@ func measure(specs []string, qs []qa.Question, pad int, layout string, show bool
 	if _, err := runner.Run(context.Background(), plan, nil); err != nil {
 		return Tally{}, 0, err
 	}
-	return Measure(rec.inOrder()), len(rec.sent), nil
+	prompts, groups := rec.inOrder()
+	t := Measure(prompts)
+	t.Ceiling = Ceiling(prompts, groups)
+	return t, len(rec.sent), nil
 }
 
 // recorder keeps every request it passes on.
@@ -159,8 +162,9 @@ func (r *recorder) Chat(ctx context.Context, req llm.Request) (llm.Response, err
 
 // inOrder is the prompts in the order a sequential run sends them: unit by
 // unit (one at a time), each unit's calls in their protocol order
-// (Meta.Order), whatever the concurrency within the unit.
-func (r *recorder) inOrder() [][]llm.Message {
+// (Meta.Order), whatever the concurrency within the unit; and each one's
+// question.
+func (r *recorder) inOrder() ([][]llm.Message, []string) {
 	reqs := append([]llm.Request(nil), r.sent...)
 	unit := func(m llm.Meta) int { return r.unit[m.QuestionID+"\x00"+m.Arm] }
 	sort.SliceStable(reqs, func(i, j int) bool {
@@ -170,9 +174,9 @@ func (r *recorder) inOrder() [][]llm.Message {
 		}
 		return a.Order < b.Order
 	})
-	out := make([][]llm.Message, len(reqs))
+	out, groups := make([][]llm.Message, len(reqs)), make([]string, len(reqs))
 	for i := range reqs {
-		out[i] = reqs[i].Messages
+		out[i], groups[i] = reqs[i].Messages, reqs[i].Meta.QuestionID
 	}
-	return out
+	return out, groups
 }
