@@ -119,7 +119,7 @@ func (c *Call) SetKey(k uint64) { c.key = k }
 func (c *Call) Rng(tag uint64) Stream { return c.rng(tag) }
 
 // SetRole makes the addressed member a specialist of role (its
-// SpecialistBonus, as a "YOUR ROLE:" line does).
+// SpecialistBonus, as a ReadsRole line does).
 func (c *Call) SetRole(role string) { c.pr.role, c.pr.hasRole = role, role != "" }
 
 // Skill is the addressed member's effective skill for this call.
