@@ -1,16 +1,21 @@
 package llm_test
 
 import (
+	"encoding/json"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/medteam-bench/medteam/protocols"
+	"github.com/medteam-bench/medteam/protocols/firstanswer"
 	"github.com/medteam-bench/medteam/teamwork"
 )
 
@@ -79,7 +84,10 @@ func moduleDeps(t *testing.T, files []string) map[string]bool {
 // teamwork, and no string in their code is a call kind a protocol's
 // simulated behaviour answers (Protocol.Sim) — teamwork's included, whose
 // every kind its behaviour answers: a protocol's simulation lives beside
-// the protocol, on the core's mechanisms.
+// the protocol, on the core's mechanisms. Nor does a string of the
+// simulator (llm/sim and under it) name teamwork's prompt lines, answer
+// labels or JSON keys (teamworkVocabulary): teamwork reads and writes them
+// itself.
 func TestLLMKnowsNoProtocol(t *testing.T) {
 	owned := map[string]string{}
 	for _, p := range protocols.All() {
@@ -112,18 +120,135 @@ func TestLLMKnowsNoProtocol(t *testing.T) {
 			}
 		}
 		for _, f := range files {
-			af, err := parser.ParseFile(token.NewFileSet(), f, nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ast.Inspect(af, func(n ast.Node) bool {
-				if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-					if s, err := strconv.Unquote(lit.Value); err == nil && owned[s] != "" {
-						t.Errorf("llm/%s names %q, a call kind of %s: move its simulation to the protocol's sim.go", f, s, owned[s])
-					}
+			for _, s := range stringLiterals(t, f) {
+				if owned[s] != "" {
+					t.Errorf("llm/%s names %q, a call kind of %s: move its simulation to the protocol's sim.go", f, s, owned[s])
 				}
-				return true
-			})
+			}
 		}
 	}
+	vocab := teamworkVocabulary(t)
+	t.Logf("teamwork's vocabulary: %q", vocab)
+	for dir, files := range llmFiles(t) {
+		if dir != filepath.Join("llm", "sim") && !strings.HasPrefix(dir, filepath.Join("llm", "sim")+string(filepath.Separator)) {
+			continue // the simulator's core and its test kit
+		}
+		for _, f := range files {
+			for _, s := range stringLiterals(t, f) {
+				for _, w := range vocab {
+					if strings.Contains(s, w) {
+						t.Errorf("llm/%s (%s) names %s, teamwork's prompt or answer vocabulary, in %q: teamwork reads and writes it (teamwork/sim*.go); the core takes typed inputs", f, dir, w, s)
+					}
+				}
+			}
+		}
+	}
+}
+
+// stringLiterals are the values of the string literals of the Go file f.
+func stringLiterals(t *testing.T, f string) []string {
+	t.Helper()
+	af, err := parser.ParseFile(token.NewFileSet(), f, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	ast.Inspect(af, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			if s, err := strconv.Unquote(lit.Value); err == nil {
+				out = append(out, s)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// teamworkVocabulary is what only teamwork's prompts and answers say, taken
+// from teamwork itself: the prompt lines its simulated behaviour declares
+// (teamwork.Sim.Markers), the labelled lines of its templates
+// (teamwork/prompts/*.tmpl), and the JSON keys and labels of its kinds'
+// answers (teamwork/FORMATS.md, the rows of the kinds teamwork.Sim
+// answers) — as `LABEL:` and `"key"` — less the shared first answer's (the
+// core's own kind: firstanswer's prompts and schema, and the facts a
+// request may ask it for).
+func teamworkVocabulary(t *testing.T) []string {
+	t.Helper()
+	label := regexp.MustCompile(`\b([A-Z][A-Z ]*[A-Z]):`)
+	key := regexp.MustCompile(`"([a-z_]+)":`)
+	words := map[string]bool{}
+	for _, m := range teamwork.Sim.Markers {
+		words[strings.TrimSpace(m.Prefix)] = true
+	}
+	tmpls, _ := filepath.Glob("../teamwork/prompts/*.tmpl")
+	for _, f := range tmpls {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if m := label.FindStringSubmatch(strings.TrimSpace(line)); m != nil && strings.HasPrefix(strings.TrimSpace(line), m[0]) {
+				words[m[0]] = true
+			}
+		}
+	}
+	formats, err := os.ReadFile("../teamwork/FORMATS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	covered := map[string]bool{}
+	for _, line := range strings.Split(string(formats), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 5 {
+			continue
+		}
+		ours := false
+		for _, k := range strings.Split(cells[1], ",") {
+			k = strings.Trim(strings.TrimSpace(k), "`")
+			if _, ok := teamwork.Sim.Kinds[k]; ok {
+				covered[k], ours = true, true
+			}
+		}
+		if !ours {
+			continue
+		}
+		for _, m := range key.FindAllStringSubmatch(line, -1) {
+			words[`"`+m[1]+`"`] = true
+		}
+		for _, m := range label.FindAllString(cells[len(cells)-2], -1) {
+			words[m] = true
+		}
+	}
+	// Every kind has its row but predict, whose answer is the first answer's.
+	if len(tmpls) == 0 || len(covered) < len(teamwork.Sim.Kinds)-1 {
+		t.Fatalf("teamwork's vocabulary: %d templates, %d of its %d kinds in FORMATS.md's table (teamwork/prompts/*.tmpl, teamwork/FORMATS.md moved?)", len(tmpls), len(covered), len(teamwork.Sim.Kinds))
+	}
+	// The shared first answer's own words, which the core answers.
+	shared := map[string]bool{`"facts"`: true, "FACTS:": true}
+	for _, structured := range []bool{false, true} {
+		system, user, schema, err := firstanswer.Prompt("QUESTION", structured, firstanswer.Extra{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range label.FindAllString(system+"\n"+user, -1) {
+			shared[m] = true
+		}
+		var sc struct {
+			Properties map[string]json.RawMessage `json:"properties"`
+		}
+		if err := json.Unmarshal(schema.Schema, &sc); err != nil {
+			t.Fatal(err)
+		}
+		for k := range sc.Properties {
+			shared[`"`+k+`"`] = true
+		}
+	}
+	var out []string
+	for w := range words {
+		if !shared[w] {
+			out = append(out, w)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -1,12 +1,19 @@
 package teamwork
 
-import "github.com/medteam-bench/medteam/llm/sim"
+import (
+	"strconv"
+	"strings"
+
+	"github.com/medteam-bench/medteam/llm/sim"
+)
 
 // Sim is teamwork's simulated behaviour (llm/sim's Behaviour): its kinds,
-// each answered by one of the core's mechanisms (sim.Mechanism), which read
-// the marker lines of FORMATS.md and answer in its shapes. The codes (1–11)
-// seed every draw of a call: they never change. The initial prediction's
-// calls are the shared first answer, the core's own kind.
+// each answered by one of the core's mechanisms with what this file reads
+// from teamwork's prompt lines (simMarkers), written in the shapes of
+// FORMATS.md (sim_write.go). The codes (1–11) seed every draw of a call:
+// they never change. The initial prediction's calls are the shared first
+// answer, the core's own kind (whose prompt the role and the analysis below
+// also reach).
 var Sim = sim.Behaviour{
 	Protocol: "teamwork",
 	Kinds: map[string]uint64{
@@ -22,25 +29,131 @@ var Sim = sim.Behaviour{
 		KindMonitorRate:    10,
 		KindTieBreak:       11,
 	},
-	Answer: simAnswer,
+	Answer:  simAnswer,
+	Markers: simMarkers,
 }
 
-// simMechanisms is the core's mechanism that answers each kind.
-var simMechanisms = map[string]sim.Mechanism{
-	KindAssess:         sim.TeamSize,
-	KindRecruit:        sim.Roles,
-	KindPredict:        sim.Ranked,
-	KindSynthesize:     sim.Report,
-	KindDiscuss:        sim.Reconsider,
-	KindFinal:          sim.Reconsider,
-	KindMediate:        sim.Lean,
-	KindMonitorSelect:  sim.Select,
-	KindMonitorRespond: sim.Concern,
-	KindMonitorRate:    sim.Rate,
-	KindTieBreak:       sim.Decide,
+// The labelled lines of teamwork's prompts (prompts/*.tmpl) the simulator
+// reads.
+const (
+	markTeamSize  = "TEAM SIZE:"
+	markRankSpecs = "RANK SPECIALTIES:"
+	markTied      = "TIED:"
+	markTarget    = "TARGET:"
+	markConcern   = "CONCERN:"
+)
+
+// simMarkers are teamwork's prompt lines and what the core reads from
+// them: the role, the question analysis and the verified facts move a
+// member's skill; the reasoning lines, the discussion and the reply are
+// what the leader judges reasoning by; the rest is read here (Values).
+var simMarkers = []sim.Marker{
+	{Prefix: "YOUR ROLE:", Reads: sim.ReadsRole},
+	{Prefix: "QUESTION ANALYSIS:", Reads: sim.ReadsAnalysis},
+	{Prefix: "VERIFIED FACTS:", Reads: sim.ReadsFacts},
+	{Prefix: markTeamSize, Reads: sim.ReadsValue},
+	{Prefix: markTied, Reads: sim.ReadsValue},
+	{Prefix: markTarget, Reads: sim.ReadsValue},
+	{Prefix: markRankSpecs, Reads: sim.ReadsValue},
+	{Prefix: markConcern, Reads: sim.ReadsValue},
+	{Prefix: "DISCUSSION SO FAR:", Reads: sim.ReadsStatements, Judge: true, Item: "Agent ", Also: "Leader"},
+	{Prefix: "REASONING agent ", Reads: sim.ReadsReasoning, Judge: true},
+	{Prefix: "RESPONSE:", Reads: sim.ReadsReply, Judge: true},
 }
 
-// simAnswer answers a teamwork call with its kind's mechanism.
+// simAnswer answers a teamwork call: it reads the prompt as the kind's
+// reader (the addressed agent, or the leader who judges), computes the
+// answer with the kind's mechanism and writes it.
 func simAnswer(c *sim.Call) string {
-	return c.Run(simMechanisms[c.Request().Meta.Kind])
+	kind := c.Request().Meta.Kind
+	self, judge := 0, false
+	switch kind {
+	case KindPredict, KindDiscuss, KindFinal, KindMonitorRespond:
+		if ag := c.Request().Meta.Agent; ag >= 0 {
+			self = ag + 1
+		}
+	case KindSynthesize, KindMediate, KindMonitorSelect, KindMonitorRate, KindTieBreak:
+		judge = true
+	}
+	c.ReadPrompt(self, judge)
+	a := c.NewAnswer()
+	w := simWriter{c: c, a: &a, json: c.Request().Schema != nil}
+	var arr [1024]byte
+	b := arr[:0]
+	switch kind {
+	case KindAssess:
+		r := c.Rng(sim.TagText)
+		b = w.assess(b, c.TeamSize(), analysisSentences[r.Intn(len(analysisSentences))])
+	case KindRecruit:
+		b = w.recruit(b, c.Specialists(simTeamSize(c), simRankSpecs(c)))
+	case KindPredict, KindDiscuss, KindFinal:
+		if kind == KindPredict {
+			c.Ranked(&a)
+		} else {
+			c.Reconsider(&a)
+		}
+		b = c.AppendDiagnosis(c.AppendRanked(b, &a, w.json), &a, w.json)
+		return c.Finish(b, a.Ranking().First(), w.json)
+	case KindMonitorRespond:
+		c.ReconsiderConcern(&a)
+		b = c.AppendDiagnosis(w.respond(b), &a, w.json)
+		return c.Finish(b, a.Ranking().First(), w.json)
+	case KindSynthesize:
+		c.Report(&a, &reportSentences)
+		b = w.synthesis(b)
+	case KindMediate:
+		c.Lean(&a, &summarySentences)
+		b = w.lean(b)
+	case KindMonitorSelect:
+		c.SelectWeakest(&a, &concernSentences)
+		b = w.selectAgent(b)
+	case KindMonitorRate:
+		c.RateReply(&a, simTarget(c), &debatedSentences)
+		b = w.rate(b)
+	case KindTieBreak:
+		c.Decide(&a, c.ParseLetters(last(c.Values(markTied)), ','), &tieSentences)
+		b = w.decide(b)
+	}
+	return c.Finish(b, a.Letter(), w.json)
+}
+
+// last is the latest of a marker's lines ("" for none).
+func last(vs []string) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	return vs[len(vs)-1]
+}
+
+// simTeamSize is the TEAM SIZE the recruiter is asked for (the latest
+// readable one), 0 when none.
+func simTeamSize(c *sim.Call) int {
+	n := 0
+	for _, v := range c.Values(markTeamSize) {
+		if k, err := strconv.Atoi(sim.TrimSpace(v)); err == nil {
+			n = k
+		}
+	}
+	return n
+}
+
+// simRankSpecs reports whether the recruiter is asked to rank the
+// specialties by relevance ("RANK SPECIALTIES: yes", the latest line).
+func simRankSpecs(c *sim.Call) bool {
+	vs := c.Values(markRankSpecs)
+	return len(vs) > 0 && sim.EqualFoldASCII(sim.TrimSpace(vs[len(vs)-1]), "yes")
+}
+
+// simTarget is the agent of "TARGET: agent N" (the latest readable one), 0
+// when none.
+func simTarget(c *sim.Call) int {
+	n := 0
+	for _, v := range c.Values(markTarget) {
+		if r, ok := strings.CutPrefix(sim.TrimSpace(v), "agent "); ok {
+			if k, err := strconv.Atoi(sim.TrimSpace(r)); err == nil {
+				n = k
+			}
+		}
+	}
+	return n
 }

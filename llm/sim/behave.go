@@ -24,10 +24,9 @@ type call = Call
 
 func (c *call) rng(tag uint64) stream { return newStream(c.key, tag) }
 
-// Answer is the latent content of a response, before formatting.
+// Answer is the latent content of a response, before formatting: what a
+// mechanism computes, which the behaviour writes in its protocol's format.
 type Answer struct {
-	mech Mechanism
-
 	rank    ranking
 	conf    float64
 	facts   [4]uint8
@@ -40,10 +39,6 @@ type Answer struct {
 	l1, l2 int8
 	cue    string
 
-	agents   int
-	analysis string
-	roles    [nSpecialties]uint8
-	nroles   int
 	quality  [maxPeers]float64
 	qagent   [maxPeers]int // agent number of each quality score
 	nquality int
@@ -62,78 +57,36 @@ type Answer struct {
 // answer is the core's name for an Answer.
 type answer = Answer
 
-// respond computes the answer and formats it (possibly malformed).
+func newAnswer() answer { return answer{letter: -1, l1: -1, l2: -1} }
+
+// respond answers the call: the core's own kinds here, every other with
+// its behaviour.
 func (c *call) respond() string {
 	switch c.req.Meta.Kind {
 	case kindDiagnosisJudge:
 		return c.diagnosisVerdict()
 	case kindFirst:
-		return c.run(mechFirst)
+		return c.firstAnswer()
 	}
 	c.pr.leader = -1
 	return c.b.Answer(c)
 }
 
-// Run answers the call with the core's mechanism m: a behaviour whose kind
-// is answered as one of the core's answers.
-func (c *Call) Run(m Mechanism) string {
-	if m == mechOwn || m >= nMechanisms {
-		panic("sim: Call.Run of no mechanism")
+// firstAnswer is the shared first answer: an agent's independent answer
+// (independent) in the first answer's format, possibly malformed.
+func (c *call) firstAnswer() string {
+	self := 0
+	if c.req.Meta.Agent >= 0 {
+		self = c.req.Meta.Agent + 1
 	}
-	return c.run(m)
-}
-
-// run reads the prompt and answers with mechanism m.
-func (c *call) run(m Mechanism) string {
-	self, judge := c.reader(m)
-	scanPrompt(c.req, c.it, self, judge, &c.pr)
-
-	var a answer
-	a.mech = m
-	a.letter, a.l1, a.l2 = -1, -1, -1
-	c.answerKind(&a)
-	return c.format(&a)
-}
-
-// reader is who reads the prompt for scanPrompt: self is the addressed
-// agent's number (1-based; 0 for none) on an agent's own answers, and judge
-// is true on the answers that judge the others'.
-func (c *call) reader(m Mechanism) (self int, judge bool) {
-	switch m {
-	case Ranked, Reconsider, Concern, mechFirst:
-		if c.req.Meta.Agent >= 0 {
-			self = c.req.Meta.Agent + 1
-		}
-	case Report, Lean, Select, Rate, Decide:
-		judge = true
-	}
-	return self, judge
-}
-
-// answerKind computes the answer of mechanism a.mech.
-func (c *call) answerKind(a *answer) {
-	switch a.mech {
-	case Ranked:
-		c.ranked(a)
-	case Reconsider, Concern:
-		c.reconsidered(a)
-	case TeamSize:
-		c.teamSize(a)
-	case Roles:
-		c.roles(a)
-	case Report:
-		c.report(a)
-	case Lean:
-		c.lean(a)
-	case Select:
-		c.selectTarget(a)
-	case Rate:
-		c.rateResponse(a)
-	case Decide:
-		c.decide(a)
-	default:
-		c.protocolKind(a)
-	}
+	c.ReadPrompt(self, false)
+	a := newAnswer()
+	c.independent(&a, true)
+	var arr [1024]byte
+	asJSON := c.req.Schema != nil
+	b := c.writeFirst(arr[:0], &a, asJSON)
+	b = c.appendStatedDiagnosis(b, &a, asJSON)
+	return c.Finish(b, a.rank.first(), asJSON)
 }
 
 // skill is the addressed member's effective skill for this call.
@@ -360,14 +313,14 @@ func (c *call) heaviest(cnt, w *[maxLetters]float64, best float64) int8 {
 // reasoning quality q0 for its current position sets how easily it is moved
 // (susceptibility); nothing here looks at the gold except the correctness
 // term of q0 and the agent's own insight.
-func (c *call) reconsidered(a *answer) {
+func (c *call) reconsidered(a *answer, concern bool) {
 	it := c.it
 	skill := c.skill()
 	own, ownConf := c.ownPosition(skill)
 	orig := own.first()
 	noise := c.reasoningNoise()
 	q0 := c.latentQuality(skill, orig, noise)
-	c.reconsider(a.mech == Concern, &own, skill, q0)
+	c.reconsider(concern, &own, skill, q0)
 
 	changed := own.first() != orig
 	a.rank = own
@@ -381,7 +334,7 @@ func (c *call) reconsidered(a *answer) {
 	}
 
 	tr := c.rng(tagText)
-	c.reconsiderSentence(a, changed, &tr)
+	c.reconsiderSentence(a, concern, changed, &tr)
 	a.l1 = own.idx[0]
 	a.l2 = own.idx[1]
 	if changed {
@@ -435,11 +388,11 @@ func (c *call) reconsider(concern bool, own *ranking, skill, q0 float64) {
 // reconsiderSentence picks the sentence of a reconsidered answer: accepting or
 // rejecting a concern, switching, holding against peers, or (alone) the
 // plain ranking sentence.
-func (c *call) reconsiderSentence(a *answer, changed bool, tr *stream) {
+func (c *call) reconsiderSentence(a *answer, concern, changed bool, tr *stream) {
 	switch {
-	case a.mech == Concern && changed:
+	case concern && changed:
 		a.sent = &acceptSentences[tr.intn(len(acceptSentences))]
-	case a.mech == Concern:
+	case concern:
 		a.sent = &rejectSentences[tr.intn(len(rejectSentences))]
 	case changed:
 		a.sent = &switchSentences[tr.intn(len(switchSentences))]
@@ -450,25 +403,17 @@ func (c *call) reconsiderSentence(a *answer, changed bool, tr *stream) {
 	}
 }
 
-func (c *call) teamSize(a *answer) {
-	a.agents = c.it.agents
-	r := c.rng(tagText)
-	a.analysis = analysisSentences[r.intn(len(analysisSentences))]
-}
-
-func (c *call) roles(a *answer) {
-	n := c.pr.teamSize
+// specialists are n specialties for the question (n ≤ 0: its TeamSize):
+// the n most relevant when ranked, else n from a per-question shuffle of
+// the most relevant max(recruitPool, n).
+func (c *call) specialists(n int, ranked bool) []uint8 {
 	if n <= 0 {
 		n = c.it.agents
 	}
 	n = min(n, nSpecialties)
-	a.nroles = n
-	if c.pr.rankSpecs {
-		copy(a.roles[:n], c.it.relevance[:n])
-		return
+	if ranked {
+		return append([]uint8(nil), c.it.relevance[:n]...)
 	}
-	// Unranked: n roles from a per-question shuffle of the most relevant
-	// max(recruitPool, n) specialties.
 	pool := max(recruitPool, n)
 	var list [nSpecialties]uint8
 	copy(list[:], c.it.relevance[:])
@@ -477,7 +422,7 @@ func (c *call) roles(a *answer) {
 		j := r.intn(i + 1)
 		list[i], list[j] = list[j], list[i]
 	}
-	copy(a.roles[:n], list[:n])
+	return append([]uint8(nil), list[:n]...)
 }
 
 // sortPeers orders the peer positions by agent number.
@@ -573,7 +518,10 @@ func (c *call) bestBacked(allowed *ranking, r *stream, fallback int8) int8 {
 	return letter
 }
 
-func (c *call) report(a *answer) {
+// report is a reader's synthesis of the agents' answers: a quality score
+// per agent shown (by perceived reasoning), facts and a sentence of sents
+// naming the two most common first choices.
+func (c *call) report(a *answer, sents *[2][3]string) {
 	c.sortPeers()
 	qr := c.rng(tagQuality)
 	for k := 0; k < c.pr.npeer; k++ {
@@ -588,22 +536,25 @@ func (c *call) report(a *answer) {
 	lr := c.rng(tagLeader)
 	view := c.leaderView(&lr)
 	tr := c.rng(tagText)
-	a.sent = &reportSentences[tr.intn(len(reportSentences))]
+	a.sent = &sents[tr.intn(len(sents))]
 	a.l1, a.l2 = c.topTwo(view)
 }
 
-func (c *call) lean(a *answer) {
+// lean is the option a reader leans to (leaderView) and a sentence of
+// sents naming the two most common first choices.
+func (c *call) lean(a *answer, sents *[2][3]string) {
 	lr := c.rng(tagLeader)
 	a.letter = c.leaderView(&lr)
 	tr := c.rng(tagText)
-	a.sent = &summarySentences[tr.intn(len(summarySentences))]
+	a.sent = &sents[tr.intn(len(sents))]
 	a.l1, a.l2 = c.topTwo(a.letter)
 }
 
-// monitorSelect targets the agent whose reasoning the leader perceives as
+// selectTarget targets the agent whose reasoning the leader perceives as
 // weakest (lowest perceived quality; unseen reasoning counts as
-// uninformedQuality), among the agents with a position.
-func (c *call) selectTarget(a *answer) {
+// uninformedQuality), among the agents with a position, with a sentence of
+// sents around its number.
+func (c *call) selectTarget(a *answer, sents *[2][2]string) {
 	c.sortPeers()
 	r := c.rng(tagSelect)
 	a.agent = 1
@@ -615,14 +566,16 @@ func (c *call) selectTarget(a *answer) {
 		}
 	}
 	tr := c.rng(tagText)
-	a.concern = &concernSentences[tr.intn(len(concernSentences))]
+	a.concern = &sents[tr.intn(len(sents))]
 }
 
-// monitorRate rates the target's reply (the RESPONSE line) by its perceived quality.
-func (c *call) rateResponse(a *answer) {
+// rateReply rates agent target's reply (the ReadsReply line) by its
+// perceived quality, with a sentence of sents naming the target's two first
+// options (else the two most common first choices).
+func (c *call) rateReply(a *answer, target int, sents *[2][3]string) {
 	var pos *position
 	for k := 0; k < c.pr.npeer; k++ {
-		if c.pr.peers[k].num == c.pr.target {
+		if c.pr.peers[k].num == target {
 			pos = &c.pr.peers[k]
 		}
 	}
@@ -639,16 +592,15 @@ func (c *call) rateResponse(a *answer) {
 		a.l1, a.l2 = c.topTwo(c.it.distractor)
 	}
 	tr := c.rng(tagText)
-	a.sent = &debatedSentences[tr.intn(len(debatedSentences))]
+	a.sent = &sents[tr.intn(len(sents))]
 }
 
 // decide picks the tied gold when the leader knows it (probability know),
 // else the tied letter of the agent whose reasoning it perceives as best
-// among those whose first choice is tied; else a seeded tied letter.
-func (c *call) decide(a *answer) {
-	tied := c.pr.tied
-	if !c.pr.hasTied {
-		tied.n = 0
+// among those whose first choice is tied; else a seeded tied letter; with
+// a sentence of sents. No tied option: all are.
+func (c *call) decide(a *answer, tied ranking, sents *[2][3]string) {
+	if tied.n == 0 {
 		tied.complete(c.n)
 	}
 	r := c.rng(tagTie)
@@ -672,5 +624,5 @@ func (c *call) decide(a *answer) {
 		}
 	}
 	tr := c.rng(tagText)
-	a.sent = &tieSentences[tr.intn(len(tieSentences))]
+	a.sent = &sents[tr.intn(len(sents))]
 }

@@ -15,21 +15,13 @@ import (
 // prompt asks for a veto "when that risk is 0.5 or more".
 const vetoRisk = 0.5
 
-// protocolKind answers the shared kinds of protocols/.
-func (c *call) protocolKind(a *answer) {
-	switch a.mech {
-	case mechFirst:
-		c.independent(a)
-	}
-}
-
 // independent is an agent's independent answer, as Ranked (ranking,
 // confidence, reasoning with its quality cue). A first answer adds what the
 // request asks for beyond the shared fields (asks): facts, drawn as Ranked
 // draws them; a risk — 1 − confidence plus RiskNoise —
 // and a veto when the risk is vetoRisk or more (veto's ballot). Each has its
 // own stream, so asking for it changes nothing else of the answer.
-func (c *call) independent(a *answer) {
+func (c *call) independent(a *answer, first bool) {
 	skill := c.skill()
 	a.rank = c.drawRanking(skill)
 	correct := a.rank.first() == c.it.gold
@@ -38,7 +30,7 @@ func (c *call) independent(a *answer) {
 	tr := c.rng(tagText)
 	c.rankSentence(a, &tr)
 	a.setCue(c.latentQuality(skill, a.rank.first(), c.reasoningNoise()), &tr)
-	if a.mech != mechFirst {
+	if !first {
 		return
 	}
 	if asks(c.req, "facts", "FACTS") {

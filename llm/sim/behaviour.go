@@ -23,11 +23,22 @@ type Behaviour struct {
 	Kinds map[string]uint64
 	// Answer answers one call of its kinds with the response text.
 	Answer func(c *Call) string
+	// Markers are the labelled lines of the protocol's prompts the core
+	// reads (Marker): into the member's skill (a role, an analysis, facts),
+	// the reasoning a reader perceives (reasoning, statements, a reply) or,
+	// as ReadsValue, kept for the behaviour (Call.Values). The core reads
+	// the markers of every registered behaviour in every request.
+	Markers []Marker
 }
 
 // register adds the behaviours' kinds to m; a kind or a code that is
 // already taken is a programming error (the message names both owners).
 func (m *Model) register(bs []Behaviour) {
+	ms := []Marker{positionMarker}
+	for i := range bs {
+		ms = append(ms, bs[i].Markers...)
+	}
+	m.mk = newMarkerSet(ms)
 	if len(bs) == 0 {
 		return
 	}

@@ -4,39 +4,41 @@
 // Its accuracy is a property of the chosen Profile, never a model result.
 //
 // It owns the simulated team: the Profile knobs and the built-in profiles,
-// the per-question traits it derives at construction, how it reads a
-// prompt's marker lines, its mechanisms (Mechanism: how an agent answers
-// alone, reconsiders among peers, how a leader judges the answers it
-// reads) and the text it answers with. It names only its own call kinds
-// (kinds.go: the shared first answer and the diagnosis judge); every
-// protocol brings the behaviour of its own kinds (Behaviour), built on the
-// mechanisms — teamwork's kinds are each one mechanism (teamwork/sim.go).
+// the per-question traits it derives at construction, its mechanisms (how
+// an agent answers alone, reconsiders among peers, how a reader judges the
+// answers it reads), a reader of labelled prompt lines and the writers of
+// rankings, sentences and output faults. It names only its own call kinds
+// (kinds.go: the shared first answer and the diagnosis judge) and no
+// protocol's words: every protocol brings the behaviour of its own kinds
+// (Behaviour) — the prompt lines it writes and what the core reads in them
+// (Marker), and an Answer that calls the mechanisms with typed inputs and
+// writes their typed results in the protocol's format (teamwork/sim.go,
+// protocols/*/sim.go).
 //
 // # What it knows and reads
 //
 // The simulator learns each question's option letters and gold letter only
 // through New. From a request it reads Seed, Meta (QuestionID, Kind, Turn,
-// Agent), whether Schema is set, and these marker lines in the
-// non-assistant messages: "POSITION …",
-// "YOUR ROLE:", "QUESTION ANALYSIS:", "VERIFIED FACTS:" with its "- fact"
-// lines, "TEAM SIZE:", "RANK SPECIALTIES:", "TIED:", "TARGET: agent N" and
-// "CONCERN:" — and, in a debate revision (debate.go), its own latest
-// assistant message and the replies after "One agent solution:" lines,
-// read for their ranking and confidence. The mechanisms that judge
-// reasoning (Report, Lean, Select, Rate, Decide) also read the text they
-// judge —
-// "REASONING agent N:" lines, the agents' statements in the
-// "DISCUSSION SO FAR:" block and the "RESPONSE:" line — searching it only
-// for the simulator's reasoning-quality cues. "POSITION agent N: (no
-// readable answer)" removes agent N from the team a call sees. Everything
-// else in the prompt, including anything that looks like a hint, is
-// ignored. Meta.Arm, Meta.Repeat, Temperature and the call order never
-// influence an answer.
+// Agent), whether Schema is set, and, in the non-assistant messages, the
+// marker lines: its own "POSITION who: A > B (confidence x)" lines (the
+// shared protocols' positions; "POSITION agent N: (no readable answer)"
+// removes agent N from the team a call sees) and the lines every registered
+// behaviour declares (Behaviour.Markers), each read as one of the core's
+// inputs (Reads): a role, a question analysis and a block of "- fact" lines
+// raise the member's skill; a reasoning line of agent N, a block of
+// statements and a reply are read, only by the calls that judge, for the
+// simulator's reasoning-quality cues and nothing else; any other marker's
+// lines are kept, unread, for the behaviour (Call.Values). A behaviour may
+// also read its own conversation (debate's revision). Everything else in
+// the prompt, including anything that looks like a hint, is ignored.
+// Meta.Arm, Meta.Repeat, Temperature and the call order never influence an
+// answer.
 //
 // # Determinism
 //
-// An answer is a pure function of the profile, the items, the request's
-// marker lines (and a revision's replies as written), Seed, QuestionID,
+// An answer is a pure function of the profile, the items, the registered
+// behaviours, the request's marker lines (and a revision's replies as
+// written), Seed, QuestionID,
 // Kind, Turn, Agent and whether Schema is set. Every random draw comes from a splitmix64 stream keyed by a hash of
 // (Seed, QuestionID, Kind, Turn, Agent) and a purpose tag; per-question
 // traits (difficulty, attractive distractor, shared correctness noise, fact
@@ -66,7 +68,7 @@
 // per-(question, agent) normal with the call's own), and its reasoning text
 // ends with a cue sentence of q's tier (⌊5q⌋), so a reader can perceive it.
 //
-// In Reconsider and Concern the agent starts from its
+// In Reconsider and ReconsiderConcern the agent starts from its
 // "POSITION you:" ranking (or draws one as in Ranked) and looks at the
 // other positions: the peers' most common first choice, when it differs
 // from its own, pulls it with probability Persuadability × share ×
@@ -75,68 +77,69 @@
 // leader's line weighs LeaderInfluence. A concern (Concern) adds
 // ConcernEffect (before the susceptibility factor) for any target, right or
 // wrong, which then moves to the majority or to its own second choice;
-// accepts is true iff the first choice changed. A wrong agent may also find
+// Accepts is true iff the first choice changed. A wrong agent may also find
 // the gold on its own (Insight): the only move toward the gold.
 //
-// The leader asks for 2–4 agents (TeamSize, weighted toward 3) and names
-// exactly TEAM SIZE roles (Roles) from 20 built-in specialties (most relevant first when
-// RANK SPECIALTIES is yes, else a per-question draw from the 8 most
-// relevant; a role among a question's 4 most relevant earns the full
-// SpecialistBonus, any other half). It judges agents only by what it reads:
-// it perceives an agent's quality as the midpoint of the cue's tier plus
+// A question needs 2–4 agents (TeamSize, weighted toward 3); Specialists
+// names n of 20 built-in specialties (the most relevant first when ranked,
+// else a per-question draw from the 8 most relevant; a role among a
+// question's 4 most relevant earns the full SpecialistBonus, any other
+// half). A reader (a leader) judges agents only by what it reads: it
+// perceives an agent's quality as the midpoint of the cue's tier plus
 // PerceptionNoise·N(0,1) (0.5 plus noise when it reads no cue), scores it
-// (Report, keyed by agent number; Rate for the reply), targets
-// the lowest (Select), and — when it does not know the answer itself
-// (probability 1 − σ(Slope·(skill − d)) with its own skill) — leans to,
-// and breaks ties toward, the first choice of the agent it perceives as
-// best. Knowing, it leans to and breaks ties toward the gold.
+// (Report, keyed by agent number; RateReply for a reply), targets the
+// lowest (SelectWeakest), and — when it does not know the answer itself
+// (probability 1 − σ(Slope·(skill − d)) with its own skill) — leans to
+// (Lean), and breaks ties (Decide) toward, the first choice of the agent
+// it perceives as best. Knowing, it leans to and breaks ties toward the
+// gold.
 //
-// # The protocols' kinds
+// # The shared first answer
 //
-// The protocols' kinds use the same mechanisms. The core answers the
-// one they share, the first answer (protocols/firstanswer: the deliberating
-// team's prediction, cot, sc, the panels, debate round 1): an independent
-// answer as Ranked; it states facts only when the request asks for them (a
-// "facts" schema property or a FACTS: line), and a risk
-// and a veto flag when it asks for them. The simulator ignores the
-// temperature, so cot (agent 0 at temperature 0) answers as sc's sample 0.
-// Every protocol's own kinds — zeroshot's (and the no longer sent cot
-// kind), debate's revision, the council's peer_review and chairman, the
-// consensus judge's judge, veto's ballots, MedAgents' and MDAgents' — are
-// not the core's: each protocol's package answers them (see "Protocols'
-// own kinds" below), with the core's mechanisms (a zeroshot answer is an
-// independent answer, a revision the core's Reconsider after reading its
-// conversation). llm/sim/README.md has the tables.
+// The core answers the one kind the protocols share, the first answer
+// (protocols/firstanswer: the deliberating team's prediction, cot, sc, the
+// panels, debate round 1): an independent answer as Ranked; it states
+// facts only when the request asks for them (a "facts" schema property or
+// a FACTS: line), and a risk and a veto flag when it asks for them. The
+// simulator ignores the temperature, so cot (agent 0 at temperature 0)
+// answers as sc's sample 0.
 //
 // # Protocols' own kinds
 //
-// The core above answers the shared first answer and the diagnosis
-// judge, and knows no protocol's call kinds. Every protocol provides a
-// Behaviour beside its code (teamwork/sim.go, whose kinds are each run by
-// one mechanism with Call.Run, protocols/baseline/sim.go, protocols/debate/sim.go,
+// Every protocol provides a Behaviour beside its code (teamwork/sim.go and
+// sim_write.go, protocols/baseline/sim.go, protocols/debate/sim.go,
 // protocols/council/sim.go, protocols/judge/sim.go, protocols/veto/sim.go,
 // protocols/medagents/sim.go, protocols/mdagents/sim.go): the kinds it
-// answers, each with a fixed code that keys its draws, and an Answer built
-// from the core's mechanisms, the exported methods of Call — Skill, Know,
-// DrawRanking, Confidence, LatentQuality, ReasoningNoise, Perceive,
-// Susceptibility, Cue, DrawFacts, Reconsider, VerdictSentence, ReadPrompt and
-// the peers it shows, Rng with the purpose tags, and Finish (the malformed
-// and fence draws). The protocol's registry entry carries it
-// (protocol.Protocol.Sim) and New takes the registered behaviours:
+// answers, each with a fixed code that keys its draws, the marker lines of
+// its prompts, and an Answer built from the core's mechanisms, the exported
+// methods of Call — ReadPrompt, Values and ReplyTier (what the prompt
+// showed), the member's Skill and Know, DrawRanking, Ranked, Independent,
+// Reconsider, ReconsiderConcern, TeamSize, Specialists, and the reader's
+// Report, Lean, SelectWeakest, RateReply and Decide (each taking its
+// sentences from the behaviour), Confidence, LatentQuality, Perceive, Cue,
+// DrawFacts, Rng with the purpose tags — which fill an Answer the behaviour
+// writes with the core's writers (AppendRanked, AppendRanking,
+// AppendSentence, AppendFacts, AppendDiagnosis) in its own keys and labels,
+// then Finish (the malformed and fence draws). The protocol's registry
+// entry carries it (protocol.Protocol.Sim) and New takes the registered
+// behaviours:
 //
 //	m := sim.New(profile, items, protocols.All().Sim()...) // protocols.NewSim(profile, items)
 //
 // Adding a protocol with kinds of its own is: write its Behaviour in its
 // package's sim.go (codes not yet taken: New panics on a clash, naming
-// both), set Protocol.Sim, and test its answers there with sim.New(p,
-// items, Sim) and the requests and readers of llm/sim/simtest. A call of
-// a kind that neither the core nor a registered behaviour answers is a bad
-// request naming the kind.
+// both; markers whose prefixes clash with another's panic too), set
+// Protocol.Sim, and test its answers there with sim.New(p, items, Sim) and
+// the requests and readers of llm/sim/simtest (teamwork's are
+// teamwork/sim_test.go and simcore_*_test.go). A call of a kind that
+// neither the core nor a registered behaviour answers is a bad request
+// naming the kind. llm/sim/README.md has the tables.
 //
 // # Output
 //
 // With Schema set the answer is one compact JSON object with the keys of
-// FORMATS.md, wrapped in ```json fences after a short preface with
+// the protocol's FORMATS.md (written by its behaviour; the core writes the
+// first answer's), wrapped in ```json fences after a short preface with
 // probability FenceRate; without, the labelled plain-text lines. With
 // probability MalformedRate the answer is malformed, in one of five seeded
 // shapes: an answer truncated in the middle, prose that commits to no
@@ -162,7 +165,8 @@
 // Single-agent accuracy is measured by TestAccuracyBands (2,000 synthetic
 // 4-option items, 3 agents each, among well-formed answers); team accuracy
 // by TestTeamProtocol (1,000 items, 3 agents, Ranked, then three
-// Reconsider turns with positions, majority vote).
+// Reconsider turns with positions, majority vote) — both in
+// teamwork/simcore_model_test.go, on teamwork's kinds.
 //
 //	profile        AgentSkill LeaderSkill Overconf. ConfSignal Persuad. Insight Perception Malformed Fence ErrorRate Latency      single team
 //	default        0.57       0.60        0         0.6        0.6      0.03    0.1        0.01      0.02  0         0            0.66   0.72

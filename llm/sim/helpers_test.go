@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,10 +48,6 @@ func optionsBlock(ls []string) string {
 
 // agentReq builds a request for an agent kind; body holds the marker lines.
 func agentReq(id string, ls []string, kind string, agent, turn int, seed int64, schema bool, body string) llm.Request {
-	phase := phasePrediction
-	if kind != kindPredict {
-		phase = phaseDiscussion
-	}
 	req := llm.Request{
 		Model: "sim",
 		Messages: []llm.Message{
@@ -58,18 +55,11 @@ func agentReq(id string, ls []string, kind string, agent, turn int, seed int64, 
 			{Role: llm.RoleUser, Content: "A 54-year-old presents with chest pain radiating to the left arm.\n" + optionsBlock(ls) + body},
 		},
 		Seed: seed,
-		Meta: llm.Meta{QuestionID: id, Arm: "base", Phase: phase, Kind: kind, Turn: turn, Agent: agent},
+		Meta: llm.Meta{QuestionID: id, Arm: "base", Phase: "answer", Kind: kind, Turn: turn, Agent: agent},
 	}
 	if schema {
 		req.Schema = testSchema
 	}
-	return req
-}
-
-// leaderReq builds a request for a leader kind.
-func leaderReq(id string, ls []string, kind string, turn int, seed int64, schema bool, body string) llm.Request {
-	req := agentReq(id, ls, kind, -1, turn, seed, schema, body)
-	req.Meta.Phase = phaseAggregation
 	return req
 }
 
@@ -128,14 +118,6 @@ func mustProfile(t testing.TB, name string) Profile {
 	return p
 }
 
-func positionLine(who string, rank []string, conf float64) string {
-	s := "POSITION " + who + ": " + strings.Join(rank, " > ")
-	if conf > 0 {
-		s += fmt.Sprintf(" (confidence %.2f)", conf)
-	}
-	return s + "\n"
-}
-
 // rankWith returns the option letters with first moved to the front.
 func rankWith(ls []string, first string) []string {
 	out := []string{first}
@@ -145,4 +127,26 @@ func rankWith(ls []string, first string) []string {
 		}
 	}
 	return out
+}
+
+func cleanProfile(t testing.TB) Profile {
+	p := mustProfile(t, "default")
+	p.MalformedRate, p.FenceRate = 0, 0
+	return p
+}
+
+func checkRanking(t *testing.T, kind string, v any, ls []string) {
+	t.Helper()
+	arr, ok := v.([]any)
+	if !ok || len(arr) != len(ls) {
+		t.Fatalf("%s: ranking %v is not a full ranking of %v", kind, v, ls)
+	}
+	seen := map[string]bool{}
+	for _, x := range arr {
+		s, _ := x.(string)
+		if !slices.Contains(ls, s) || seen[s] {
+			t.Fatalf("%s: ranking %v has a letter outside %v or a repeat", kind, v, ls)
+		}
+		seen[s] = true
+	}
 }

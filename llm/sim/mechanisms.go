@@ -119,7 +119,7 @@ func (c *Call) SetKey(k uint64) { c.key = k }
 func (c *Call) Rng(tag uint64) Stream { return c.rng(tag) }
 
 // SetRole makes the addressed member a specialist of role (its
-// SpecialistBonus, as a "YOUR ROLE:" line does).
+// SpecialistBonus, as a ReadsRole line does).
 func (c *Call) SetRole(role string) { c.pr.role, c.pr.hasRole = role, role != "" }
 
 // Skill is the addressed member's effective skill for this call.
@@ -174,8 +174,7 @@ func (c *Call) DrawFacts(k int, pTrue float64, r *Stream) []string {
 func (c *Call) Finish(b []byte, letter int8, asJSON bool) string {
 	if c.p.MalformedRate > 0 {
 		if r := c.rng(tagMalformed); r.float() < c.p.MalformedRate {
-			a := answer{letter: letter}
-			return c.malformed(b, &a, &r)
+			return c.malformed(b, letter, &r)
 		}
 	}
 	if asJSON && c.p.FenceRate > 0 {
@@ -211,9 +210,7 @@ func SpecialtyFocus(i uint8) string { return specialties[i].focus }
 func (r *Ranking) Complete(n int) { r.complete(n) }
 
 // NewAnswer is an empty answer of the call's kind (no letter chosen).
-func (c *Call) NewAnswer() Answer {
-	return Answer{letter: -1, l1: -1, l2: -1}
-}
+func (c *Call) NewAnswer() Answer { return newAnswer() }
 
 // Ranking is the answer's ranking.
 func (a *Answer) Ranking() *Ranking { return &a.rank }
@@ -251,7 +248,7 @@ func (c *Call) Diagnosis() string { return c.it.diagnosis }
 // ReadPrompt reads the request's marker lines (FORMATS.md): self is the
 // addressed agent's number (0: none), judge asks for the lines a leader
 // judges reasoning by.
-func (c *Call) ReadPrompt(self int, judge bool) { scanPrompt(c.req, c.it, self, judge, &c.pr) }
+func (c *Call) ReadPrompt(self int, judge bool) { scanPrompt(c.req, c.it, c.m.mk, self, judge, &c.pr) }
 
 // Peers is the number of other agents' positions the prompt shows.
 func (c *Call) Peers() int { return c.pr.npeer }
@@ -281,7 +278,7 @@ func (c *Call) RankSentence(a *Answer, r *Stream) { c.rankSentence(a, r) }
 
 // Reconsider is an agent's answer after seeing the others' (the peers'
 // majority pulls it, its insight moves it): the Reconsider mechanism.
-func (c *Call) Reconsider(a *Answer) { c.reconsidered(a) }
+func (c *Call) Reconsider(a *Answer) { c.reconsidered(a, false) }
 
 // VerdictSentence writes a decider's sentence (its letter against the most
 // common other first choice) from sents.
@@ -351,7 +348,7 @@ func (c *Call) HasOwnPosition() bool { return c.pr.hasYou }
 
 // Independent is an agent's independent answer, as Ranked: ranking,
 // confidence, reasoning with its quality cue.
-func (c *Call) Independent(a *Answer) { c.independent(a) }
+func (c *Call) Independent(a *Answer) { c.independent(a, false) }
 
 // AppendRanked writes a ranked answer: the reasoning, ranking and
 // confidence (and facts, when drawn) as a JSON object or labelled lines.

@@ -2,13 +2,11 @@ package sim
 
 import "strconv"
 
-// The answers of the kinds of protocols/ (protocols/FORMATS.md), as JSON
-// (Schema set) or labelled lines.
-
-// protocolJSON writes the answer of a kind of protocols/ as JSON.
-func (c *call) protocolJSON(b []byte, a *answer) []byte {
-	switch a.mech {
-	case mechFirst:
+// writeFirst writes the shared first answer (protocols/FORMATS.md) as JSON
+// (Schema set) or labelled lines: a ranked answer, and the risk and veto
+// flag when the request asked for them.
+func (c *call) writeFirst(b []byte, a *answer, asJSON bool) []byte {
+	if asJSON {
 		b = c.rankedJSON(b, a)
 		if !a.hasVeto {
 			return b
@@ -20,23 +18,14 @@ func (c *call) protocolJSON(b []byte, a *answer) []byte {
 		b = strconv.AppendBool(b, a.veto)
 		return append(b, '}')
 	}
-	return b
-}
-
-// protocolPlain writes the answer of a kind of protocols/ as labelled lines.
-func (c *call) protocolPlain(b []byte, a *answer) []byte {
-	switch a.mech {
-	case mechFirst:
-		b = c.rankedPlain(b, a)
-		if !a.hasVeto {
-			return b
-		}
-		b = append(b, "\nRISK: "...)
-		b = strconv.AppendFloat(b, a.risk, 'f', 2, 64)
-		b = append(b, "\nVETO: "...)
-		return append(b, yesNo(a.veto)...)
+	b = c.rankedPlain(b, a)
+	if !a.hasVeto {
+		return b
 	}
-	return b
+	b = append(b, "\nRISK: "...)
+	b = strconv.AppendFloat(b, a.risk, 'f', 2, 64)
+	b = append(b, "\nVETO: "...)
+	return append(b, yesNo(a.veto)...)
 }
 
 func yesNo(v bool) string {

@@ -50,14 +50,16 @@ type Profile struct {
 	// blind spots, so the default is high. It leaves the single-agent
 	// accuracy unchanged.
 	AgentCorrelation float64
-	// SpecialistBonus is added to the skill when the prompt carries
-	// "YOUR ROLE: <name>" (team orientation on): in full when the role is one
-	// of the question's 4 most relevant built-in specialties, half otherwise.
+	// SpecialistBonus is added to the skill when the prompt gives the member
+	// a role (a ReadsRole line, e.g. teamwork's with team orientation, or
+	// Call.SetRole): in full when the role is one of the question's 4 most
+	// relevant built-in specialties, half otherwise.
 	SpecialistBonus float64
-	// AnalysisBonus is added when the prompt carries "QUESTION ANALYSIS:".
+	// AnalysisBonus is added when the prompt shows a question analysis (a
+	// ReadsAnalysis line).
 	AnalysisBonus float64
-	// FactsBonus is added, scaled by the share of supportive facts, when
-	// "VERIFIED FACTS:" carries facts: a fact from the question's supportive
+	// FactsBonus is added, scaled by the share of supportive facts, when a
+	// ReadsFacts block carries facts: a fact from the question's supportive
 	// pool counts 1, an unrecognised fact 0.5, a distractor-pool fact 0.
 	FactsBonus float64
 

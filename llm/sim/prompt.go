@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -8,8 +9,9 @@ import (
 	"github.com/medteam-bench/medteam/llm"
 )
 
-// The simulator reads the prompt only through its marker lines (listed
-// in doc.go). Any other text — the stem, the options, reports,
+// The simulator reads the prompt only through marker lines: its own
+// POSITION lines and the markers the registered behaviours declare
+// (Marker). Any other text — the stem, the options, reports,
 // trust lines, anything that looks like a hint — is ignored. Lines are
 // scanned in every non-assistant message, in order; a later marker line
 // replaces an earlier one of the same kind (the latest position wins).
@@ -95,18 +97,15 @@ type prompt struct {
 	factsTrue    int
 	factsUnknown int
 
-	teamSize  int
-	rankSpecs bool
-	tied      ranking
-	hasTied   bool
-	target    int
-	concern   bool
+	// values are the lines of the ReadsValue markers, by marker index, in
+	// prompt order (nil: none), for the behaviour (Call.Values).
+	values [][]string
 
 	// Reasoning tiers the leader can read, stored as tier+1 (0: none), by
-	// agent number: from "REASONING agent N:" lines (rtier) and from agent
-	// N's latest statement in the DISCUSSION SO FAR block (htier, hseen: a
+	// agent number: from the ReadsReasoning lines (rtier) and from agent
+	// N's latest statement in a ReadsStatements block (htier, hseen: a
 	// latest statement without a cue leaves nothing to read); the tier of the
-	// "RESPONSE:" line (resp). Read only for the leader kinds that judge.
+	// ReadsReply line (resp). Read only for the calls that judge.
 	rtier [maxPeers + 1]int8
 	htier [maxPeers + 1]int8
 	hseen [maxPeers + 1]bool
@@ -114,7 +113,7 @@ type prompt struct {
 }
 
 // tierFor is the reasoning tier the prompt shows for agent n (its latest
-// statement in the discussion, else its REASONING line), or -1 for none.
+// statement in the discussion, else its reasoning line), or -1 for none.
 func (pr *prompt) tierFor(n int) int8 {
 	if n < 1 || n > maxPeers {
 		return -1
@@ -125,19 +124,18 @@ func (pr *prompt) tierFor(n int) int8 {
 	return pr.rtier[n] - 1
 }
 
-// scanPrompt reads the marker lines of req. self is the addressed agent's
-// own number (Agent+1) for agent kinds, 0 otherwise: an "agent N" line with
-// N == self is not a peer. judge asks for the lines a leader judges
-// reasoning by: "REASONING agent N:", the agents' statements in the
-// DISCUSSION SO FAR block and "RESPONSE:".
-func scanPrompt(req *llm.Request, it *item, self int, judge bool, pr *prompt) {
+// scanPrompt reads the marker lines of req (the markers of mk). self is the
+// addressed agent's own number (Agent+1) for agent kinds, 0 otherwise: an
+// "agent N" position with N == self is not a peer. judge asks for the lines
+// a leader judges reasoning by (the markers with Judge set).
+func scanPrompt(req *llm.Request, it *item, mk *markerSet, self int, judge bool, pr *prompt) {
 	pr.leader = -1
-	s := scanner{pr: pr, it: it, self: self, judge: judge}
+	s := scanner{pr: pr, it: it, mk: mk, self: self, judge: judge, block: -1}
 	for mi := range req.Messages {
 		if req.Messages[mi].Role == llm.RoleAssistant {
 			continue
 		}
-		s.block = noBlock // a block never runs on into the next message
+		s.block = -1 // a block never runs on into the next message
 		text := req.Messages[mi].Content
 		for len(text) > 0 {
 			line := text
@@ -149,14 +147,14 @@ func scanPrompt(req *llm.Request, it *item, self int, judge bool, pr *prompt) {
 			// A line is an item of the open block, else a marker line
 			// (which may open a block), else nothing.
 			line = trimSpace(line)
-			if s.block != noBlock {
+			if s.block >= 0 {
 				if s.blockLine(line) {
 					continue
 				}
-				s.block = noBlock
+				s.block = -1
 			}
-			if len(line) < 5 || markersAt[line[0]] == 0 {
-				continue // prose: 5 is the shortest marker
+			if len(line) < mk.shortest || mk.at[line[0]] == 0 {
+				continue // prose
 			}
 			if k, rest, ok := s.marker(line); ok {
 				s.read(k, rest)
@@ -166,132 +164,165 @@ func scanPrompt(req *llm.Request, it *item, self int, judge bool, pr *prompt) {
 }
 
 // scanner is the state of one scanPrompt: the prompt it fills and the block
-// (if any) whose item lines follow the marker line that opened it.
+// marker (index into mk.list; -1 for none) whose item lines follow the
+// marker line that opened it.
 type scanner struct {
 	pr    *prompt
 	it    *item
+	mk    *markerSet
 	self  int
 	judge bool
-	block block
+	block int
 }
 
-// block is a marker line whose item lines follow it.
-type block uint8
+// Reads is what the core reads from a marker line (Marker).
+type Reads uint8
 
 const (
-	noBlock      block = iota
-	factsBlock         // "VERIFIED FACTS:", then "- fact" lines
-	historyBlock       // "DISCUSSION SO FAR:", then one statement a line
+	// ReadsValue keeps the rest of the line for the behaviour
+	// (Call.Values); the core reads nothing in it.
+	ReadsValue Reads = iota
+	// ReadsPosition reads "who: A > B (confidence 0.70)": "you", "leader"
+	// or "agent N"; "agent N: (no readable answer)" removes agent N.
+	ReadsPosition
+	// ReadsRole: the rest is the addressed member's specialty
+	// (SpecialistBonus).
+	ReadsRole
+	// ReadsAnalysis: the member is shown a question analysis
+	// (AnalysisBonus).
+	ReadsAnalysis
+	// ReadsFacts opens a block of "- fact" lines the member is shown
+	// (FactsBonus); a later block replaces an earlier one.
+	ReadsFacts
+	// ReadsStatements opens (when the marker is the whole line) a block of
+	// statements, one a line: Marker.Item followed by the agent's number,
+	// each read for its reasoning cue (the latest of an agent counts), or
+	// Marker.Also lines, passed over; any other line ends the block.
+	ReadsStatements
+	// ReadsReasoning reads "N: text", agent N's reasoning, for its cue.
+	ReadsReasoning
+	// ReadsReply reads the rest, a reply, for its cue (Call.ReplyTier).
+	ReadsReply
+	nReads
 )
 
-// markerKind says which marker a line is.
-type markerKind uint8
-
-const (
-	markPosition markerKind = iota
-	markRole
-	markAnalysis
-	markFacts
-	markTeamSize
-	markTied
-	markTarget
-	markRankSpecialties
-	markConcern
-	markHistory
-	markReasoning
-	markResponse
-)
-
-// markers recognise the marker lines by prefix. No prefix is a prefix of
-// another, so a line is at most one marker. (The readers are dispatched by
-// a switch, not stored here as funcs: calls through func values would make
-// the prompt, and with it every call, escape to the heap.)
-var markers = [...]struct {
-	prefix string
-	kind   markerKind
-	judge  bool // read only when the call judges reasoning
-}{
-	{"POSITION ", markPosition, false},
-	{"YOUR ROLE:", markRole, false},
-	{"QUESTION ANALYSIS:", markAnalysis, false},
-	{"VERIFIED FACTS:", markFacts, false},
-	{"TEAM SIZE:", markTeamSize, false},
-	{"TIED:", markTied, false},
-	{"TARGET:", markTarget, false},
-	{"RANK SPECIALTIES:", markRankSpecialties, false},
-	{"CONCERN:", markConcern, false},
-	{"DISCUSSION SO FAR:", markHistory, true},
-	{"REASONING agent ", markReasoning, true},
-	{"RESPONSE:", markResponse, true},
+// Marker is a labelled line of the prompts a protocol writes, and what the
+// core reads from it. A behaviour declares its protocol's markers
+// (Behaviour.Markers); the core reads the markers of every registered
+// behaviour, and its own POSITION lines, in every request.
+type Marker struct {
+	// Prefix starts the line (after leading blanks), at least two bytes;
+	// no prefix is a prefix of another.
+	Prefix string
+	Reads  Reads
+	// Judge: read only on the calls that judge reasoning (ReadPrompt's
+	// judge).
+	Judge bool
+	// Item and Also are the line prefixes of a ReadsStatements block.
+	Item, Also string
 }
 
-// markersAt lists, by first byte, the markers that start with it (bit i
-// stands for markers[i]), so that the stem, the options and other prose
-// lines are passed over at a glance.
-var markersAt = func() (at [256]uint16) {
-	for i := range markers {
-		at[markers[i].prefix[0]] |= 1 << i
+// positionMarker is the core's own marker: the positions the shared
+// protocols' prompts show (protocols/kit).
+var positionMarker = Marker{Prefix: "POSITION ", Reads: ReadsPosition}
+
+// markerSet is the markers a model reads, indexed by first byte (bit i of
+// at[b] stands for list[i]) so that the stem, the options and other prose
+// lines are passed over at a glance. (The readers are dispatched by a
+// switch, not stored as funcs: calls through func values would make the
+// prompt, and with it every call, escape to the heap.)
+type markerSet struct {
+	list     []Marker
+	at       [256]uint64
+	shortest int
+}
+
+// newMarkerSet indexes ms; a marker that is malformed, or whose prefix is a
+// prefix of another's, is a programming error (panics, naming both).
+func newMarkerSet(ms []Marker) *markerSet {
+	if len(ms) > 64 {
+		panic(fmt.Sprintf("sim.New: %d prompt markers; the core reads at most 64", len(ms)))
 	}
-	return at
-}()
+	mk := &markerSet{list: ms, shortest: 1 << 30}
+	for i, m := range ms {
+		if len(m.Prefix) < 2 || m.Reads >= nReads {
+			panic(fmt.Sprintf("sim.New: marker %q: a prefix of 2 or more bytes and a known Reads", m.Prefix))
+		}
+		for _, o := range ms[:i] {
+			if strings.HasPrefix(m.Prefix, o.Prefix) || strings.HasPrefix(o.Prefix, m.Prefix) {
+				panic(fmt.Sprintf("sim.New: markers %q and %q: one is a prefix of the other", o.Prefix, m.Prefix))
+			}
+		}
+		mk.at[m.Prefix[0]] |= 1 << i
+		mk.shortest = min(mk.shortest, len(m.Prefix))
+	}
+	return mk
+}
 
-// marker recognises a marker line (of 5 bytes or more) and returns its kind
-// and the rest of the line. ok is false for any other line, and for a
-// marker read only when judging when the call does not judge.
-func (s *scanner) marker(line string) (k markerKind, rest string, ok bool) {
-	for at := markersAt[line[0]]; at != 0; at &= at - 1 {
-		m := &markers[bits.TrailingZeros16(at)]
-		if line[1] != m.prefix[1] { // cheaper than cutPrefix
+// index is the index of the marker of prefix p, -1 when none.
+func (mk *markerSet) index(p string) int {
+	for i := range mk.list {
+		if mk.list[i].Prefix == p {
+			return i
+		}
+	}
+	return -1
+}
+
+// marker recognises a marker line and returns its index and the rest of
+// the line. ok is false for any other line, and for a marker read only
+// when judging when the call does not judge.
+func (s *scanner) marker(line string) (k int, rest string, ok bool) {
+	for at := s.mk.at[line[0]]; at != 0; at &= at - 1 {
+		i := bits.TrailingZeros64(at)
+		m := &s.mk.list[i]
+		if line[1] != m.Prefix[1] { // cheaper than cutPrefix
 			continue
 		}
-		if rest, ok := cutPrefix(line, m.prefix); ok {
-			return m.kind, rest, s.judge || !m.judge
+		if rest, ok := cutPrefix(line, m.Prefix); ok {
+			return i, rest, s.judge || !m.Judge
 		}
 	}
 	return 0, "", false
 }
 
-// read reads the rest of a marker line of kind k.
-func (s *scanner) read(k markerKind, rest string) {
+// read reads the rest of a line of marker k.
+func (s *scanner) read(k int, rest string) {
 	pr := s.pr
-	switch k {
-	case markPosition:
+	switch m := &s.mk.list[k]; m.Reads {
+	case ReadsPosition:
 		pr.addPosition(s.it, rest, s.self)
-	case markRole:
+	case ReadsRole:
 		pr.role = trimSpace(rest)
 		pr.hasRole = pr.role != ""
-	case markAnalysis:
+	case ReadsAnalysis:
 		pr.analysis = true
-	case markFacts:
+	case ReadsFacts:
 		// A later block replaces an earlier one.
 		pr.factsTotal, pr.factsTrue, pr.factsUnknown = 0, 0, 0
-		s.block = factsBlock
-	case markTeamSize:
-		s.teamSize(rest)
-	case markTied:
-		pr.tied = parseLetters(s.it, rest, ',')
-		pr.hasTied = pr.tied.n > 0
-	case markTarget:
-		s.target(rest)
-	case markRankSpecialties:
-		pr.rankSpecs = equalFoldASCII(trimSpace(rest), "yes")
-	case markConcern:
-		pr.concern = true
-	case markHistory:
-		s.history(rest)
-	case markReasoning:
+		s.block = k
+	case ReadsStatements:
+		if rest == "" {
+			s.block = k
+		}
+	case ReadsReasoning:
 		s.reasoning(rest)
-	case markResponse:
+	case ReadsReply:
 		pr.resp = decodeTier(rest) + 1
+	default:
+		if pr.values == nil {
+			pr.values = make([][]string, len(s.mk.list))
+		}
+		pr.values[k] = append(pr.values[k], rest)
 	}
 }
 
 // blockLine reads line as an item of the open block and reports whether it
-// is one: a "- fact" or "* fact" line of the VERIFIED FACTS block, a
-// statement of the DISCUSSION SO FAR block.
+// is one: a "- fact" or "* fact" line of a facts block, a statement of a
+// statements block.
 func (s *scanner) blockLine(line string) bool {
-	if s.block == historyBlock {
-		return s.statementLine(line)
+	if m := &s.mk.list[s.block]; m.Reads == ReadsStatements {
+		return s.statementLine(m, line)
 	}
 	if len(line) < 2 || (line[0] != '-' && line[0] != '*') || line[1] != ' ' {
 		return false
@@ -300,40 +331,19 @@ func (s *scanner) blockLine(line string) bool {
 	return true
 }
 
-func (s *scanner) teamSize(rest string) {
-	if n, err := strconv.Atoi(trimSpace(rest)); err == nil {
-		s.pr.teamSize = n
-	}
-}
-
-// target reads "TARGET: agent N".
-func (s *scanner) target(rest string) {
-	if r, ok := cutPrefix(trimSpace(rest), "agent "); ok {
-		if n, err := strconv.Atoi(trimSpace(r)); err == nil {
-			s.pr.target = n
-		}
-	}
-}
-
-// history opens the DISCUSSION SO FAR block (the marker is the whole line).
-func (s *scanner) history(rest string) {
-	if rest == "" {
-		s.block = historyBlock
-	}
-}
-
-// statementLine reads a line of the DISCUSSION SO FAR block: one statement
-// per line, "Agent N…" or "Leader…"; any other line ends the block.
-func (s *scanner) statementLine(line string) bool {
-	if rest, ok := cutPrefix(line, "Agent "); ok {
+// statementLine reads a line of a statements block: one statement per
+// line, m.Item followed by the agent's number, or m.Also; any other line
+// ends the block.
+func (s *scanner) statementLine(m *Marker, line string) bool {
+	if rest, ok := cutPrefix(line, m.Item); ok && m.Item != "" {
 		s.pr.addStatement(rest)
 		return true
 	}
-	_, ok := cutPrefix(line, "Leader")
-	return ok
+	_, ok := cutPrefix(line, m.Also)
+	return ok && m.Also != ""
 }
 
-// reasoning reads "REASONING agent N: text".
+// reasoning reads "N: text", agent N's reasoning.
 func (s *scanner) reasoning(rest string) {
 	if n, body, ok := agentNumber(rest); ok {
 		s.pr.rtier[n] = decodeTier(body) + 1

@@ -25,7 +25,7 @@ var protocolJSONKeys = map[string][]string{
 func TestProtocolKindsJSON(t *testing.T) {
 	for _, nopt := range []int{2, 4, 10} {
 		items, ids := synthItems(30, nopt)
-		m := New(cleanProfile(t), items, testTeam)
+		m := New(cleanProfile(t), items)
 		for _, kind := range protocolKinds {
 			for i, id := range ids {
 				ls := items[id].Letters
@@ -61,7 +61,7 @@ var protocolPlainLabels = map[string][]string{
 
 func TestProtocolKindsPlain(t *testing.T) {
 	items, ids := synthItems(30, 5)
-	m := New(cleanProfile(t), items, testTeam)
+	m := New(cleanProfile(t), items)
 	for _, kind := range protocolKinds {
 		for i, id := range ids {
 			text := mustChat(t, m, protocolReq(id, items[id].Letters, kind, 0, int64(i), false)).Text
@@ -86,7 +86,7 @@ func TestProtocolKindsPlain(t *testing.T) {
 // nothing.
 func TestProtocolKindsDeterministic(t *testing.T) {
 	items, ids := synthItems(40, 4)
-	m := New(mustProfile(t, "noisy"), items, testTeam)
+	m := New(mustProfile(t, "noisy"), items)
 	for _, kind := range protocolKinds {
 		for i, id := range ids {
 			ls := items[id].Letters
@@ -133,7 +133,7 @@ var (
 // SMM, veto's ballot), and asking changes nothing else of the answer.
 func TestFirstAnswerAnswersWhatIsAsked(t *testing.T) {
 	items, ids := synthItems(200, 4)
-	m := New(cleanProfile(t), items, testTeam)
+	m := New(cleanProfile(t), items)
 	for _, schema := range []bool{true, false} {
 		facts := 0
 		for i, id := range ids {
@@ -164,7 +164,7 @@ func TestFirstAnswerAnswersWhatIsAsked(t *testing.T) {
 // answers carry more risk and more vetoes; a veto iff risk ≥ 0.5.
 func TestFirstAnswerRisk(t *testing.T) {
 	items, ids := synthItems(1500, 4)
-	m := New(cleanProfile(t), items, testTeam)
+	m := New(cleanProfile(t), items)
 	var risk, veto, n [2]float64 // by correctness
 	correct := 0
 	for i, id := range ids {

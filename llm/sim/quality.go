@@ -16,9 +16,9 @@ import (
 // in every turn — and z_c the call's own. The written reasoning carries q: it
 // ends with a cue sentence of q's tier (five tiers of width 0.2). A leader
 // perceives an agent's quality only by reading that cue back from the prompt
-// (REASONING agent N lines, the agent's latest statement in DISCUSSION SO
-// FAR, the RESPONSE line) and adds PerceptionNoise; without a cue it knows
-// nothing and rates around uninformedQuality.
+// (the ReadsReasoning lines, the agent's latest statement in a
+// ReadsStatements block, the ReadsReply line) and adds PerceptionNoise;
+// without a cue it knows nothing and rates around uninformedQuality.
 
 const (
 	nTiers = 5

@@ -61,6 +61,7 @@ type Model struct {
 	p     Profile
 	items map[string]*item
 	kinds map[string]*Behaviour // the registered behaviours, by kind
+	mk    *markerSet            // the prompt markers it reads
 	calls atomic.Int64
 
 	// failing holds, for requests whose last attempts failed by fault

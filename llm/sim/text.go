@@ -137,40 +137,6 @@ var rejectSentences = [...][3]string{
 	{"I have considered it, but ", " remains ahead of ", "."},
 }
 
-var analysisSentences = [...]string{
-	"The question asks for the most likely diagnosis; the key discriminators are the presentation, its timing and the laboratory pattern.",
-	"This is a next-step management question; the stability of the patient and the first-line test decide it.",
-	"The stem tests a mechanism; the decisive clues are the exposure history and the characteristic finding.",
-	"The case hinges on separating two similar conditions by the distinguishing feature in the examination.",
-}
-
-// Two-letter leader sentences (%1, %2 are letters; either may be empty-safe).
-var summarySentences = [...][3]string{
-	{"The team is split between ", " and ", "; the discriminating finding should settle it."},
-	{"Most arguments favour ", ", while ", " has support that rests on a single finding."},
-}
-
-var reportSentences = [...][3]string{
-	{"The team leans to ", "; the main alternative is ", ", and the shared findings are listed."},
-	{"Positions converge on ", " with ", " as the remaining alternative."},
-}
-
-var debatedSentences = [...][3]string{
-	{"Whether the key finding separates ", " from ", "."},
-	{"How specific the laboratory pattern is for ", " rather than ", "."},
-}
-
-var tieSentences = [...][3]string{
-	{"Between the tied options, ", " explains more of the findings than ", "."},
-	{"", " is better supported by the timing than ", "."},
-}
-
-// Concern sentences name the target agent: pieces around the agent number.
-var concernSentences = [...][2]string{
-	{"Agent ", " has not explained why the leading finding rules out the alternatives."},
-	{"The reasoning of agent ", " relies on a finding that does not fit the case."},
-}
-
 var fencePrefaces = [...]string{
 	"Here is my answer:\n\n",
 	"Sure. Based on the case:\n\n",

@@ -17,7 +17,7 @@ func TestTriageDiagnosis(t *testing.T) {
 	for i := range 40 {
 		items[fmt.Sprintf("t%02d", i)] = Item{Letters: ls, Gold: ls[i%3], Diagnosis: "Pulmonary embolism"}
 	}
-	m := New(mustProfile(t, "default"), items, testTeam)
+	m := New(mustProfile(t, "default"), items)
 	// a triage item's options, as kit.AnswerOptions gives them (aliases
 	// make the parser read the stated diagnosis)
 	opts := []parse.Option{{Letter: "A", Text: "sc", Aliases: []string{"sc"}}, {Letter: "B", Text: "ne", Aliases: []string{"ne"}},

@@ -1,4 +1,4 @@
-package sim
+package teamwork_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/llm/sim"
 )
 
 // benchPrompt pads a prompt to a realistic size (~3 KB of case text).
@@ -67,7 +68,7 @@ func discussBenchReqs() (map[string]Item, []llm.Request) {
 	for i, id := range ids {
 		ls := items[id].Letters
 		body := "YOUR ROLE: Neurologist\nQUESTION ANALYSIS:\nThe stem asks for the diagnosis.\nVERIFIED FACTS:\n- " +
-			factBank[i%nFacts] + ".\n- " + factBank[(i+7)%nFacts] + ".\n" +
+			factBank[i%sim.NFacts] + ".\n- " + factBank[(i+7)%sim.NFacts] + ".\n" +
 			positionLine("you", rankWith(ls, ls[i%4]), 0.62)
 		for a := 2; a <= 4; a++ {
 			body += positionLine(fmt.Sprintf("agent %d", a), rankWith(ls, ls[(i+a)%4]), 0.7)

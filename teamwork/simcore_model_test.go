@@ -1,9 +1,11 @@
-package sim
+package teamwork_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/medteam-bench/medteam/llm/sim"
 )
 
 // singleAgentAccuracy simulates predict calls of three agents over the items
@@ -237,7 +239,7 @@ func TestRecruit(t *testing.T) {
 						t.Fatalf("role %q repeated", name)
 					}
 					seen[name] = true
-					if rank == "yes" && specialtyIndex(name) != int(m.items[id].relevance[k]) {
+					if rank == "yes" && specialtyIdx(name) != int(traits(t, m, id).Relevance[k]) {
 						t.Fatalf("ranked recruitment: role %d is %q, not the %d-th most relevant", k+1, name, k+1)
 					}
 				}
@@ -262,8 +264,9 @@ func TestBonuses(t *testing.T) {
 	var relevant, irrelevant, n int
 	for i, id := range ids {
 		it := items[id]
-		rel := specialties[m.items[id].relevance[0]].name
-		irr := specialties[m.items[id].relevance[nSpecialties-1]].name
+		tr := traits(t, m, id)
+		rel := sim.SpecialtyName(tr.Relevance[0])
+		irr := sim.SpecialtyName(tr.Relevance[sim.NSpecialties-1])
 		for _, c := range []struct {
 			role string
 			hit  *int
@@ -286,8 +289,8 @@ func TestFacts(t *testing.T) {
 	items, ids := synthItems(1000, 4)
 	m := New(cleanProfile(t), items, testTeam)
 	inPool := func(id string, f string) bool {
-		k := factIndex[strings.TrimSuffix(f, ".")]
-		for _, x := range m.items[id].truePool {
+		k := strings.TrimSuffix(f, ".")
+		for _, x := range traits(t, m, id).Supportive {
 			if x == k {
 				return true
 			}
@@ -306,7 +309,7 @@ func TestFacts(t *testing.T) {
 			right := obj["ranking"].([]any)[0] == it.Gold
 			for _, f := range facts {
 				s := f.(string)
-				if _, ok := factIndex[strings.TrimSuffix(s, ".")]; !ok || strings.ContainsAny(s, ";") {
+				if sim.FactIndex(strings.TrimSuffix(s, ".")) < 0 || strings.ContainsAny(s, ";") {
 					t.Fatalf("fact %q is not from the bank", s)
 				}
 				in := inPool(id, s)
@@ -336,14 +339,14 @@ func TestFacts(t *testing.T) {
 	p := cleanProfile(t)
 	p.FactsBonus, p.Insight = 1.0, 0.3
 	mf := New(p, items, testTeam)
-	reach := func(pool func(*item) [poolSize]uint8) int {
+	reach := func(pool func(sim.Traits) [5]string) int {
 		n := 0
 		for i, id := range ids {
 			it := items[id]
 			body := "VERIFIED FACTS:\n"
-			facts := pool(mf.items[id])
+			facts := pool(traits(t, mf, id))
 			for _, f := range facts[:3] {
-				body += "- " + factBank[f] + ".\n"
+				body += "- " + f + ".\n"
 			}
 			body += positionLine("you", rankWith(it.Letters, wrongLetter(it, "")), 0.6)
 			if l, _, _ := firstChoice(mustChat(t, mf, agentReq(id, it.Letters, kindDiscuss, 0, 1, int64(i), true, body)).Text); l == it.Gold {
@@ -352,8 +355,8 @@ func TestFacts(t *testing.T) {
 		}
 		return n
 	}
-	good := reach(func(it *item) [poolSize]uint8 { return it.truePool })
-	bad := reach(func(it *item) [poolSize]uint8 { return it.falsePool })
+	good := reach(func(tr sim.Traits) [5]string { return tr.Supportive })
+	bad := reach(func(tr sim.Traits) [5]string { return tr.Misleading })
 	t.Logf("wrong agent alone reaches gold: supportive facts %d, distractor facts %d of %d", good, bad, len(ids))
 	if good < bad+len(ids)/20 {
 		t.Fatalf("supportive facts (%d) do not help more than distractor facts (%d)", good, bad)
