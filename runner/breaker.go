@@ -120,6 +120,7 @@ type breaker struct {
 	opened  int          // times the breaker opened (for the summary)
 
 	inflight int  // attempts admitted and not yet observed
+	probeOut bool // a probe's request is in flight: like an attempt, it gets Grace
 	expired  bool // MaxOutage has passed: the attempts in flight have Grace to answer
 	epoch    int  // bumped when an outage ends: its timers are stale
 	stopTime func() bool
@@ -226,9 +227,11 @@ func (b *breaker) probeAfter(ctx context.Context, delay time.Duration) (run bool
 		b.trial = true // this unit runs; its result decides (done)
 		return true, nil
 	}
+	b.probeOut = true
 	b.mu.Unlock()
 	resp, perr := b.probe(ctx)
 	b.mu.Lock()
+	b.probeOut = false
 	b.probes += resp.Attempts
 	b.probeTok += int64(resp.Usage.PromptTokens + resp.Usage.CompletionTokens)
 	b.mu.Unlock()
@@ -248,6 +251,9 @@ func (b *breaker) endProbe(err error, probed bool) {
 	switch {
 	case !probed:
 	case err == nil:
+		if b.expired { // answered in the grace MaxOutage left it: the endpoint is back
+			b.recovered()
+		}
 		b.open, b.failures = false, 0
 		b.answered++ // the endpoint answers: a unit's next failed try is its own
 	default:
@@ -286,9 +292,9 @@ func (b *breaker) finalize() {
 }
 
 // expire is the outage timer of epoch: MaxOutage after the first failure
-// with no attempt answered since, the attempts in flight get Grace to
-// answer (none is sent meanwhile); then the outage is final. Called by the
-// timer.
+// with no attempt answered since, the attempts in flight — a probe's
+// included — get Grace to answer (none is sent meanwhile); then the outage
+// is final. Called by the timer.
 func (b *breaker) expire(epoch int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -302,7 +308,7 @@ func (b *breaker) expire(epoch int) {
 		b.stopTime = b.after(b.p.MaxOutage, func() { b.expire(epoch) })
 		return
 	}
-	if b.expired || b.inflight == 0 || b.p.Grace <= 0 {
+	if b.expired || b.inflight == 0 && !b.probeOut || b.p.Grace <= 0 {
 		b.finalize()
 		return
 	}

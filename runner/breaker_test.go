@@ -274,3 +274,70 @@ func TestBreakerOutageTimer(t *testing.T) {
 		release()
 	}
 }
+
+// TestBreakerProbeInFlightGetsGrace: a probe whose request is in flight
+// when MaxOutage passes gets Grace, like an attempt: answered within it, the
+// outage ends (the run goes on); still hanging after it, the outage is
+// final. Before, the outage was final the moment MaxOutage passed, so a run
+// stopped with exit 5 just as the endpoint answered its probe.
+func TestBreakerProbeInFlightGetsGrace(t *testing.T) {
+	const maxOutage, grace = 10 * time.Second, 2 * time.Second
+	for _, answered := range []bool{true, false} {
+		in, out := make(chan struct{}), make(chan error)
+		b, _ := testBreaker(BreakerPolicy{Threshold: 8, Backoff: time.Second, MaxBackoff: time.Second, MaxOutage: maxOutage, Grace: grace},
+			func(ctx context.Context) error {
+				in <- struct{}{}
+				select {
+				case err := <-out:
+					return err
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			})
+		ts := &timers{}
+		b.after = ts.after
+		for range 8 {
+			fail(b)
+		}
+		ctx, release := b.bind(context.Background()) // a unit's context: the final outage cancels it
+		waited := make(chan error, 1)
+		go func() { waited <- b.wait(ctx) }()
+		recv(t, in) // the probe's request is in flight
+		ts.fire(t, 0, maxOutage)
+		if oe := b.final(); oe != nil {
+			t.Fatalf("answered=%v: final at MaxOutage while the probe was in flight: %v", answered, oe)
+		}
+		if answered {
+			out <- nil
+			if err := recv(t, waited); err != nil {
+				t.Fatalf("wait after the probe answered in the grace: %v", err)
+			}
+			ts.fire(t, 1, grace)
+			if b.final() != nil || b.isOpen() {
+				t.Fatalf("a probe answered in the grace did not end the outage: final %v, open %v", b.final(), b.isOpen())
+			}
+			release()
+			continue
+		}
+		ts.fire(t, 1, grace)
+		if b.final() == nil {
+			t.Fatal("a probe still hanging after the grace: the outage is not final")
+		}
+		if err := recv(t, waited); err == nil || errOutageOf(context.Cause(ctx)) == nil {
+			t.Fatalf("wait: %v (cause %v), want the outage", err, context.Cause(ctx))
+		}
+		release()
+	}
+}
+
+// recv receives from ch, failing the test after 10 s.
+func recv[T any](t *testing.T, ch <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatal("nothing received in 10 s")
+		panic("unreachable")
+	}
+}
