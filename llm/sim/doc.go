@@ -20,9 +20,11 @@
 // non-assistant messages: "POSITION …",
 // "YOUR ROLE:", "QUESTION ANALYSIS:", "VERIFIED FACTS:" with its "- fact"
 // lines, "TEAM SIZE:", "RANK SPECIALTIES:", "TIED:", "TARGET: agent N" and
-// "CONCERN:" — and, in a debate revision (debate.go), its own latest
-// assistant message and the replies after "One agent solution:" lines,
-// read for their ranking and confidence. The mechanisms that judge
+// "CONCERN:" — and, in a debate revision (protocols/debate/sim.go), its own
+// latest assistant message and the replies after "One agent solution:"
+// lines, or in the shared layout the replies after the latest round's
+// "Agent N's solution:" lines (its own and its peers'), read for their
+// ranking and confidence. The mechanisms that judge
 // reasoning (Report, Lean, Select, Rate, Decide) also read the text they
 // judge —
 // "REASONING agent N:" lines, the agents' statements in the
