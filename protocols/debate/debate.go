@@ -12,7 +12,11 @@
 // round's first choices; a tie is broken by a seeded draw among the tied
 // options, recorded as such. An answer that cannot be read does not vote.
 // Calls: n·r. debate:n,1 is the independent answers alone (n calls, their
-// plurality): the no-debate control at the same prompts.
+// plurality): the no-debate control at the same prompts. Under
+// --prompt-layout shared (the default; layout.go) a revision shows every
+// agent's replies of every earlier round in one block, the same bytes for
+// every agent, before the agent's own part; --prompt-layout source sends
+// the conversation above.
 //
 // docs/protocols.md#debate has the source, the rules, the call formula and
 // the deviations from Du et al.
