@@ -12,7 +12,11 @@
 // round's first choices; a tie is broken by a seeded draw among the tied
 // options, recorded as such. An answer that cannot be read does not vote.
 // Calls: n·r. debate:n,1 is the independent answers alone (n calls, their
-// plurality): the no-debate control at the same prompts.
+// plurality): the no-debate control at the same prompts. Under
+// --prompt-layout shared (the default; layout.go) a revision shows every
+// agent's replies of every earlier round in one block, the same bytes for
+// every agent, before the agent's own part; --prompt-layout source sends
+// the conversation above.
 //
 // docs/protocols.md#debate has the source, the rules, the call formula and
 // the deviations from Du et al.
@@ -79,7 +83,7 @@ func parseArm(spec string, s protocol.Settings) (protocol.Arm, bool, error) {
 	if len(sp.Bare) > 2 {
 		return nil, true, fmt.Errorf("debate takes n and r (debate:3,2 or debate:n=3,r=2)")
 	}
-	a := Arm{temp: s.AgentTemp, structured: s.Structured, maxTokens: s.MaxTokens, peerChars: s.PeerChars}
+	a := Arm{temp: s.AgentTemp, structured: s.Structured, maxTokens: s.MaxTokens, peerChars: s.PeerChars, shared: s.SharedLayout()}
 	if a.N, err = sp.Int("n", 0, kit.SharedTeam(s), 2, kit.MaxAgents); err != nil {
 		return nil, true, err
 	}
@@ -108,7 +112,8 @@ type Arm struct {
 	temp       float64
 	structured bool
 	maxTokens  int
-	peerChars  int // bound on each peer reply shown (bytes); 0 = the full reply
+	peerChars  int  // bound on each peer reply shown (bytes); 0 = the full reply
+	shared     bool // --prompt-layout shared: every round's replies in one block, before the agent's own part (layout.go)
 }
 
 // Protocol is debate's Protocol.
@@ -151,8 +156,9 @@ func (a Arm) Run(ctx context.Context, c llm.Client, item qa.Item, u protocol.Uni
 	}
 	s.Out.N, s.Out.Roles = a.N, kit.Roles(a.N)
 	s.Out.Rounds = [][]answer.Answer{first}
+	b := &board{}
 	for round := 2; round <= a.R; round++ {
-		next, err := a.round(ctx, s, round, agents)
+		next, err := a.round(ctx, s, round, agents, b)
 		if err != nil {
 			return nil, err
 		}
@@ -203,23 +209,24 @@ func (a Arm) firstRound(ctx context.Context, s *kit.Session) ([]agent, []answer.
 }
 
 // round asks every agent at once for its updated answer, continuing its own
-// conversation with the other agents' replies of the previous round. The
+// conversation with the other agents' replies of the previous round (in the
+// shared layout: the board, to which it first posts the previous round). The
 // revision of round t is call turn t−1 (its index in Outcome.Rounds).
-func (a Arm) round(ctx context.Context, s *kit.Session, round int, agents []agent) ([]answer.Answer, error) {
-	users := make([]string, a.N)
-	for i := range agents {
-		user, err := prompts.Render("revise", a.data(s, i, agents))
-		if err != nil {
-			return nil, err
-		}
-		users[i] = user
+func (a Arm) round(ctx context.Context, s *kit.Session, round int, agents []agent, b *board) ([]answer.Answer, error) {
+	users, err := a.users(s, round, agents, b)
+	if err != nil {
+		return nil, err
 	}
 	out := make([]answer.Answer, a.N)
 	replies := make([]string, a.N)
-	err := s.Parallel(ctx, a.N, func(ctx context.Context, i int) error {
-		text, err := s.Do(ctx, kit.Call{Phase: kit.PhaseDebate, Kind: kit.KindRevise, Turn: round - 1, Agent: i,
+	err = s.Parallel(ctx, a.N, func(ctx context.Context, i int) error {
+		c := kit.Call{Phase: kit.PhaseDebate, Kind: kit.KindRevise, Turn: round - 1, Agent: i,
 			Role: fmt.Sprintf("Expert %d", i+1), Temperature: a.temp, System: agents[i].system,
-			History: agents[i].turns, User: users[i], Schema: schema})
+			History: agents[i].turns, User: users[i], Schema: schema}
+		if a.shared {
+			c.History = nil
+		}
+		text, err := s.Do(ctx, c)
 		if err != nil {
 			return err
 		}
@@ -235,6 +242,36 @@ func (a Arm) round(ctx context.Context, s *kit.Session, round int, agents []agen
 		s.NoteAnswer(kit.KindRevise, round-1, i, out[i])
 	}
 	return out, nil
+}
+
+// users are the agents' user messages of round: Du et al.'s prompt after
+// each agent's conversation, or (shared layout) the board with the previous
+// round posted, then each agent's tail.
+func (a Arm) users(s *kit.Session, round int, agents []agent, b *board) ([]string, error) {
+	users := make([]string, a.N)
+	if a.shared {
+		last := make([]string, a.N)
+		for j := range agents {
+			last[j] = agents[j].last
+		}
+		if err := a.post(b, round-1, last); err != nil {
+			return nil, err
+		}
+	}
+	for i := range agents {
+		var user string
+		var err error
+		if a.shared {
+			user, err = a.sharedUser(agents[i].turns[0].Content, b, i, round, s.Structured)
+		} else {
+			user, err = prompts.Render("revise", a.data(s, i, agents))
+		}
+		if err != nil {
+			return nil, err
+		}
+		users[i] = user
+	}
+	return users, nil
 }
 
 // say appends a user turn and the agent's reply to its conversation.

@@ -21,10 +21,21 @@ import (
 // "$B$" as a one-letter ranking. A reply it cannot read (prose, empty, cut
 // before its ranking) is no position: its own → it answers afresh, a
 // peer's → not counted. Then a revision behaves as discuss.
+//
+// In the shared layout (layout.go) a revision has no assistant message: its
+// user message holds one block per earlier round, each reply after an
+// "Agent N's solution:" line. The simulator reads the latest block: agent
+// Meta.Agent+1's reply as its own, the others' as its peers', numbered in
+// agent order as the source layout's "One agent solution:" replies are — so
+// a revision decides the same in both layouts.
 
 const (
 	peerSolutionMarker = "One agent solution:"
 	peersEndMarker     = "Using the reasoning from other agents"
+	roundMarker        = "These are the solutions to the problem from all agents in round "
+	agentMarker        = "Agent "
+	solutionMarker     = "'s solution:"
+	tailMarker         = "You are agent "
 )
 
 // Sim is debate's simulated behaviour (llm/sim's Behaviour): a revision,
@@ -74,6 +85,7 @@ func readConversation(c *sim.Call) {
 		}
 	}
 	if last < 0 {
+		readBoard(c)
 		return
 	}
 	own, ok := readReply(c.Letters(), req.Messages[last].Content)
@@ -94,6 +106,80 @@ func readConversation(c *sim.Call) {
 			c.SetPeer(k+1, pos.rank, pos.conf)
 		}
 	}
+}
+
+// readBoard sets the addressed agent's own position and its peers' from the
+// latest round block of a shared-layout revision; a request without one
+// keeps what its POSITION lines said.
+func readBoard(c *sim.Call) {
+	req := c.Request()
+	user := ""
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		if req.Messages[i].Role == llm.RoleUser {
+			user = req.Messages[i].Content
+			break
+		}
+	}
+	start := strings.LastIndex(user, "\n"+roundMarker)
+	if start < 0 {
+		return
+	}
+	block := user[start+1:]
+	if end := strings.LastIndex(block, "\n"+tailMarker); end >= 0 {
+		block = block[:end]
+	}
+	self := c.Request().Meta.Agent + 1
+	replies := splitBlock(block)
+	own, ok := readReply(c.Letters(), replies[self])
+	c.SetPositions(own.rank, own.conf, ok)
+	k := 0
+	for j := 1; j <= maxBlockAgents; j++ {
+		text, shown := replies[j]
+		if !shown || j == self {
+			continue
+		}
+		k++
+		if pos, ok := readReply(c.Letters(), text); ok {
+			c.SetPeer(k, pos.rank, pos.conf)
+		}
+	}
+}
+
+// maxBlockAgents bounds the agent numbers a block is read for.
+const maxBlockAgents = 64
+
+// splitBlock splits a round block into its replies by agent number, each
+// the text after its "Agent N's solution:" line up to the next one; a line
+// that only looks like one (no number, a number out of range) stays in the
+// reply.
+func splitBlock(block string) map[int]string {
+	out := map[int]string{}
+	cur := -1
+	for _, part := range strings.Split(block, "\n"+agentMarker) {
+		if n, rest, ok := agentLine(part); ok {
+			cur = n
+			out[cur] = rest
+			continue
+		}
+		if cur >= 0 {
+			out[cur] += "\n" + agentMarker + part
+		}
+	}
+	return out
+}
+
+// agentLine reads "N's solution:" at the start of part: N and what follows.
+func agentLine(part string) (int, string, bool) {
+	j := 0
+	for j < len(part) && '0' <= part[j] && part[j] <= '9' {
+		j++
+	}
+	n, err := strconv.Atoi(part[:j])
+	if err != nil || n < 1 || n > maxBlockAgents {
+		return 0, "", false
+	}
+	rest, ok := strings.CutPrefix(part[j:], solutionMarker)
+	return n, rest, ok
 }
 
 // readReply reads the position of one reply as written: its ranking (at

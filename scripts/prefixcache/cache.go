@@ -66,6 +66,23 @@ func vllmCached(shared int) int { return shared / vllmBlock * vllmBlock }
 // shared with any earlier prompt of the sequence.
 func Measure(prompts [][]llm.Message) Tally {
 	var t Tally
+	for _, c := range costs(prompts) {
+		t = t.Add(c.tally())
+	}
+	return t
+}
+
+// cost is one prompt's size and its longest prefix shared with an earlier
+// prompt of the sequence, in tokens.
+type cost struct{ tokens, shared int }
+
+func (c cost) tally() Tally {
+	return Tally{Prompt: c.tokens, OpenAI: openAICached(c.tokens, c.shared), VLLM: vllmCached(c.shared)}
+}
+
+// costs is every prompt's cost, in the order sent.
+func costs(prompts [][]llm.Message) []cost {
+	out := make([]cost, 0, len(prompts))
 	seen := make([]string, 0, len(prompts))
 	for _, p := range prompts {
 		s := flatten(p)
@@ -74,12 +91,9 @@ func Measure(prompts [][]llm.Message) Tally {
 			longest = max(longest, commonPrefix(s, e))
 		}
 		seen = append(seen, s)
-		tokens, shared := len(s)/bytesPerToken, longest/bytesPerToken
-		t.Prompt += tokens
-		t.OpenAI += openAICached(tokens, shared)
-		t.VLLM += vllmCached(shared)
+		out = append(out, cost{tokens: len(s) / bytesPerToken, shared: longest / bytesPerToken})
 	}
-	return t
+	return out
 }
 
 // Ceiling is the most OpenAI's rule could cache of the prompts, in the
