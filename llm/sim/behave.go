@@ -221,21 +221,17 @@ func (c *call) rankSentence(a *answer, r *stream) {
 	a.l1, a.l2 = a.rank.idx[0], a.rank.idx[1]
 }
 
+// ranked is an independent answer with 1–3 facts, each supportive when
+// its first choice is right, else with probability 0.4 (each draw on its
+// own stream, so the facts change nothing else of the answer).
 func (c *call) ranked(a *answer) {
-	skill := c.skill()
-	a.rank = c.drawRanking(skill)
-	correct := a.rank.first() == c.it.gold
-	cr := c.rng(tagConf)
-	a.conf = c.confidence(correct, &cr)
+	c.independent(a)
 	fr := c.rng(tagFacts)
 	pTrue := 0.4
-	if correct {
+	if a.rank.first() == c.it.gold {
 		pTrue = 1
 	}
 	c.drawFacts(a, 1+fr.intn(3), pTrue, &fr)
-	tr := c.rng(tagText)
-	c.rankSentence(a, &tr)
-	a.setCue(c.latentQuality(skill, a.rank.first(), c.reasoningNoise()), &tr)
 }
 
 // majority returns the peers' most common first choice (agents count 1,
