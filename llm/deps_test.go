@@ -6,9 +6,12 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -85,9 +88,10 @@ func moduleDeps(t *testing.T, files []string) map[string]bool {
 // simulated behaviour answers (Protocol.Sim) — teamwork's included, whose
 // every kind its behaviour answers: a protocol's simulation lives beside
 // the protocol, on the core's mechanisms. Nor does a string of the
-// simulator (llm/sim and under it) name teamwork's prompt lines, answer
-// labels or JSON keys (teamworkVocabulary): teamwork reads and writes them
-// itself.
+// simulator (llm/sim and under it) name any registered protocol's prompt
+// lines, answer labels or JSON keys (protocolVocabulary): each protocol
+// reads and writes them itself; the core knows the shared first answer's
+// fields and kit's POSITION lines only.
 func TestLLMKnowsNoProtocol(t *testing.T) {
 	owned := map[string]string{}
 	for _, p := range protocols.All() {
@@ -127,17 +131,17 @@ func TestLLMKnowsNoProtocol(t *testing.T) {
 			}
 		}
 	}
-	vocab := teamworkVocabulary(t)
-	t.Logf("teamwork's vocabulary: %q", vocab)
+	vocab := protocolVocabulary(t)
+	t.Logf("the protocols' vocabulary: %d words: %q", len(vocab), slices.Sorted(maps.Keys(vocab)))
 	for dir, files := range llmFiles(t) {
 		if dir != filepath.Join("llm", "sim") && !strings.HasPrefix(dir, filepath.Join("llm", "sim")+string(filepath.Separator)) {
 			continue // the simulator's core and its test kit
 		}
 		for _, f := range files {
 			for _, s := range stringLiterals(t, f) {
-				for _, w := range vocab {
+				for _, w := range slices.Sorted(maps.Keys(vocab)) {
 					if strings.Contains(s, w) {
-						t.Errorf("llm/%s (%s) names %s, teamwork's prompt or answer vocabulary, in %q: teamwork reads and writes it (teamwork/sim*.go); the core takes typed inputs", f, dir, w, s)
+						t.Errorf("llm/%s names %s, %s's prompt or answer vocabulary, in %q: the protocol reads and writes it (its sim.go, a Behaviour's Markers or First fields); the core takes typed inputs", f, w, vocab[w], s)
 					}
 				}
 			}
@@ -164,73 +168,150 @@ func stringLiterals(t *testing.T, f string) []string {
 	return out
 }
 
-// teamworkVocabulary is what only teamwork's prompts and answers say, taken
-// from teamwork itself: the prompt lines its simulated behaviour declares
-// (teamwork.Sim.Markers), the labelled lines of its templates
-// (teamwork/prompts/*.tmpl), and the JSON keys and labels of its kinds'
-// answers (teamwork/FORMATS.md, the rows of the kinds teamwork.Sim
-// answers) — as `LABEL:` and `"key"` — less the shared first answer's (the
-// core's own kind: firstanswer's prompts and schema, and the facts a
-// request may ask it for).
-func teamworkVocabulary(t *testing.T) []string {
+// protocolVocabulary is what only the registered protocols' prompts and
+// answers say (protocols.All(), teamwork included), each word with the
+// protocols that say it, taken from the protocols themselves: the prompt
+// lines their simulated behaviours declare (Sim.Markers, Sim.First), the
+// labelled lines and JSON keys of their templates (prompts/*.tmpl of the
+// protocol's package), and the JSON keys and labels of their kinds'
+// answers in the FORMATS.md beside them (the package's own, else its
+// parent's: the table rows of the kinds its Sim answers) — as `LABEL:`
+// and `"key"` — less the shared first answer's own words (firstanswer's
+// prompts and schema, which the core answers) and kit's POSITION lines.
+func protocolVocabulary(t *testing.T) map[string]string {
 	t.Helper()
-	label := regexp.MustCompile(`\b([A-Z][A-Z ]*[A-Z]):`)
-	key := regexp.MustCompile(`"([a-z_]+)":`)
-	words := map[string]bool{}
-	for _, m := range teamwork.Sim.Markers {
-		words[strings.TrimSpace(m.Prefix)] = true
-	}
-	tmpls, _ := filepath.Glob("../teamwork/prompts/*.tmpl")
-	for _, f := range tmpls {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	words := map[string]map[string]bool{}
+	add := func(w, p string) {
+		if words[w] == nil {
+			words[w] = map[string]bool{}
 		}
-		for _, line := range strings.Split(string(b), "\n") {
-			if m := label.FindStringSubmatch(strings.TrimSpace(line)); m != nil && strings.HasPrefix(strings.TrimSpace(line), m[0]) {
-				words[m[0]] = true
+		words[w][p] = true
+	}
+	for _, p := range protocols.All() {
+		dir := protocolDir(t, p.Parse)
+		if p.Sim != nil {
+			for _, m := range p.Sim.Markers {
+				add(strings.TrimSpace(m.Prefix), p.Name)
+			}
+			for _, f := range p.Sim.First {
+				add(`"`+f.Name+`"`, p.Name)
+				add(f.Label+":", p.Name)
+			}
+		}
+		tmpls, _ := filepath.Glob(filepath.Join(dir, "prompts", "*.tmpl"))
+		if len(tmpls) == 0 {
+			t.Fatalf("%s: no prompt templates in %s/prompts (moved?)", p.Name, dir)
+		}
+		for _, f := range tmpls {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range templateWords(string(b)) {
+				add(w, p.Name)
+			}
+		}
+		if p.Sim != nil {
+			for _, w := range formatsWords(t, dir, p.Name, p.Sim.Kinds) {
+				add(w, p.Name)
 			}
 		}
 	}
-	formats, err := os.ReadFile("../teamwork/FORMATS.md")
-	if err != nil {
-		t.Fatal(err)
+	out := map[string]string{}
+	shared := sharedWords(t)
+	for w, ps := range words {
+		if !shared[w] {
+			out[w] = strings.Join(slices.Sorted(maps.Keys(ps)), ", ")
+		}
 	}
-	covered := map[string]bool{}
-	for _, line := range strings.Split(string(formats), "\n") {
+	if len(out) < 50 {
+		t.Fatalf("the protocols' vocabulary has %d words: templates or FORMATS.md moved?", len(out))
+	}
+	return out
+}
+
+var (
+	labelRE = regexp.MustCompile(`\b([A-Z][A-Z ]*[A-Z]):`)
+	keyRE   = regexp.MustCompile(`"([a-z_]+)":`)
+)
+
+// templateWords are the labelled lines (a line that starts with `LABEL:`)
+// and the JSON keys (`"key":`) of a template file.
+func templateWords(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if m := labelRE.FindString(line); m != "" && strings.HasPrefix(line, m) {
+			out = append(out, m)
+		}
+		for _, m := range keyRE.FindAllStringSubmatch(line, -1) {
+			out = append(out, `"`+m[1]+`"`)
+		}
+	}
+	return out
+}
+
+// formatsWords are the JSON keys and the labels of the answers of kinds in
+// the FORMATS.md table of dir (else of its parent): the rows whose first
+// cell names one of them.
+func formatsWords(t *testing.T, dir, name string, kinds map[string]uint64) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "FORMATS.md"))
+	if err != nil {
+		b, err = os.ReadFile(filepath.Join(dir, "..", "FORMATS.md"))
+	}
+	if err != nil {
+		t.Fatalf("%s: no FORMATS.md in %s or its parent: %v", name, dir, err)
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
 		cells := strings.Split(line, "|")
 		if len(cells) < 5 {
 			continue
 		}
 		ours := false
 		for _, k := range strings.Split(cells[1], ",") {
-			k = strings.Trim(strings.TrimSpace(k), "`")
-			if _, ok := teamwork.Sim.Kinds[k]; ok {
-				covered[k], ours = true, true
-			}
+			_, ok := kinds[strings.Trim(strings.TrimSpace(k), "`")]
+			ours = ours || ok
 		}
 		if !ours {
 			continue
 		}
-		for _, m := range key.FindAllStringSubmatch(line, -1) {
-			words[`"`+m[1]+`"`] = true
+		for _, m := range keyRE.FindAllStringSubmatch(line, -1) {
+			out = append(out, `"`+m[1]+`"`)
 		}
-		for _, m := range label.FindAllString(cells[len(cells)-2], -1) {
-			words[m] = true
-		}
+		out = append(out, labelRE.FindAllString(cells[len(cells)-2], -1)...)
 	}
-	// Every kind has its row but predict, whose answer is the first answer's.
-	if len(tmpls) == 0 || len(covered) < len(teamwork.Sim.Kinds)-1 {
-		t.Fatalf("teamwork's vocabulary: %d templates, %d of its %d kinds in FORMATS.md's table (teamwork/prompts/*.tmpl, teamwork/FORMATS.md moved?)", len(tmpls), len(covered), len(teamwork.Sim.Kinds))
+	return out
+}
+
+// protocolDir is the directory (relative to llm/) of the package that
+// defines fn, a protocol's Parse.
+func protocolDir(t *testing.T, fn any) string {
+	t.Helper()
+	name := runtime.FuncForPC(reflect.ValueOf(fn).Pointer()).Name()
+	pkg := name[:strings.LastIndex(name, "/")+1] + strings.SplitN(name[strings.LastIndex(name, "/")+1:], ".", 2)[0]
+	rel, ok := strings.CutPrefix(pkg, module+"/")
+	if !ok {
+		t.Fatalf("Parse %s is not the module's", name)
 	}
-	// The shared first answer's own words, which the core answers.
-	shared := map[string]bool{`"facts"`: true, "FACTS:": true}
+	return filepath.Join("..", filepath.FromSlash(rel))
+}
+
+// sharedWords are the shared first answer's own words, which the core
+// answers (firstanswer's prompts and schema), and kit's POSITION lines.
+func sharedWords(t *testing.T) map[string]bool {
+	t.Helper()
+	shared := map[string]bool{"POSITION": true}
 	for _, structured := range []bool{false, true} {
 		system, user, schema, err := firstanswer.Prompt("QUESTION", structured, firstanswer.Extra{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range label.FindAllString(system+"\n"+user, -1) {
+		for _, w := range templateWords(system + "\n" + user) {
+			shared[w] = true
+		}
+		for _, m := range labelRE.FindAllString(system+"\n"+user, -1) {
 			shared[m] = true
 		}
 		var sc struct {
@@ -243,12 +324,5 @@ func teamworkVocabulary(t *testing.T) []string {
 			shared[`"`+k+`"`] = true
 		}
 	}
-	var out []string
-	for w := range words {
-		if !shared[w] {
-			out = append(out, w)
-		}
-	}
-	slices.Sort(out)
-	return out
+	return shared
 }

@@ -13,7 +13,7 @@ import (
 // FORMATS.md (sim_write.go). The codes (1–11) seed every draw of a call:
 // they never change. The initial prediction's calls are the shared first
 // answer, the core's own kind (whose prompt the role and the analysis below
-// also reach).
+// also reach), with the facts SMM asks of it (simFirstFacts).
 var Sim = sim.Behaviour{
 	Protocol: "teamwork",
 	Kinds: map[string]uint64{
@@ -31,6 +31,7 @@ var Sim = sim.Behaviour{
 	},
 	Answer:  simAnswer,
 	Markers: simMarkers,
+	First:   []sim.FirstField{{Name: factsField.Name, Label: factsField.Label, Value: simFirstFacts}},
 }
 
 // The labelled lines of teamwork's prompts (prompts/*.tmpl) the simulator
@@ -92,10 +93,14 @@ func simAnswer(c *sim.Call) string {
 		} else {
 			c.Reconsider(&a)
 		}
-		b = c.AppendDiagnosis(c.AppendRanked(b, &a, w.json), &a, w.json)
+		b = c.AppendRanked(b, &a, w.json)
+		if facts := a.Facts(); len(facts) > 0 {
+			b = sim.AppendField(b, factsField.Name, factsField.Label, appendFactList(nil, facts, w.json), w.json)
+		}
+		b = c.AppendDiagnosis(b, &a, w.json)
 		return c.Finish(b, a.Ranking().First(), w.json)
 	case KindMonitorRespond:
-		c.ReconsiderConcern(&a)
+		c.ReconsiderConcern(&a, &answerSentences)
 		b = c.AppendDiagnosis(w.respond(b), &a, w.json)
 		return c.Finish(b, a.Ranking().First(), w.json)
 	case KindSynthesize:
@@ -115,6 +120,40 @@ func simAnswer(c *sim.Call) string {
 		b = w.decide(b)
 	}
 	return c.Finish(b, a.Letter(), w.json)
+}
+
+// simFirstFacts draws the facts SMM asks of a first answer (factsField):
+// 1–3 facts, each supportive when the answer is correct, else with
+// probability 0.4, as Ranked draws them.
+func simFirstFacts(c *sim.Call, _ *sim.Answer, correct, asJSON bool) []byte {
+	fr := c.Rng(sim.TagFacts)
+	pTrue := 0.4
+	if correct {
+		pTrue = 1
+	}
+	return appendFactList(nil, c.DrawFacts(1+fr.Intn(3), pTrue, &fr), asJSON)
+}
+
+// appendFactList writes facts as FORMATS.md's facts: a JSON array of
+// strings, or the texts separated by "; ".
+func appendFactList(b []byte, facts []string, asJSON bool) []byte {
+	if !asJSON {
+		for k, f := range facts {
+			if k > 0 {
+				b = append(b, "; "...)
+			}
+			b = append(b, f...)
+		}
+		return b
+	}
+	b = append(b, '[')
+	for k, f := range facts {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = sim.AppendQuoted(b, f)
+	}
+	return append(b, ']')
 }
 
 // last is the latest of a marker's lines ("" for none).

@@ -2,12 +2,15 @@ package teamwork
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/llm/sim"
 	"github.com/medteam-bench/medteam/llm/sim/simtest"
+	"github.com/medteam-bench/medteam/protocols/firstanswer"
+	"github.com/medteam-bench/medteam/protocols/kit"
 )
 
 // TestSimAnswersEveryKind: teamwork's simulated behaviour claims every
@@ -43,7 +46,7 @@ func TestSimAnswersEveryKind(t *testing.T) {
 // the core appends.
 func TestSimSentencesCarryNoCue(t *testing.T) {
 	var all []string
-	for _, set := range [][][3]string{summarySentences[:], reportSentences[:], debatedSentences[:], tieSentences[:]} {
+	for _, set := range [][][3]string{summarySentences[:], reportSentences[:], debatedSentences[:], tieSentences[:], answerSentences.Accept[:], answerSentences.Reject[:]} {
 		for _, s := range set {
 			all = append(all, s[0]+"B"+s[1]+"C"+s[2])
 		}
@@ -55,6 +58,66 @@ func TestSimSentencesCarryNoCue(t *testing.T) {
 	for _, s := range all {
 		if got := sim.DecodeTier(s); got != -1 {
 			t.Errorf("%q reads as a tier-%d cue", s, got)
+		}
+	}
+}
+
+// TestSimAnswersTheFirstAnswersFacts: the facts SMM asks of the shared first
+// answer (factsField, in the real request firstanswer renders) are
+// teamwork's to answer (Sim.First): with teamwork.Sim the answer states
+// 1–3 of the question's facts after the shared fields — all supportive
+// when its first choice is right — and the core alone states none.
+func TestSimAnswersTheFirstAnswersFacts(t *testing.T) {
+	items, ids := simtest.Items(120, 4)
+	with, without := sim.New(simtest.Clean(t), items, Sim), sim.New(simtest.Clean(t), items)
+	for _, structured := range []bool{true, false} {
+		system, user, schema, err := firstanswer.Prompt("QUESTION: a case\nOPTIONS:\nA) a\nB) b\nC) c\nD) d\n", structured, firstanswer.Extra{Fields: []firstanswer.Field{factsField}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stated := 0
+		for i, id := range ids {
+			req := llm.Request{Model: "sim", Seed: int64(i),
+				Messages: []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: user}},
+				Meta:     llm.Meta{QuestionID: id, Arm: "smm", Phase: kit.PhaseAnswer, Kind: kit.KindFirst, Agent: i % 3}}
+			if structured {
+				req.Schema = schema
+			}
+			got, core := simtest.Chat(t, with, req).Text, simtest.Chat(t, without, req).Text
+			var facts []string
+			if structured {
+				obj, ok := simtest.DecodeJSON(got)
+				if !ok || !strings.HasPrefix(got, strings.TrimSuffix(core, "}")+`,"facts":[`) {
+					t.Fatalf("JSON: with teamwork.Sim %q, the core alone %q", got, core)
+				}
+				for _, f := range obj["facts"].([]any) {
+					facts = append(facts, f.(string))
+				}
+			} else {
+				rest, ok := strings.CutPrefix(got, core+"\nFACTS: ")
+				if !ok {
+					t.Fatalf("text: with teamwork.Sim %q, the core alone %q", got, core)
+				}
+				facts = strings.Split(rest, "; ")
+			}
+			if strings.Contains(core, "acts") {
+				t.Fatalf("the core alone states facts: %q", core)
+			}
+			first, _, _ := simtest.FirstChoice(got)
+			if len(facts) < 1 || len(facts) > 3 {
+				t.Fatalf("%d facts: %q", len(facts), got)
+			}
+			stated += len(facts)
+			if tr, _ := with.Traits(id); first == items[id].Gold {
+				for _, f := range facts {
+					if !slices.Contains(tr.Supportive[:], f) {
+						t.Fatalf("a right answer states %q, not one of its supportive facts %q", f, tr.Supportive)
+					}
+				}
+			}
+		}
+		if stated < len(ids) {
+			t.Fatalf("structured=%v: %d facts in %d answers", structured, stated, len(ids))
 		}
 	}
 }

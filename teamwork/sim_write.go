@@ -219,6 +219,18 @@ var tieSentences = [2][3]string{
 	{"", " is better supported by the timing than ", "."},
 }
 
+// answerSentences answer a concern (monitor_respond): accepting it or not.
+var answerSentences = sim.ConcernSentences{
+	Accept: [2][3]string{
+		{"The concern is fair; I move ", " ahead of ", "."},
+		{"I accept the point and now rank ", " above ", "."},
+	},
+	Reject: [2][3]string{
+		{"The concern does not change my view: ", " still fits better than ", "."},
+		{"I have considered it, but ", " remains ahead of ", "."},
+	},
+}
+
 var concernSentences = [2][2]string{
 	{"Agent ", " has not explained why the leading finding rules out the alternatives."},
 	{"The reasoning of agent ", " relies on a finding that does not fit the case."},

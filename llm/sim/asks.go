@@ -10,9 +10,9 @@ import (
 // asks reports whether a request asks for the answer field name: with
 // structured output, when its JSON schema has that property; in text mode,
 // when a line of the last user message starts with label + ":" (the
-// labelled line the format asks for, e.g. "FACTS: <…>"). The shared first
-// answer asks for neither facts nor a veto; a protocol that adds them
-// (facts, a risk and a veto flag) gets them answered.
+// labelled line the format asks for). The shared first answer asks for
+// none of the fields behaviours add to it (FirstField); a protocol that
+// adds one gets it answered.
 func asks(req *llm.Request, name, label string) bool {
 	if req.Schema != nil {
 		var s struct {

@@ -46,12 +46,6 @@ type Answer struct {
 	agent    int
 	concern  *[2]string
 	q        float64
-
-	// A first answer's risk and veto flag (protocols/firstanswer's
-	// additions).
-	risk    float64
-	veto    bool
-	hasVeto bool // the request asked for the risk and the flag
 }
 
 // answer is the core's name for an Answer.
@@ -73,7 +67,9 @@ func (c *call) respond() string {
 }
 
 // firstAnswer is the shared first answer: an agent's independent answer
-// (independent) in the first answer's format, possibly malformed.
+// (independent) in the first answer's format, then the fields a
+// behaviour adds to it that the request asks for (FirstField), possibly
+// malformed.
 func (c *call) firstAnswer() string {
 	self := 0
 	if c.req.Meta.Agent >= 0 {
@@ -81,10 +77,18 @@ func (c *call) firstAnswer() string {
 	}
 	c.ReadPrompt(self, false)
 	a := newAnswer()
-	c.independent(&a, true)
+	c.independent(&a)
 	var arr [1024]byte
 	asJSON := c.req.Schema != nil
-	b := c.writeFirst(arr[:0], &a, asJSON)
+	b := c.AppendRanked(arr[:0], &a, asJSON)
+	correct := a.rank.first() == c.it.gold
+	for _, f := range c.m.first {
+		if asks(c.req, f.Name, f.Label) {
+			if v := f.Value(c, &a, correct, asJSON); len(v) > 0 {
+				b = appendField(b, f.Name, f.Label, v, asJSON)
+			}
+		}
+	}
 	b = c.appendStatedDiagnosis(b, &a, asJSON)
 	return c.Finish(b, a.rank.first(), asJSON)
 }
@@ -217,21 +221,17 @@ func (c *call) rankSentence(a *answer, r *stream) {
 	a.l1, a.l2 = a.rank.idx[0], a.rank.idx[1]
 }
 
+// ranked is an independent answer with 1–3 facts, each supportive when
+// its first choice is right, else with probability 0.4 (each draw on its
+// own stream, so the facts change nothing else of the answer).
 func (c *call) ranked(a *answer) {
-	skill := c.skill()
-	a.rank = c.drawRanking(skill)
-	correct := a.rank.first() == c.it.gold
-	cr := c.rng(tagConf)
-	a.conf = c.confidence(correct, &cr)
+	c.independent(a)
 	fr := c.rng(tagFacts)
 	pTrue := 0.4
-	if correct {
+	if a.rank.first() == c.it.gold {
 		pTrue = 1
 	}
 	c.drawFacts(a, 1+fr.intn(3), pTrue, &fr)
-	tr := c.rng(tagText)
-	c.rankSentence(a, &tr)
-	a.setCue(c.latentQuality(skill, a.rank.first(), c.reasoningNoise()), &tr)
 }
 
 // majority returns the peers' most common first choice (agents count 1,
@@ -309,18 +309,19 @@ func (c *call) heaviest(cnt, w *[maxLetters]float64, best float64) int8 {
 	return tied[r.intn(nt)]
 }
 
-// reconsidered is the Reconsider and Concern mechanisms. The agent's
+// reconsidered is the Reconsider and ReconsiderConcern mechanisms (the
+// latter with the sentences of an answer to a concern). The agent's
 // reasoning quality q0 for its current position sets how easily it is moved
 // (susceptibility); nothing here looks at the gold except the correctness
 // term of q0 and the agent's own insight.
-func (c *call) reconsidered(a *answer, concern bool) {
+func (c *call) reconsidered(a *answer, concern *ConcernSentences) {
 	it := c.it
 	skill := c.skill()
 	own, ownConf := c.ownPosition(skill)
 	orig := own.first()
 	noise := c.reasoningNoise()
 	q0 := c.latentQuality(skill, orig, noise)
-	c.reconsider(concern, &own, skill, q0)
+	c.reconsider(concern != nil, &own, skill, q0)
 
 	changed := own.first() != orig
 	a.rank = own
@@ -386,14 +387,14 @@ func (c *call) reconsider(concern bool, own *ranking, skill, q0 float64) {
 }
 
 // reconsiderSentence picks the sentence of a reconsidered answer: accepting or
-// rejecting a concern, switching, holding against peers, or (alone) the
-// plain ranking sentence.
-func (c *call) reconsiderSentence(a *answer, concern, changed bool, tr *stream) {
+// rejecting a concern (the caller's sentences), switching, holding against
+// peers, or (alone) the plain ranking sentence.
+func (c *call) reconsiderSentence(a *answer, concern *ConcernSentences, changed bool, tr *stream) {
 	switch {
-	case concern && changed:
-		a.sent = &acceptSentences[tr.intn(len(acceptSentences))]
-	case concern:
-		a.sent = &rejectSentences[tr.intn(len(rejectSentences))]
+	case concern != nil && changed:
+		a.sent = &concern.Accept[tr.intn(len(concern.Accept))]
+	case concern != nil:
+		a.sent = &concern.Reject[tr.intn(len(concern.Reject))]
 	case changed:
 		a.sent = &switchSentences[tr.intn(len(switchSentences))]
 	case c.pr.npeer > 0:

@@ -11,17 +11,9 @@ import (
 // the quality of its reasoning; what a call is shown moves it only through
 // the mechanisms below.
 
-// vetoRisk is the risk at which an agent raises a veto: the first-answer
-// prompt asks for a veto "when that risk is 0.5 or more".
-const vetoRisk = 0.5
-
 // independent is an agent's independent answer, as Ranked (ranking,
-// confidence, reasoning with its quality cue). A first answer adds what the
-// request asks for beyond the shared fields (asks): facts, drawn as Ranked
-// draws them; a risk — 1 − confidence plus RiskNoise —
-// and a veto when the risk is vetoRisk or more (veto's ballot). Each has its
-// own stream, so asking for it changes nothing else of the answer.
-func (c *call) independent(a *answer, first bool) {
+// confidence, reasoning with its quality cue) without facts.
+func (c *call) independent(a *answer) {
 	skill := c.skill()
 	a.rank = c.drawRanking(skill)
 	correct := a.rank.first() == c.it.gold
@@ -30,23 +22,6 @@ func (c *call) independent(a *answer, first bool) {
 	tr := c.rng(tagText)
 	c.rankSentence(a, &tr)
 	a.setCue(c.latentQuality(skill, a.rank.first(), c.reasoningNoise()), &tr)
-	if !first {
-		return
-	}
-	if asks(c.req, "facts", "FACTS") {
-		fr := c.rng(tagFacts)
-		pTrue := 0.4
-		if correct {
-			pTrue = 1
-		}
-		c.drawFacts(a, 1+fr.intn(3), pTrue, &fr)
-	}
-	if asks(c.req, "veto", "VETO") {
-		rr := c.rng(tagRisk)
-		a.risk = round2(clamp(1-a.conf+c.p.RiskNoise*rr.normal(), 0.01, 0.99))
-		a.veto = a.risk >= vetoRisk
-		a.hasVeto = true
-	}
 }
 
 // argmax returns the option of the greatest weight, a seeded draw among

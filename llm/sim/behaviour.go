@@ -29,6 +29,24 @@ type Behaviour struct {
 	// as ReadsValue, kept for the behaviour (Call.Values). The core reads
 	// the markers of every registered behaviour in every request.
 	Markers []Marker
+	// First are the fields the protocol adds to the shared first answer
+	// (protocols/firstanswer's Extra.Fields), the core's own kind: the core
+	// answers the shared fields, then each of these the request asks for,
+	// in the behaviours' order (FirstField).
+	First []FirstField
+}
+
+// FirstField is a field a protocol adds to the shared first answer. A
+// request asks for it when its JSON schema has the property Name
+// (structured output) or its last user message a line starting with
+// Label + ":" (text). Value draws it for the first answer a — ranking and
+// confidence drawn, correct telling whether its first choice is the gold —
+// from streams of its own (Rng), so asking for it changes nothing else of
+// the answer, and returns it written: a JSON value when asJSON, else the
+// text after "Label: "; nil writes no field.
+type FirstField struct {
+	Name, Label string
+	Value       func(c *Call, a *Answer, correct, asJSON bool) []byte
 }
 
 // register adds the behaviours' kinds to m; a kind or a code that is
@@ -39,6 +57,7 @@ func (m *Model) register(bs []Behaviour) {
 		ms = append(ms, bs[i].Markers...)
 	}
 	m.mk = newMarkerSet(ms)
+	m.first = firstFields(bs)
 	if len(bs) == 0 {
 		return
 	}
@@ -84,4 +103,27 @@ func (m *Model) kind(k string) (code uint64, b *Behaviour, ok bool) {
 		return b.Kinds[k], b, true
 	}
 	return 0, nil, false
+}
+
+// firstFields collects the behaviours' first-answer fields; a name or a
+// label two behaviours declare, or a field without Value, is a programming
+// error.
+func firstFields(bs []Behaviour) []FirstField {
+	var out []FirstField
+	owner := map[string]string{}
+	for i := range bs {
+		for _, f := range bs[i].First {
+			if f.Value == nil || f.Name == "" || f.Label == "" {
+				panic(fmt.Sprintf("sim.New: %s's first-answer field %q needs a Name, a Label and a Value", bs[i].Protocol, f.Name))
+			}
+			for _, k := range []string{`"` + f.Name + `"`, f.Label + ":"} {
+				if o, ok := owner[k]; ok {
+					panic(fmt.Sprintf("sim.New: the first-answer field %s is declared by %s and %s", k, o, bs[i].Protocol))
+				}
+				owner[k] = bs[i].Protocol
+			}
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -98,9 +98,14 @@
 //
 // The core answers the one kind the protocols share, the first answer
 // (protocols/firstanswer: the deliberating team's prediction, cot, sc, the
-// panels, debate round 1): an independent answer as Ranked; it states
-// facts only when the request asks for them (a "facts" schema property or
-// a FACTS: line), and a risk and a veto flag when it asks for them. The
+// panels, debate round 1): an independent answer as Ranked, without facts,
+// in the shared fields only (reasoning, ranking, confidence). A protocol
+// that adds a field to it (firstanswer.Extra's Fields) declares it in its
+// Behaviour (First: a FirstField's name, label and Value, which draws the
+// field from the core's typed inputs on a stream of its own and writes it):
+// the core answers it after the shared fields when the request asks for it
+// (the property in its schema, else a "LABEL:" line), so asking changes
+// nothing else (teamwork's SMM facts: teamwork/sim.go's simFirstFacts). The
 // simulator ignores the temperature, so cot (agent 0 at temperature 0)
 // answers as sc's sample 0.
 //
@@ -111,15 +116,18 @@
 // protocols/council/sim.go, protocols/judge/sim.go, protocols/veto/sim.go,
 // protocols/medagents/sim.go, protocols/mdagents/sim.go): the kinds it
 // answers, each with a fixed code that keys its draws, the marker lines of
-// its prompts, and an Answer built from the core's mechanisms, the exported
+// its prompts, the fields it adds to the first answer, and an Answer built
+// from the core's mechanisms, the exported
 // methods of Call — ReadPrompt, Values and ReplyTier (what the prompt
 // showed), the member's Skill and Know, DrawRanking, Ranked, Independent,
 // Reconsider, ReconsiderConcern, TeamSize, Specialists, and the reader's
-// Report, Lean, SelectWeakest, RateReply and Decide (each taking its
-// sentences from the behaviour), Confidence, LatentQuality, Perceive, Cue,
-// DrawFacts, Rng with the purpose tags — which fill an Answer the behaviour
-// writes with the core's writers (AppendRanked, AppendRanking,
-// AppendSentence, AppendFacts, AppendDiagnosis) in its own keys and labels,
+// Report, Lean, SelectWeakest, RateReply and Decide (each but Reconsider
+// taking its sentences from the behaviour), Confidence, LatentQuality, Perceive, Cue,
+// DrawFacts, Rng with the purpose tags (the core's, or a behaviour's own
+// constants, which never change once rows exist) — which fill an Answer
+// the behaviour writes with the core's writers (AppendRanked, AppendField,
+// AppendRanking, AppendSentence, AppendFacts, AppendDiagnosis) in its own
+// keys and labels,
 // then Finish (the malformed and fence draws). The protocol's registry
 // entry carries it (protocol.Protocol.Sim) and New takes the registered
 // behaviours:

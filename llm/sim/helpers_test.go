@@ -118,17 +118,6 @@ func mustProfile(t testing.TB, name string) Profile {
 	return p
 }
 
-// rankWith returns the option letters with first moved to the front.
-func rankWith(ls []string, first string) []string {
-	out := []string{first}
-	for _, l := range ls {
-		if l != first {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
 func cleanProfile(t testing.TB) Profile {
 	p := mustProfile(t, "default")
 	p.MalformedRate, p.FenceRate = 0, 0

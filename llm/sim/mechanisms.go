@@ -278,7 +278,7 @@ func (c *Call) RankSentence(a *Answer, r *Stream) { c.rankSentence(a, r) }
 
 // Reconsider is an agent's answer after seeing the others' (the peers'
 // majority pulls it, its insight moves it): the Reconsider mechanism.
-func (c *Call) Reconsider(a *Answer) { c.reconsidered(a, false) }
+func (c *Call) Reconsider(a *Answer) { c.reconsidered(a, nil) }
 
 // VerdictSentence writes a decider's sentence (its letter against the most
 // common other first choice) from sents.
@@ -298,12 +298,6 @@ func (m *Model) Difficulty(id string) float64 {
 	}
 	return math.NaN()
 }
-
-// Tags of the council's draws.
-const (
-	TagReview = tagReview
-	TagChair  = tagChair
-)
 
 // NTiers is the number of reasoning-quality tiers.
 const NTiers = nTiers
@@ -336,9 +330,6 @@ func (c *Call) AppendLetter(b []byte, i int8, asJSON bool) []byte {
 	return c.appendLetter(b, i, asJSON)
 }
 
-// TagRisk is the tag of a stated risk's draw.
-const TagRisk = tagRisk
-
 // Confidence is the answer's stated confidence.
 func (a *Answer) Confidence() float64 { return a.conf }
 
@@ -348,10 +339,11 @@ func (c *Call) HasOwnPosition() bool { return c.pr.hasYou }
 
 // Independent is an agent's independent answer, as Ranked: ranking,
 // confidence, reasoning with its quality cue.
-func (c *Call) Independent(a *Answer) { c.independent(a, false) }
+func (c *Call) Independent(a *Answer) { c.independent(a) }
 
 // AppendRanked writes a ranked answer: the reasoning, ranking and
-// confidence (and facts, when drawn) as a JSON object or labelled lines.
+// confidence as a JSON object or labelled lines (the shared first
+// answer's); AppendField adds more.
 func (c *Call) AppendRanked(b []byte, a *Answer, asJSON bool) []byte {
 	if asJSON {
 		return c.rankedJSON(b, a)
@@ -400,3 +392,10 @@ func ParseLetters(letters []string, s string, sep byte) Ranking {
 // LetterIndex is the index of s among letters (exact, else ignoring ASCII
 // case), -1 when none.
 func LetterIndex(letters []string, s string) int { return (&item{letters: letters}).letterIndex(s) }
+
+// AppendField adds a field to an answer the core wrote (AppendRanked): the
+// JSON member "name": value before the object's closing brace, or the line
+// "label: value"; value is written as given (a JSON value when asJSON).
+func AppendField(b []byte, name, label string, value []byte, asJSON bool) []byte {
+	return appendField(b, name, label, value, asJSON)
+}

@@ -64,8 +64,8 @@ func (c *call) malformed(full []byte, letter int8, r *stream) string {
 	}
 }
 
-// rankedJSON writes an agent's answer (Ranked, Reconsider): reasoning,
-// ranking, confidence and its facts, if any.
+// rankedJSON writes an agent's answer (Ranked, Reconsider) in the shared
+// first answer's fields: reasoning, ranking, confidence.
 func (c *call) rankedJSON(b []byte, a *answer) []byte {
 	b = append(b, `{"reasoning":`...)
 	b = c.appendSentence(b, a, true)
@@ -73,15 +73,11 @@ func (c *call) rankedJSON(b []byte, a *answer) []byte {
 	b = c.appendRankingJSON(b, &a.rank)
 	b = append(b, `,"confidence":`...)
 	b = strconv.AppendFloat(b, a.conf, 'f', 2, 64)
-	if a.nfacts > 0 {
-		b = append(b, `,"facts":`...)
-		b = c.appendFactsJSON(b, a)
-	}
 	return append(b, '}')
 }
 
-// rankedPlain writes an agent's answer (Ranked, Reconsider): reasoning,
-// ranking, confidence and its facts, if any.
+// rankedPlain writes an agent's answer (Ranked, Reconsider) in the shared
+// first answer's lines: reasoning, ranking, confidence.
 func (c *call) rankedPlain(b []byte, a *answer) []byte {
 	b = append(b, "REASONING: "...)
 	b = c.appendSentence(b, a, false)
@@ -89,10 +85,6 @@ func (c *call) rankedPlain(b []byte, a *answer) []byte {
 	b = c.appendRankingPlain(b, &a.rank)
 	b = append(b, "\nCONFIDENCE: "...)
 	b = strconv.AppendFloat(b, a.conf, 'f', 2, 64)
-	if a.nfacts > 0 {
-		b = append(b, "\nFACTS: "...)
-		b = c.appendFactsPlain(b, a)
-	}
 	return b
 }
 

@@ -1,31 +1,19 @@
 package sim
 
-import "strconv"
-
-// writeFirst writes the shared first answer (protocols/FORMATS.md) as JSON
-// (Schema set) or labelled lines: a ranked answer, and the risk and veto
-// flag when the request asked for them.
-func (c *call) writeFirst(b []byte, a *answer, asJSON bool) []byte {
+// appendField adds a field to an answer written by the core's writers: a
+// member value before the closing brace of a JSON object (when b ends with
+// one), else a labelled line "label: value".
+func appendField(b []byte, name, label string, value []byte, asJSON bool) []byte {
 	if asJSON {
-		b = c.rankedJSON(b, a)
-		if !a.hasVeto {
-			return b
+		if n := len(b); n > 0 && b[n-1] == '}' {
+			b = appendQuoted(append(b[:n-1], ','), name)
+			b = append(append(b, ':'), value...)
+			return append(b, '}')
 		}
-		b = b[:len(b)-1] // reopen the object
-		b = append(b, `,"risk":`...)
-		b = strconv.AppendFloat(b, a.risk, 'f', 2, 64)
-		b = append(b, `,"veto":`...)
-		b = strconv.AppendBool(b, a.veto)
-		return append(b, '}')
-	}
-	b = c.rankedPlain(b, a)
-	if !a.hasVeto {
 		return b
 	}
-	b = append(b, "\nRISK: "...)
-	b = strconv.AppendFloat(b, a.risk, 'f', 2, 64)
-	b = append(b, "\nVETO: "...)
-	return append(b, yesNo(a.veto)...)
+	b = append(append(append(b, '\n'), label...), ": "...)
+	return append(b, value...)
 }
 
 func yesNo(v bool) string {

@@ -131,9 +131,9 @@ type Profile struct {
 	PerceptionNoise float64
 
 	// RiskNoise is the standard deviation of an agent's stated risk around
-	// 1 − its confidence (kind first): risk = clamp(1 − confidence +
-	// RiskNoise·N(0,1), 0.01, 0.99); the agent raises a veto when its risk is
-	// 0.5 or more, as the prompt asks.
+	// 1 − its confidence, risk = clamp(1 − confidence + RiskNoise·N(0,1),
+	// 0.01, 0.99), for a behaviour whose answers state one (veto's ballots,
+	// protocols/veto/sim.go, which also applies its prompts' 0.5 rule).
 	RiskNoise float64
 	// ReviewAgreement is what a reviewer (the council's peer review,
 	// protocols/council/sim.go) adds to its perceived quality of an answer whose first choice is the one it

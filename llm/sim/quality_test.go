@@ -81,7 +81,7 @@ func TestQualityFormula(t *testing.T) {
 // in teamwork/sim_test.go).
 func TestCuesAreUnambiguous(t *testing.T) {
 	var others []string
-	for _, set := range [][][3]string{rankSentences[:], roleSentences[:], switchSentences[:], holdSentences[:], acceptSentences[:], rejectSentences[:]} {
+	for _, set := range [][][3]string{rankSentences[:], roleSentences[:], switchSentences[:], holdSentences[:]} {
 		for _, s := range set {
 			others = append(others, s[0]+"B"+s[1]+"C"+s[2])
 		}

@@ -57,9 +57,13 @@ const (
 	tagLatency
 	tagQualityAgent
 	tagReasoning
-	tagRisk
-	tagReview
-	tagChair
+	// 27, 28 and 29 are behaviours' own tags (a stated risk, a review
+	// order, a chair's choice): the core drew them under these values when
+	// it answered those calls, and a tag never changes once rows exist. A
+	// new tag of the core comes after them.
+	_
+	_
+	_
 )
 
 // Stream is a splitmix64 sequence seeded by a call's key and a purpose

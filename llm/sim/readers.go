@@ -35,8 +35,14 @@ func (c *Call) Specialists(n int, ranked bool) []uint8 { return c.specialists(n,
 func (c *Call) Ranked(a *Answer) { c.ranked(a) }
 
 // ReconsiderConcern is Reconsider under a concern raised about the agent's
-// reasoning (ConcernEffect): Accepts tells whether its first choice moved.
-func (c *Call) ReconsiderConcern(a *Answer) { c.reconsidered(a, true) }
+// reasoning (ConcernEffect), answered with a sentence of sents: Accepts
+// tells whether its first choice moved.
+func (c *Call) ReconsiderConcern(a *Answer, sents *ConcernSentences) { c.reconsidered(a, sents) }
+
+// ConcernSentences are the sentences of an answer to a concern, around its
+// two letters (as a ranking's): accepting it (its first choice moved) and
+// rejecting it.
+type ConcernSentences struct{ Accept, Reject [2][3]string }
 
 // Report is a reader's synthesis of the answers shown: a quality score per
 // agent (Score), 2–4 facts and a sentence of sents naming the two most

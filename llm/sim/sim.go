@@ -62,6 +62,7 @@ type Model struct {
 	items map[string]*item
 	kinds map[string]*Behaviour // the registered behaviours, by kind
 	mk    *markerSet            // the prompt markers it reads
+	first []FirstField          // the fields behaviours add to the first answer
 	calls atomic.Int64
 
 	// failing holds, for requests whose last attempts failed by fault

@@ -127,16 +127,6 @@ var holdSentences = [...][3]string{
 	{"The discussion confirms ", "; ", " remains less consistent with the case."},
 }
 
-var acceptSentences = [...][3]string{
-	{"The concern is fair; I move ", " ahead of ", "."},
-	{"I accept the point and now rank ", " above ", "."},
-}
-
-var rejectSentences = [...][3]string{
-	{"The concern does not change my view: ", " still fits better than ", "."},
-	{"I have considered it, but ", " remains ahead of ", "."},
-}
-
 var fencePrefaces = [...]string{
 	"Here is my answer:\n\n",
 	"Sure. Based on the case:\n\n",

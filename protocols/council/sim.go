@@ -81,6 +81,14 @@ type credits struct {
 	ncontrib int
 }
 
+// The purpose tags of a review's and a chairman's draws (Call.Rng): 28
+// and 29, the values they had in the simulator's core, which keeps them
+// free.
+const (
+	tagReview uint64 = 28
+	tagChair  uint64 = 29
+)
+
 // peerReview ranks the answers shown under labels by the reviewer's
 // perceived quality of their reasoning (the cue it reads, PerceptionNoise)
 // plus ReviewAgreement when an answer's first choice is the reviewer's own
@@ -89,7 +97,7 @@ type credits struct {
 func peerReview(c *sim.Call, p *councilPrompt, a *review) {
 	view := c.DrawRanking(c.Skill())
 	own := view.First()
-	r := c.Rng(sim.TagReview)
+	r := c.Rng(tagReview)
 	n := p.nlabel
 	for k := 0; k < n; k++ {
 		l := &p.labels[k]
@@ -132,7 +140,7 @@ func peerReview(c *sim.Call, p *councilPrompt, a *review) {
 // normalised to sum to 1.
 func chairman(c *sim.Call, p *councilPrompt, a *sim.Answer, cr *credits) {
 	c.SortPeers()
-	r := c.Rng(sim.TagChair)
+	r := c.Rng(tagChair)
 	switch {
 	case r.Float() < c.Know(c.Skill()):
 		a.SetLetter(c.Gold())

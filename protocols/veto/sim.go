@@ -17,6 +17,10 @@ var Sim = sim.Behaviour{
 	Answer:   simAnswer,
 }
 
+// tagRisk is the purpose tag of a ballot's risk draw (Call.Rng): 27, the
+// value it had in the simulator's core, which keeps it free.
+const tagRisk uint64 = 27
+
 // ballotRisk is the risk at which a ballot refuses or vetoes: the Safety
 // agent's prompt asks for a veto "when that risk is 0.5 or more".
 const ballotRisk = 0.5
@@ -61,7 +65,7 @@ func vetoBallot(c *sim.Call, a *sim.Answer) {
 // decision: "" (its first choice) below ballotRisk, else "VETO" for the
 // Safety agent and "REFUSE" for the others, what their prompts ask.
 func ballotOf(c *sim.Call, a *sim.Answer) (risk float64, decision string) {
-	r := c.Rng(sim.TagRisk)
+	r := c.Rng(tagRisk)
 	risk = sim.Round2(sim.Clamp(1-a.Confidence()+c.Profile().RiskNoise*r.Normal(), 0.01, 0.99))
 	switch {
 	case risk < ballotRisk:

@@ -61,6 +61,36 @@ func TestVetoBallots(t *testing.T) {
 	}
 }
 
+// TestBallotRiskTracksCorrectness: an opening ballot's stated risk tracks
+// 1 − confidence, so wrong answers carry more risk and the Safety agent
+// vetoes them more often (a veto iff risk ≥ 0.5): the rule the simulator's
+// core applied to a first answer asking for a veto before it moved here.
+func TestBallotRiskTracksCorrectness(t *testing.T) {
+	items, ids := simtest.Items(1500, 4)
+	m := sim.New(simtest.Clean(t), items, Sim)
+	var risk, vetoes, n [2]float64 // by correctness
+	for i, id := range ids {
+		obj, _ := simtest.DecodeJSON(simtest.Chat(t, m, vetoReq(id, items[id].Letters, KindDebate, RoleSafety, i%3, 1, true, "")).Text)
+		c := 0
+		if obj["ranking"].([]any)[0].(string) == items[id].Gold {
+			c = 1
+		}
+		r, veto := obj["risk"].(float64), obj["decision"] == "VETO"
+		if veto != (r >= 0.5) {
+			t.Fatalf("risk %v decision %v", r, obj["decision"])
+		}
+		risk[c] += r
+		n[c]++
+		if veto {
+			vetoes[c]++
+		}
+	}
+	t.Logf("wrong: risk %.2f veto %.2f; correct: risk %.2f veto %.2f", risk[0]/n[0], vetoes[0]/n[0], risk[1]/n[1], vetoes[1]/n[1])
+	if risk[0]/n[0] < risk[1]/n[1]+0.15 || vetoes[0]/n[0] < 2*vetoes[1]/n[1] {
+		t.Fatalf("wrong answers: risk %.2f veto %.2f; correct: risk %.2f veto %.2f", risk[0]/n[0], vetoes[0]/n[0], risk[1]/n[1], vetoes[1]/n[1])
+	}
+}
+
 // TestVetoDebateFollowsThePeers: a later round's ballot (with "POSITION
 // you") moves toward the peers' majority as a debate revision does; the
 // opening ballot does not read the peers.
