@@ -122,9 +122,13 @@ type breaker struct {
 	inflight int  // attempts admitted and not yet observed
 	probeOut bool // a probe's request is in flight: like an attempt, it gets Grace
 	expired  bool // MaxOutage has passed: the attempts in flight have Grace to answer
-	epoch    int  // bumped when an outage ends: its timers are stale
-	stopTime func() bool
-	answered int64 // attempts and probes answered so far
+	// probation: a probe answered within the Grace: attempts may be sent
+	// for what is left of it, and one answered ends the outage; the clock
+	// and the backoff are kept (a probe's answer alone never resets them).
+	probation bool
+	epoch     int // bumped when an outage ends: its timers are stale
+	stopTime  func() bool
+	answered  int64 // attempts and probes answered so far
 	// parked: the calls are parked in provider batches (batch mode), so a
 	// call in flight is a batch being worked on, never an outage's hang.
 	parked   bool
@@ -186,7 +190,7 @@ func (b *breaker) wait(ctx context.Context) error {
 		case b.outage != nil:
 			b.mu.Unlock()
 			return b.outage
-		case !b.open && !b.expired:
+		case !b.open && (!b.expired || b.probation):
 			b.mu.Unlock()
 			return nil
 		case !b.probing && !b.expired:
@@ -251,9 +255,7 @@ func (b *breaker) endProbe(err error, probed bool) {
 	switch {
 	case !probed:
 	case err == nil:
-		if b.expired { // answered in the grace MaxOutage left it: the endpoint is back
-			b.recovered()
-		}
+		b.probation = b.expired // answered in the Grace: calls may try for the rest of it
 		b.open, b.failures = false, 0
 		b.answered++ // the endpoint answers: a unit's next failed try is its own
 	default:
@@ -338,7 +340,7 @@ func (b *breaker) refusal() error {
 
 // closedLocked says whether attempts may be sent; called with b.mu held.
 func (b *breaker) closedLocked() bool {
-	return b.outage == nil && !b.expired && (!b.open || b.trial)
+	return b.outage == nil && (!b.expired || b.probation) && (!b.open || b.trial)
 }
 
 // Observe records how an admitted attempt ended: answered (err nil) ends
@@ -383,7 +385,7 @@ func (b *breaker) recovered() {
 		}
 		b.notify()
 	}
-	b.failures, b.since, b.backoff, b.open, b.expired = 0, time.Time{}, 0, false, false
+	b.failures, b.since, b.backoff, b.open, b.expired, b.probation = 0, time.Time{}, 0, false, false, false
 }
 
 // failed counts a failed attempt. Called with b.mu held.

@@ -276,13 +276,16 @@ func TestBreakerOutageTimer(t *testing.T) {
 }
 
 // TestBreakerProbeInFlightGetsGrace: a probe whose request is in flight
-// when MaxOutage passes gets Grace, like an attempt: answered within it, the
-// outage ends (the run goes on); still hanging after it, the outage is
-// final. Before, the outage was final the moment MaxOutage passed, so a run
+// when MaxOutage passes gets Grace, like an attempt. Answered within it, the
+// calls may try for the rest of the Grace (probation): one answered ends the
+// outage; if they fail, the outage is final, because a probe's answer alone
+// never resets the clock (an endpoint whose probes answer while its calls
+// fail must still stop the run). A probe still hanging after the Grace: final.
+// Before, the outage was final the moment MaxOutage passed, so a run
 // stopped with exit 5 just as the endpoint answered its probe.
 func TestBreakerProbeInFlightGetsGrace(t *testing.T) {
 	const maxOutage, grace = 10 * time.Second, 2 * time.Second
-	for _, answered := range []bool{true, false} {
+	for _, then := range []string{"an attempt answers", "the attempts fail", "the probe hangs"} {
 		in, out := make(chan struct{}), make(chan error)
 		b, _ := testBreaker(BreakerPolicy{Threshold: 8, Backoff: time.Second, MaxBackoff: time.Second, MaxOutage: maxOutage, Grace: grace},
 			func(ctx context.Context) error {
@@ -305,16 +308,29 @@ func TestBreakerProbeInFlightGetsGrace(t *testing.T) {
 		recv(t, in) // the probe's request is in flight
 		ts.fire(t, 0, maxOutage)
 		if oe := b.final(); oe != nil {
-			t.Fatalf("answered=%v: final at MaxOutage while the probe was in flight: %v", answered, oe)
+			t.Fatalf("%s: final at MaxOutage while the probe was in flight: %v", then, oe)
 		}
-		if answered {
-			out <- nil
+		if then != "the probe hangs" {
+			out <- nil // the probe answers in the grace
 			if err := recv(t, waited); err != nil {
-				t.Fatalf("wait after the probe answered in the grace: %v", err)
+				t.Fatalf("%s: wait after the probe answered in the grace: %v", then, err)
 			}
+			if err := b.Admit(ctx); err != nil {
+				t.Fatalf("%s: a probe answered in the grace, yet an attempt was refused: %v", then, err)
+			}
+			if then == "an attempt answers" {
+				b.Observe(nil)
+				ts.fire(t, 1, grace)
+				if b.final() != nil || b.isOpen() {
+					t.Fatalf("an attempt answered in the grace did not end the outage: final %v, open %v", b.final(), b.isOpen())
+				}
+				release()
+				continue
+			}
+			b.Observe(errDown)
 			ts.fire(t, 1, grace)
-			if b.final() != nil || b.isOpen() {
-				t.Fatalf("a probe answered in the grace did not end the outage: final %v, open %v", b.final(), b.isOpen())
+			if b.final() == nil {
+				t.Fatal("the probe answered but the calls failed: the outage is not final after the grace (a probe's answer reset the clock)")
 			}
 			release()
 			continue
