@@ -24,10 +24,13 @@ import (
 //
 // In the shared layout (layout.go) a revision has no assistant message: its
 // user message holds one block per earlier round, each reply after an
-// "Agent N's solution:" line. The simulator reads the latest block: agent
+// "Agent N's solution:" line. The simulator reads the latest block (round
+// Meta.Turn's, its header found after every earlier round's), its replies
+// in agent order (agent j's line found after agent j−1's): agent
 // Meta.Agent+1's reply as its own, the others' as its peers', numbered in
 // agent order as the source layout's "One agent solution:" replies are — so
-// a revision decides the same in both layouts.
+// a revision decides the same in both layouts, even when a reply quotes
+// another agent's line or a round header.
 
 const (
 	peerSolutionMarker = "One agent solution:"
@@ -110,7 +113,10 @@ func readConversation(c *sim.Call) {
 
 // readBoard sets the addressed agent's own position and its peers' from the
 // latest round block of a shared-layout revision; a request without one
-// keeps what its POSITION lines said.
+// keeps what its POSITION lines said. The blocks are found in order — round
+// 1's header, then round 2's after it, … up to the request's turn (the
+// round before the one it answers) — so a reply that echoes a header
+// cannot move the block read.
 func readBoard(c *sim.Call) {
 	req := c.Request()
 	user := ""
@@ -120,15 +126,11 @@ func readBoard(c *sim.Call) {
 			break
 		}
 	}
-	start := strings.LastIndex(user, "\n"+roundMarker)
-	if start < 0 {
+	block, ok := latestBlock(user, req.Meta.Turn)
+	if !ok {
 		return
 	}
-	block := user[start+1:]
-	if end := strings.LastIndex(block, "\n"+tailMarker); end >= 0 {
-		block = block[:end]
-	}
-	self := c.Request().Meta.Agent + 1
+	self := req.Meta.Agent + 1
 	replies := splitBlock(block)
 	own, ok := readReply(c.Letters(), replies[self])
 	c.SetPositions(own.rank, own.conf, ok)
@@ -145,41 +147,63 @@ func readBoard(c *sim.Call) {
 	}
 }
 
+// latestBlock is round latest's block of a shared-layout user message: the
+// text after its header, found after every earlier round's, up to the tail
+// (the last "You are agent" paragraph, which the layout appends last).
+func latestBlock(user string, latest int) (string, bool) {
+	pos := 0
+	for r := 1; r <= latest; r++ {
+		h := "\n\n" + roundMarker + strconv.Itoa(r) + ":"
+		k := strings.Index(user[pos:], h)
+		if k < 0 {
+			return "", false
+		}
+		pos += k + len(h)
+	}
+	if latest < 1 {
+		return "", false
+	}
+	block := user[pos:]
+	if end := strings.LastIndex(block, "\n\n"+tailMarker); end >= 0 {
+		block = block[:end]
+	}
+	return block, true
+}
+
 // maxBlockAgents bounds the agent numbers a block is read for.
 const maxBlockAgents = 64
 
-// splitBlock splits a round block into its replies by agent number, each
-// the text after its "Agent N's solution:" line up to the next one; a line
-// that only looks like one (no number, a number out of range) stays in the
-// reply.
+// splitBlock splits a round block into its replies by agent number: agent
+// j's is the text after the first "Agent j's solution: ```" line that
+// follows agent j−1's, up to agent j+1's line (or the block's end), without
+// its closing fence. Agents are read in order, so a reply that quotes
+// another agent's line cannot take that agent's slot; only a reply holding
+// the next agent's exact line (with its fence) can cut itself short.
 func splitBlock(block string) map[int]string {
 	out := map[int]string{}
-	cur := -1
-	for _, part := range strings.Split(block, "\n"+agentMarker) {
-		if n, rest, ok := agentLine(part); ok {
-			cur = n
-			out[cur] = rest
-			continue
+	pos, start := 0, -1
+	j := 1
+	for ; j <= maxBlockAgents; j++ {
+		m := agentLineOf(j)
+		k := strings.Index(block[pos:], m)
+		if k < 0 {
+			break
 		}
-		if cur >= 0 {
-			out[cur] += "\n" + agentMarker + part
+		if start >= 0 {
+			out[j-1] = strings.TrimSuffix(block[start:pos+k], "\n```")
 		}
+		start = pos + k + len(m)
+		pos = start
+	}
+	if start >= 0 {
+		out[j-1] = strings.TrimSuffix(block[start:], "\n```")
 	}
 	return out
 }
 
-// agentLine reads "N's solution:" at the start of part: N and what follows.
-func agentLine(part string) (int, string, bool) {
-	j := 0
-	for j < len(part) && '0' <= part[j] && part[j] <= '9' {
-		j++
-	}
-	n, err := strconv.Atoi(part[:j])
-	if err != nil || n < 1 || n > maxBlockAgents {
-		return 0, "", false
-	}
-	rest, ok := strings.CutPrefix(part[j:], solutionMarker)
-	return n, rest, ok
+// agentLineOf is the line that opens agent j's reply in a round block.
+func agentLineOf(j int) string {
+	return "\n\n" + agentMarker + strconv.Itoa(j) + solutionMarker + " ```\n"
 }
 
 // readReply reads the position of one reply as written: its ranking (at

@@ -80,19 +80,22 @@ func TestBoardRevisionIsConversation(t *testing.T) {
 	}
 }
 
-// TestSplitBlock: a round block splits into its replies by agent number; a
-// line that only looks like an agent's stays in the reply it is in.
+// TestSplitBlock: a round block splits into its replies by agent number, in
+// order; a line that only looks like an agent's — another number, no fence,
+// an earlier agent's line quoted — stays in the reply it is in.
 func TestSplitBlock(t *testing.T) {
+	const h = "These are the solutions to the problem from all agents in round 1:"
 	for _, tt := range []struct {
 		block string
 		want  map[int]string
 	}{
-		{"These are the solutions to the problem from all agents in round 1:\n\nAgent 1's solution: ```\nx\n```\n\nAgent 2's solution: ```\ny\n```",
-			map[int]string{1: " ```\nx\n```\n", 2: " ```\ny\n```"}},
-		{"head\nAgent 1's solution: a\nAgent two's solution: b\nAgent 0's solution: c\nAgent 3's view: d",
-			map[int]string{1: " a\nAgent two's solution: b\nAgent 0's solution: c\nAgent 3's view: d"}},
+		{h + "\n\nAgent 1's solution: ```\nx\n```\n\nAgent 2's solution: ```\ny\n```", map[int]string{1: "x", 2: "y"}},
+		{h + "\n\nAgent 1's solution: ```\na\nAgent two's solution: b\n\nAgent 0's solution: ```\nc\n\nAgent 3's solution: ```\nd\n```",
+			map[int]string{1: "a\nAgent two's solution: b\n\nAgent 0's solution: ```\nc\n\nAgent 3's solution: ```\nd"}},
+		{h + "\n\nAgent 1's solution: ```\nx\n```\n\nAgent 2's solution: ```\ny\n\nAgent 1's solution: ```\nquoted\n```",
+			map[int]string{1: "x", 2: "y\n\nAgent 1's solution: ```\nquoted"}},
 		{"no agents here", map[int]string{}},
-		{"\nAgent 99's solution: out of range", map[int]string{}},
+		{"\n\nAgent 2's solution: ```\nno agent 1", map[int]string{}},
 	} {
 		got := splitBlock(tt.block)
 		if len(got) != len(tt.want) {
@@ -108,29 +111,25 @@ func TestSplitBlock(t *testing.T) {
 }
 
 // FuzzSplitBlock: a block rendered from any three replies splits back into
-// them (each inside its fences) unless a reply itself holds a line that
-// starts "Agent "; it never panics.
+// them unless a reply holds the next agent's exact line; it never panics.
 func FuzzSplitBlock(f *testing.F) {
 	f.Add("x", `{"ranking":["A"]}`, "")
-	f.Add("a\nb", "RANKING: A\nAgent 2's solution: no", "**B**")
+	f.Add("a\nb", "RANKING: A\n\nAgent 1's solution: ```\nno", "**B**")
 	f.Fuzz(func(t *testing.T, r1, r2, r3 string) {
 		b := &board{}
 		if err := (Arm{}).post(b, 1, []string{r1, r2, r3}); err != nil {
 			t.Fatal(err)
 		}
 		got := splitBlock(b.text)
-		for _, r := range []string{r1, r2, r3} {
-			if strings.Contains("\n"+r, "\n"+agentMarker) {
+		rs := []string{r1, r2, r3}
+		for j, r := range rs {
+			if strings.Contains(asWritten(r)+"\n```", agentLineOf(j+2)) {
 				return
 			}
 		}
-		for j, r := range []string{r1, r2, r3} {
-			want := " ```\n" + asWritten(r) + "\n```"
-			if j < 2 {
-				want += "\n"
-			}
-			if got[j+1] != want {
-				t.Fatalf("reply %d: got %q, want %q", j+1, got[j+1], want)
+		for j, r := range rs {
+			if got[j+1] != asWritten(r) {
+				t.Fatalf("reply %d: got %q, want %q", j+1, got[j+1], asWritten(r))
 			}
 		}
 	})
