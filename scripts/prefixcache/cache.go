@@ -100,10 +100,15 @@ func costs(prompts [][]llm.Message) []cost {
 // order sent, under ANY layout that keeps each prompt's length: a prompt can
 // share with an earlier one at most the shorter of the two, so each is
 // credited min(its tokens, the longest earlier prompt of its group) under
-// the rule. Groups are questions: prompts of two questions share at most the
-// instructions before the item, which no protocol makes 1,024 tokens long.
+// the rule. Groups are questions: prompts of two questions share only what
+// precedes the item (instructions); when any two prompts of different
+// questions share 1,024 tokens or more, that assumption fails and every
+// prompt is credited against the longest earlier prompt of all.
 // An arm whose Ceiling is under a target cannot reach it by reordering.
 func Ceiling(prompts [][]llm.Message, groups []string) int {
+	if crossShared(prompts, groups) >= openAIMin {
+		groups = make([]string, len(prompts))
+	}
 	longest := map[string]int{}
 	c := 0
 	for i, p := range prompts {
@@ -112,4 +117,20 @@ func Ceiling(prompts [][]llm.Message, groups []string) int {
 		longest[groups[i]] = max(longest[groups[i]], tokens)
 	}
 	return c
+}
+
+// crossShared is the longest prefix, in tokens, that two prompts of
+// different groups share.
+func crossShared(prompts [][]llm.Message, groups []string) int {
+	flat := make([]string, len(prompts))
+	longest := 0
+	for i, p := range prompts {
+		flat[i] = flatten(p)
+		for j := range i {
+			if groups[j] != groups[i] {
+				longest = max(longest, commonPrefix(flat[i], flat[j]))
+			}
+		}
+	}
+	return longest / bytesPerToken
 }

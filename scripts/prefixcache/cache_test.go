@@ -78,7 +78,8 @@ func TestCeiling(t *testing.T) {
 		{"one long prompt after short ones: none", [][]llm.Message{x(400), x(400), x(2000)}, []string{"q", "q", "q"}, 0},
 		{"two long prompts: the second, bounded by the first", [][]llm.Message{x(1500), x(2000)}, []string{"q", "q"}, 1408},
 		{"a shorter prompt after a longer: all of it", [][]llm.Message{x(2000), x(1300)}, []string{"q", "q"}, 1280},
-		{"another question's prompt does not count", [][]llm.Message{x(2000), x(2000)}, []string{"q1", "q2"}, 0},
+		{"another question's prompt does not count", [][]llm.Message{user("q1" + strings.Repeat("abcd", 2000)), user("q2" + strings.Repeat("abcd", 2000))}, []string{"q1", "q2"}, 0},
+		{"… unless prompts of two questions share 1,024 tokens: then it does", [][]llm.Message{x(2000), x(2000)}, []string{"q1", "q2"}, 1920},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -86,5 +87,24 @@ func TestCeiling(t *testing.T) {
 				t.Errorf("Ceiling = %d, want %d", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestCeilingBoundsMeasure: whatever the prompts, what the rule cached of
+// them in the order sent is at most the Ceiling (review of issue 37: two
+// questions' prompts sharing 5,000 bytes were measured above it).
+func TestCeilingBoundsMeasure(t *testing.T) {
+	shared := strings.Repeat("instructions ", 400)
+	for _, tc := range []struct {
+		prompts [][]llm.Message
+		groups  []string
+	}{
+		{[][]llm.Message{user(shared + "q1 one"), user(shared + "q2 two")}, []string{"q1", "q2"}},
+		{[][]llm.Message{user(shared + "q1 one"), user(shared + "q1 one more"), user("other")}, []string{"q1", "q1", "q2"}},
+		{[][]llm.Message{user("short"), user(shared)}, []string{"q1", "q1"}},
+	} {
+		if m, c := Measure(tc.prompts).OpenAI, Ceiling(tc.prompts, tc.groups); m > c {
+			t.Errorf("measured %d > Ceiling %d for groups %v", m, c, tc.groups)
+		}
 	}
 }
