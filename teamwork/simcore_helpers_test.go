@@ -1,15 +1,13 @@
 package teamwork_test
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/medteam-bench/medteam/llm"
 	"github.com/medteam-bench/medteam/llm/sim"
+	"github.com/medteam-bench/medteam/llm/sim/simtest"
 	"github.com/medteam-bench/medteam/teamwork"
 )
 
@@ -86,57 +84,12 @@ func traits(t testing.TB, m *Model, id string) sim.Traits {
 // rate is a score as the core writes it: clamped to [0, 1], two decimals.
 func rate(x float64) float64 { return sim.Round2(sim.Clamp(x, 0, 1)) }
 
-var testSchema = &llm.Schema{Name: "answer", Schema: json.RawMessage(`{"type":"object"}`)}
-
-func letters(n int) []string {
-	out := make([]string, n)
-	for i := range out {
-		out[i] = string(rune('A' + i))
-	}
-	return out
-}
-
-// synthItems makes n questions with the given number of options and a
-// pseudo-random gold.
-func synthItems(n, options int) (map[string]Item, []string) {
-	r := rand.New(rand.NewPCG(1, 2))
-	items := make(map[string]Item, n)
-	ids := make([]string, n)
-	for i := range ids {
-		id := fmt.Sprintf("q%05d", i)
-		ls := letters(options)
-		items[id] = Item{Letters: ls, Gold: ls[r.IntN(options)]}
-		ids[i] = id
-	}
-	return items, ids
-}
-
-func optionsBlock(ls []string) string {
-	var b strings.Builder
-	b.WriteString("OPTIONS:\n")
-	for _, l := range ls {
-		fmt.Fprintf(&b, "%s) option text %s\n", l, strings.ToLower(l))
-	}
-	return b.String()
-}
-
-// agentReq builds a request for an agent kind; body holds the marker lines.
+// agentReq is simtest.AgentReq in teamwork's phases: prediction for the
+// first answer, discussion for the rest.
 func agentReq(id string, ls []string, kind string, agent, turn int, seed int64, schema bool, body string) llm.Request {
-	phase := phasePrediction
-	if kind != kindPredict {
-		phase = phaseDiscussion
-	}
-	req := llm.Request{
-		Model: "sim",
-		Messages: []llm.Message{
-			{Role: llm.RoleSystem, Content: "You are a medical expert on a team answering a multiple-choice question."},
-			{Role: llm.RoleUser, Content: "A 54-year-old presents with chest pain radiating to the left arm.\n" + optionsBlock(ls) + body},
-		},
-		Seed: seed,
-		Meta: llm.Meta{QuestionID: id, Arm: "base", Phase: phase, Kind: kind, Turn: turn, Agent: agent},
-	}
-	if schema {
-		req.Schema = testSchema
+	req := simtest.AgentReq(id, ls, kind, agent, turn, seed, schema, body)
+	if kind == kindPredict {
+		req.Meta.Phase = phasePrediction
 	}
 	return req
 }
@@ -148,76 +101,27 @@ func leaderReq(id string, ls []string, kind string, turn int, seed int64, schema
 	return req
 }
 
-// decodeJSON extracts the JSON object of text (fences allowed).
-func decodeJSON(text string) (map[string]any, bool) {
-	s := text
-	if i := strings.Index(s, "```json"); i >= 0 {
-		s = s[i+len("```json"):]
-		if j := strings.Index(s, "```"); j >= 0 {
-			s = s[:j]
-		}
-	}
-	s = strings.TrimSpace(s)
-	var m map[string]any
-	if err := json.Unmarshal([]byte(s), &m); err != nil {
-		return nil, false
-	}
-	return m, true
-}
+// The shared simulator test helpers (llm/sim/simtest) under the names the
+// moved tests use.
+var (
+	letters      = simtest.Letters
+	synthItems   = simtest.Items
+	testSchema   = simtest.Schema
+	decodeJSON   = simtest.DecodeJSON
+	firstChoice  = simtest.FirstChoice
+	mustChat     = simtest.Chat
+	mustProfile  = simtest.Profile
+	cleanProfile = simtest.Clean
+	positionLine = simtest.PositionLine
+	rankWith     = simtest.RankWith
+)
 
-// firstChoice returns the first letter of the ranking in a JSON answer.
-func firstChoice(text string) (string, float64, bool) {
-	m, ok := decodeJSON(text)
-	if !ok {
-		return "", 0, false
-	}
-	rk, ok := m["ranking"].([]any)
-	if !ok || len(rk) == 0 {
-		return "", 0, false
-	}
-	l, _ := rk[0].(string)
-	conf, _ := m["confidence"].(float64)
-	return l, conf, l != ""
-}
-
-func mustChat(t testing.TB, m *Model, req llm.Request) llm.Response {
-	t.Helper()
-	for attempt := 0; ; attempt++ {
-		resp, err := m.Chat(context.Background(), req)
-		if err == nil {
-			return resp
-		}
-		if llm.ClassOf(err).Retryable() && attempt < 50 {
-			continue
-		}
-		t.Fatalf("Chat(%s %s): %v", req.Meta.QuestionID, req.Meta.Kind, err)
-	}
-}
-
-func mustProfile(t testing.TB, name string) Profile {
-	t.Helper()
-	p, err := sim.LookupProfile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func positionLine(who string, rank []string, conf float64) string {
-	s := "POSITION " + who + ": " + strings.Join(rank, " > ")
-	if conf > 0 {
-		s += fmt.Sprintf(" (confidence %.2f)", conf)
-	}
-	return s + "\n"
-}
-
-// rankWith returns the option letters with first moved to the front.
-func rankWith(ls []string, first string) []string {
-	out := []string{first}
+// optionsBlock is the OPTIONS block simtest.AgentReq shows.
+func optionsBlock(ls []string) string {
+	var b strings.Builder
+	b.WriteString("OPTIONS:\n")
 	for _, l := range ls {
-		if l != first {
-			out = append(out, l)
-		}
+		fmt.Fprintf(&b, "%s) option text %s\n", l, strings.ToLower(l))
 	}
-	return out
+	return b.String()
 }

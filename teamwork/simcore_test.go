@@ -180,12 +180,6 @@ var plainLabels = map[string][]string{
 	kindTieBreak:       {"REASONING: ", "ANSWER: "},
 }
 
-func cleanProfile(t testing.TB) Profile {
-	p := mustProfile(t, "default")
-	p.MalformedRate, p.FenceRate = 0, 0
-	return p
-}
-
 func checkRanking(t *testing.T, kind string, v any, ls []string) {
 	t.Helper()
 	arr, ok := v.([]any)
