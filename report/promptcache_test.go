@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -62,4 +63,55 @@ func TestCostSectionPromptCache(t *testing.T) {
 	if h := strings.Join(r.costSection().Tables[0].Header, "|"); strings.Contains(h, "cached") {
 		t.Errorf("no count reported, yet the header has %s", h)
 	}
+}
+
+// TestSummaryPromptCache: summary.parquet's group rows carry the report's
+// "prompt cached" and "cache saved" — billed prompt tokens of the reporting
+// rows, the cached part, its share and the saving — and null where no call
+// reported a count (unknown, not 0).
+func TestSummaryPromptCache(t *testing.T) {
+	arms := presetArms()[:2]
+	rows := synthRows(arms, 20, 1, 9, "m")
+	for i := range rows {
+		rows[i].PromptTokens, rows[i].PaidPromptTokens, rows[i].CompletionTokens, rows[i].PaidCompletionTokens = 1000, 1000, 100, 100
+		if rows[i].Arm == arms[0].name {
+			rows[i].CachedPromptTokens, rows[i].PaidCachedPromptTokens = 400, 400
+		} else {
+			rows[i].CallsCachedUnreported = 3
+		}
+	}
+	prices := Prices{"m": {Prompt: 2.5, Completion: 10, Cached: 1.25, HasCached: true}}
+	r, err := Build(rows, Options{Reps: 20, Prices: prices})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, s := range SummaryRows(r) {
+		if s.Kind != "group" {
+			continue
+		}
+		seen++
+		switch s.Arm {
+		case arms[0].name:
+			if s.PromptCacheTokens == nil || *s.PromptCacheTokens != 20*1000 || *s.PromptCachedTokens != 20*400 ||
+				*s.PromptCachedShare != 0.4 || math.Abs(*s.CostCacheSaved-0.01) > 1e-12 {
+				t.Errorf("%s: billed %v cached %v share %v saved %v, want 20000, 8000, 0.4, $0.01", s.Arm,
+					deref(s.PromptCacheTokens), deref(s.PromptCachedTokens), deref(s.PromptCachedShare), deref(s.CostCacheSaved))
+			}
+		default:
+			if s.PromptCacheTokens != nil || s.PromptCachedShare != nil || s.CostCacheSaved != nil {
+				t.Errorf("%s: no call reported a count, yet the row has share %v saved %v", s.Arm, deref(s.PromptCachedShare), deref(s.CostCacheSaved))
+			}
+		}
+	}
+	if seen != 2 {
+		t.Fatalf("%d group rows, want 2", seen)
+	}
+}
+
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }

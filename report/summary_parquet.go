@@ -179,6 +179,17 @@ type SummaryRow struct {
 	DesignEffectBound    bool     `parquet:"design_effect_bound"`
 	NoDiscordant         bool     `parquet:"no_discordant"`
 	MeanCellDiff         *float64 `parquet:"mean_cell_diff,optional"`
+	// Kind group and subject, when some call's usage reported a cached
+	// count (null otherwise: Ollama and the simulator report none, which is
+	// unknown, not 0): the billed prompt tokens of the rows whose calls all
+	// reported one, the part the provider served from its prompt (prefix)
+	// cache and its share (stats.PromptCache), and, priced, what the
+	// cached_prompt rate saved against the prompt rate — report.md's
+	// "prompt cached" and "cache saved".
+	PromptCacheTokens  *int64   `parquet:"prompt_cache_billed_tokens,optional"`
+	PromptCachedTokens *int64   `parquet:"prompt_cached_tokens,optional"`
+	PromptCachedShare  *float64 `parquet:"prompt_cached_share,optional"`
+	CostCacheSaved     *float64 `parquet:"cost_cache_saved,optional"`
 }
 
 // f is x as a nullable column: nil for NaN and ±Inf.

@@ -40,6 +40,15 @@ func groupRow(s SummaryRow, g stats.Group) SummaryRow {
 	if c := g.Cost; c != nil {
 		s.PaidTokens = n(c.PaidTokens)
 	}
+	if pc := g.PromptCache; pc.Reported {
+		s.PromptCacheTokens, s.PromptCachedTokens = n(pc.PromptTokens), n(pc.CachedTokens)
+		if pc.PromptTokens > 0 { // else undefined: null
+			s.PromptCachedShare = f(pc.Share())
+		}
+		if c := g.Cost; c != nil && (c.Priced || c.Total != 0) {
+			s.CostCacheSaved = f(c.CacheSaved)
+		}
+	}
 	s.ECEDebiased, s.ECEDebiasedLo, s.ECEDebiasedHi = f(g.Calibration.ECEDebiased), f(g.Calibration.ECEDebiasedCI.Lo), f(g.Calibration.ECEDebiasedCI.Hi)
 	s.DesignEffect, s.DesignEffectBound = f(g.DesignEffect), g.DeffBound
 	s.CalibrationN, s.ECE, s.Brier, s.AURC = n(g.Calibration.N), f(g.Calibration.ECE), f(g.Calibration.Brier), f(g.RiskCoverage.AURC)
