@@ -19,6 +19,7 @@ import (
 
 	"github.com/medteam-bench/medteam/protocols"
 	"github.com/medteam-bench/medteam/protocols/firstanswer"
+	"github.com/medteam-bench/medteam/tasks"
 	"github.com/medteam-bench/medteam/teamwork"
 )
 
@@ -105,6 +106,18 @@ func TestLLMKnowsNoProtocol(t *testing.T) {
 	if len(owned) == 0 {
 		t.Fatal("no protocol carries a simulated behaviour")
 	}
+	// A task's model-graded calls too (task.Task.Sim: the triage task's
+	// diagnosis judge): the core knows no task either.
+	for _, tk := range tasks.All() {
+		if tk.Sim != nil {
+			for k := range tk.Sim.Kinds {
+				owned[k] = "the " + tk.Name + " task"
+			}
+		}
+	}
+	if owned["diagnosis_judge"] == "" {
+		t.Error("the triage task's diagnosis judge has no simulated behaviour of the task (task.Task.Sim): the simulator answers it itself")
+	}
 	// Teamwork's kinds too: its simulation is teamwork/sim.go, on the
 	// core's mechanisms, and llm/sim names none of them.
 	for _, k := range []string{
@@ -119,14 +132,15 @@ func TestLLMKnowsNoProtocol(t *testing.T) {
 	for dir, files := range llmFiles(t) {
 		for dep := range moduleDeps(t, files) {
 			p := strings.TrimPrefix(dep, module+"/")
-			if p == "protocol" || p == "protocols" || p == "teamwork" || strings.HasPrefix(p, "protocols/") || strings.HasPrefix(p, "teamwork/") {
-				t.Errorf("%s depends on %s: the model contract knows no protocol", dir, dep)
+			if p == "protocol" || p == "protocols" || p == "teamwork" || strings.HasPrefix(p, "protocols/") || strings.HasPrefix(p, "teamwork/") ||
+				p == "task" || p == "tasks" || strings.HasPrefix(p, "tasks/") {
+				t.Errorf("%s depends on %s: the model contract knows no protocol and no task", dir, dep)
 			}
 		}
 		for _, f := range files {
 			for _, s := range stringLiterals(t, f) {
 				if owned[s] != "" {
-					t.Errorf("llm/%s names %q, a call kind of %s: move its simulation to the protocol's sim.go", f, s, owned[s])
+					t.Errorf("llm/%s names %q, a call kind of %s: move its simulation beside its owner (its sim.go)", f, s, owned[s])
 				}
 			}
 		}

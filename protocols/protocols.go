@@ -13,6 +13,7 @@ import (
 	"github.com/medteam-bench/medteam/protocols/medagents"
 	"github.com/medteam-bench/medteam/protocols/veto"
 	"github.com/medteam-bench/medteam/protocols/vote"
+	"github.com/medteam-bench/medteam/tasks"
 	"github.com/medteam-bench/medteam/teamwork"
 )
 
@@ -35,7 +36,8 @@ func All() protocol.Registry {
 }
 
 // NewSim is the simulator with every registered protocol's simulated
-// behaviour (Protocol.Sim): what the sim/ backend and the tests use.
+// behaviour (Protocol.Sim) and every task's (Task.Sim: the triage task's
+// diagnosis judge): what the sim/ backend and the tests use.
 func NewSim(p sim.Profile, items map[string]sim.Item) *sim.Model {
-	return sim.New(p, items, All().Sim()...)
+	return sim.New(p, items, append(All().Sim(), tasks.All().Sim()...)...)
 }

@@ -17,8 +17,10 @@
 //  1. Write a package under tasks/ holding one *task.Task: the item Kind it
 //     scores, its Name and Doc, the question-row Columns it fills and the
 //     report Metrics they feed, Score (a pure function of the question,
-//     the outcome and the row), and Blank when a column's not-applicable
-//     value is not its zero value.
+//     the outcome and the row), Blank when a column's not-applicable
+//     value is not its zero value, and, when Judge calls the model, Sim:
+//     how the simulated backend answers those calls (the simulator's core
+//     knows no task; tasks/triage/sim.go).
 //  2. Add the value to tasks.All.
 //
 // Nothing else changes: not the runner, not the plan, not a protocol
@@ -36,6 +38,7 @@ import (
 	"strings"
 
 	"github.com/medteam-bench/medteam/llm"
+	"github.com/medteam-bench/medteam/llm/sim"
 	"github.com/medteam-bench/medteam/protocol"
 	"github.com/medteam-bench/medteam/qa"
 	"github.com/medteam-bench/medteam/results"
@@ -68,6 +71,22 @@ type Task struct {
 	// is false when it made no call; its note goes with the call's row. An
 	// error fails the question like any model call's.
 	Judge func(ctx context.Context, c llm.Client, u protocol.Unit, q qa.Question, r *results.QuestionRow) (note protocol.ParseNote, asked bool, err error)
+	// Sim, when Judge calls the model, is how the simulated backend answers
+	// those calls (their kinds), as Protocol.Sim is a protocol's: the
+	// simulator's core knows no task.
+	Sim *sim.Behaviour
+}
+
+// Sim lists the registry's simulated behaviours (Task.Sim), for sim.New
+// beside the protocols' (protocols.NewSim).
+func (reg Registry) Sim() []sim.Behaviour {
+	var out []sim.Behaviour
+	for _, t := range reg {
+		if t.Sim != nil {
+			out = append(out, *t.Sim)
+		}
+	}
+	return out
 }
 
 // Registry is the tasks a run may score, one per item kind.

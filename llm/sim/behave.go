@@ -56,10 +56,7 @@ func newAnswer() answer { return answer{letter: -1, l1: -1, l2: -1} }
 // respond answers the call: the core's own kinds here, every other with
 // its behaviour.
 func (c *call) respond() string {
-	switch c.req.Meta.Kind {
-	case kindDiagnosisJudge:
-		return c.diagnosisVerdict()
-	case kindFirst:
+	if c.req.Meta.Kind == kindFirst {
 		return c.firstAnswer()
 	}
 	c.pr.leader = -1

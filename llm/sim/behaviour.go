@@ -17,7 +17,7 @@ type Behaviour struct {
 	// code. The code enters the call's key and so every random draw of the
 	// call: it never changes once rows exist, and it is unique among the
 	// behaviours and the core's own kinds (New refuses a clash). In use: 1–11
-	// teamwork, the core 12 and 19, baseline 13–14, debate 15, council 16–17, judge 18,
+	// teamwork, the core 12, the triage task's diagnosis judge 19, baseline 13–14, debate 15, council 16–17, judge 18,
 	// veto 20–21, medagents 40–48, mdagents 101–115; a new protocol takes
 	// codes from 200.
 	Kinds map[string]uint64
@@ -90,7 +90,7 @@ func (m *Model) register(bs []Behaviour) {
 
 // coreKinds lists the kinds the core answers itself (kindCode's).
 var coreKinds = [...]string{
-	kindFirst, kindDiagnosisJudge,
+	kindFirst,
 }
 
 // kind codes the call kind k: the core's own, else a registered

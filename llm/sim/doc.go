@@ -7,9 +7,10 @@
 // the per-question traits it derives at construction, its mechanisms (how
 // an agent answers alone, reconsiders among peers, how a reader judges the
 // answers it reads), a reader of labelled prompt lines and the writers of
-// rankings, sentences and output faults. It names only its own call kinds
-// (kinds.go: the shared first answer and the diagnosis judge) and no
-// protocol's words: every protocol brings the behaviour of its own kinds
+// rankings, sentences and output faults. It names only its own call kind
+// (kinds.go: the shared first answer) and no protocol's or task's words:
+// every protocol (and a task whose judge calls the model: the triage task's
+// diagnosis judge, tasks/triage/sim.go) brings the behaviour of its own kinds
 // (Behaviour) — the prompt lines it writes and what the core reads in them
 // (Marker), and an Answer that calls the mechanisms with typed inputs and
 // writes their typed results in the protocol's format (teamwork/sim.go,

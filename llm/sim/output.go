@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"strconv"
-	"strings"
-)
+import "strconv"
 
 // WrongDiagnosis is the diagnosis a simulated agent states on a triage item
 // when its first choice is not the gold level (it matches no gold).
@@ -192,23 +189,4 @@ func appendEscaped(b []byte, s string) []byte {
 		start = i + 1
 	}
 	return append(b, s[start:]...)
-}
-
-// diagnosisVerdict answers the runner's diagnosis judge: "MATCH: yes" when
-// the prompt's "Stated diagnosis:" line is the item's diagnosis (what a
-// simulated agent states when it chose the gold level), "MATCH: no"
-// otherwise.
-func (c *call) diagnosisVerdict() string {
-	stated := ""
-	for _, m := range c.req.Messages {
-		for _, line := range strings.Split(m.Content, "\n") {
-			if s, ok := strings.CutPrefix(line, "Stated diagnosis: "); ok {
-				stated = s
-			}
-		}
-	}
-	if stated != "" && stated == strings.Join(strings.Fields(c.it.diagnosis), " ") {
-		return "MATCH: yes"
-	}
-	return "MATCH: no"
 }

@@ -263,8 +263,6 @@ func kindCode(k string) (uint64, bool) {
 	switch k {
 	case kindFirst:
 		return 12, true
-	case kindDiagnosisJudge:
-		return 19, true
 	}
 	return 0, false
 }

@@ -22,6 +22,7 @@ var Task = &task.Task{
 	Blank:   Blank,
 	Score:   Score,
 	Judge:   JudgeDiagnosis,
+	Sim:     &Sim,
 }
 
 // Columns are the question-row columns the triage task fills besides the
