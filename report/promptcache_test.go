@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/medteam-bench/medteam/results"
 )
 
 // TestCostSectionPromptCache: the cost table shows each arm's share of
@@ -14,21 +16,7 @@ import (
 // saves 400·1.25/1e6 = 0.0005; 20 rows save 0.01. Without any reported
 // count the columns are absent.
 func TestCostSectionPromptCache(t *testing.T) {
-	arms := presetArms()[:2]
-	rows := synthRows(arms, 20, 1, 9, "m")
-	for i := range rows {
-		rows[i].PromptTokens, rows[i].PaidPromptTokens, rows[i].CompletionTokens, rows[i].PaidCompletionTokens = 1000, 1000, 100, 100
-		if rows[i].Arm == arms[0].name {
-			rows[i].CachedPromptTokens, rows[i].PaidCachedPromptTokens = 400, 400
-		} else {
-			rows[i].CallsCachedUnreported = 3
-		}
-	}
-	prices := Prices{"m": {Prompt: 2.5, Completion: 10, Cached: 1.25, HasCached: true}}
-	r, err := Build(rows, Options{Reps: 20, Prices: prices})
-	if err != nil {
-		t.Fatal(err)
-	}
+	arms, rows, prices, r := promptCacheReport(t)
 	tab := r.costSection().Tables[0]
 	col := func(name string) int {
 		for i, h := range tab.Header {
@@ -56,7 +44,7 @@ func TestCostSectionPromptCache(t *testing.T) {
 	for i := range rows {
 		rows[i].CachedPromptTokens, rows[i].PaidCachedPromptTokens, rows[i].CallsCachedUnreported = 0, 0, 5
 	}
-	r, err = Build(rows, Options{Reps: 20, Prices: prices})
+	r, err := Build(rows, Options{Reps: 20, Prices: prices})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,21 +58,7 @@ func TestCostSectionPromptCache(t *testing.T) {
 // rows, the cached part, its share and the saving — and null where no call
 // reported a count (unknown, not 0).
 func TestSummaryPromptCache(t *testing.T) {
-	arms := presetArms()[:2]
-	rows := synthRows(arms, 20, 1, 9, "m")
-	for i := range rows {
-		rows[i].PromptTokens, rows[i].PaidPromptTokens, rows[i].CompletionTokens, rows[i].PaidCompletionTokens = 1000, 1000, 100, 100
-		if rows[i].Arm == arms[0].name {
-			rows[i].CachedPromptTokens, rows[i].PaidCachedPromptTokens = 400, 400
-		} else {
-			rows[i].CallsCachedUnreported = 3
-		}
-	}
-	prices := Prices{"m": {Prompt: 2.5, Completion: 10, Cached: 1.25, HasCached: true}}
-	r, err := Build(rows, Options{Reps: 20, Prices: prices})
-	if err != nil {
-		t.Fatal(err)
-	}
+	arms, _, _, r := promptCacheReport(t)
 	seen := 0
 	for _, s := range SummaryRows(r) {
 		if s.Kind != "group" {
@@ -114,4 +88,28 @@ func deref[T any](p *T) any {
 		return nil
 	}
 	return *p
+}
+
+// promptCacheReport is the report of two arms' 20 rows each billing 1000
+// prompt tokens: the first arm's rows 400 of them cached, the second's
+// calls reporting no count; priced at prompt 2.5, completion 10, cached
+// 1.25 USD per 1M.
+func promptCacheReport(t *testing.T) ([]armSpec, []results.QuestionRow, Prices, *Report) {
+	t.Helper()
+	arms := presetArms()[:2]
+	rows := synthRows(arms, 20, 1, 9, "m")
+	for i := range rows {
+		rows[i].PromptTokens, rows[i].PaidPromptTokens, rows[i].CompletionTokens, rows[i].PaidCompletionTokens = 1000, 1000, 100, 100
+		if rows[i].Arm == arms[0].name {
+			rows[i].CachedPromptTokens, rows[i].PaidCachedPromptTokens = 400, 400
+		} else {
+			rows[i].CallsCachedUnreported = 3
+		}
+	}
+	prices := Prices{"m": {Prompt: 2.5, Completion: 10, Cached: 1.25, HasCached: true}}
+	r, err := Build(rows, Options{Reps: 20, Prices: prices})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return arms, rows, prices, r
 }

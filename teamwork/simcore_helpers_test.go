@@ -1,8 +1,6 @@
 package teamwork_test
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/medteam-bench/medteam/llm"
@@ -114,14 +112,6 @@ var (
 	cleanProfile = simtest.Clean
 	positionLine = simtest.PositionLine
 	rankWith     = simtest.RankWith
+	optionsBlock = simtest.OptionsBlock
+	checkRanking = simtest.CheckRanking
 )
-
-// optionsBlock is the OPTIONS block simtest.AgentReq shows.
-func optionsBlock(ls []string) string {
-	var b strings.Builder
-	b.WriteString("OPTIONS:\n")
-	for _, l := range ls {
-		fmt.Fprintf(&b, "%s) option text %s\n", l, strings.ToLower(l))
-	}
-	return b.String()
-}

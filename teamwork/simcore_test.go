@@ -180,22 +180,6 @@ var plainLabels = map[string][]string{
 	kindTieBreak:       {"REASONING: ", "ANSWER: "},
 }
 
-func checkRanking(t *testing.T, kind string, v any, ls []string) {
-	t.Helper()
-	arr, ok := v.([]any)
-	if !ok || len(arr) != len(ls) {
-		t.Fatalf("%s: ranking %v is not a full ranking of %v", kind, v, ls)
-	}
-	seen := map[string]bool{}
-	for _, x := range arr {
-		s, _ := x.(string)
-		if !slices.Contains(ls, s) || seen[s] {
-			t.Fatalf("%s: ranking %v has a letter outside %v or a repeat", kind, v, ls)
-		}
-		seen[s] = true
-	}
-}
-
 func checkUnit(t *testing.T, kind string, key string, v any) {
 	t.Helper()
 	f, ok := v.(float64)

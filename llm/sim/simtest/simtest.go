@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,16 +47,11 @@ func Items(n, options int) (map[string]sim.Item, []string) {
 // AgentReq is a request of kind for agent (0-based; -1 the leader) whose
 // user message shows a stem, the options and body (the marker lines).
 func AgentReq(id string, ls []string, kind string, agent, turn int, seed int64, schema bool, body string) llm.Request {
-	var opts strings.Builder
-	opts.WriteString("OPTIONS:\n")
-	for _, l := range ls {
-		fmt.Fprintf(&opts, "%s) option text %s\n", l, strings.ToLower(l))
-	}
 	req := llm.Request{
 		Model: "sim",
 		Messages: []llm.Message{
 			{Role: llm.RoleSystem, Content: "You are a medical expert on a team answering a multiple-choice question."},
-			{Role: llm.RoleUser, Content: "A 54-year-old presents with chest pain radiating to the left arm.\n" + opts.String() + body},
+			{Role: llm.RoleUser, Content: "A 54-year-old presents with chest pain radiating to the left arm.\n" + OptionsBlock(ls) + body},
 		},
 		Seed: seed,
 		Meta: llm.Meta{QuestionID: id, Arm: "base", Phase: "discussion", Kind: kind, Turn: turn, Agent: agent},
@@ -229,5 +225,33 @@ func Labelled(t testing.TB, kind, text string, labels []string, exact bool) {
 		if !strings.HasPrefix(lines[k], lab) {
 			t.Fatalf("%s: line %d = %q, want %q", kind, k+1, lines[k], lab)
 		}
+	}
+}
+
+// OptionsBlock is the OPTIONS block AgentReq shows for the letters ls.
+func OptionsBlock(ls []string) string {
+	var b strings.Builder
+	b.WriteString("OPTIONS:\n")
+	for _, l := range ls {
+		fmt.Fprintf(&b, "%s) option text %s\n", l, strings.ToLower(l))
+	}
+	return b.String()
+}
+
+// CheckRanking fails t unless v (a decoded JSON "ranking") ranks every
+// letter of ls once.
+func CheckRanking(t testing.TB, kind string, v any, ls []string) {
+	t.Helper()
+	arr, ok := v.([]any)
+	if !ok || len(arr) != len(ls) {
+		t.Fatalf("%s: ranking %v is not a full ranking of %v", kind, v, ls)
+	}
+	seen := map[string]bool{}
+	for _, x := range arr {
+		s, _ := x.(string)
+		if !slices.Contains(ls, s) || seen[s] {
+			t.Fatalf("%s: ranking %v has a letter outside %v or a repeat", kind, v, ls)
+		}
+		seen[s] = true
 	}
 }
